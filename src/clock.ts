@@ -1,0 +1,80 @@
+import { DateTimeFormatter, Instant, LocalDate, LocalDateTime, ZoneId, ZonedDateTime } from '@js-joda/core'
+// The IANA zone rules: a library's registration, the one side effect we accept at import.
+import '@js-joda/timezone'
+
+/**
+ * The one source of "now". Services and routes receive a Clock; nothing reads the system time
+ * directly, so date rules (today in Honduras, midnight edges, "created yesterday") are testable.
+ */
+export interface Clock {
+  readonly zone: ZoneId
+  now(): Instant
+}
+
+export function systemClock(zone: string): Clock {
+  const zoneId = ZoneId.of(zone)
+  return { zone: zoneId, now: () => Instant.now() }
+}
+
+/** A clock the tests move by hand. */
+export class ManualClock implements Clock {
+  readonly zone: ZoneId
+  private current: Instant
+
+  constructor(isoInstant: string, zone = 'America/Tegucigalpa') {
+    this.zone = ZoneId.of(zone)
+    this.current = Instant.parse(isoInstant)
+  }
+
+  now(): Instant {
+    return this.current
+  }
+
+  /** Sets the time from an ISO instant (`2026-11-22T05:59:59Z`). */
+  set(isoInstant: string): void {
+    this.current = Instant.parse(isoInstant)
+  }
+
+  advance(milliseconds: number): void {
+    this.current = this.current.plusMillis(milliseconds)
+  }
+}
+
+export function nowMillis(clock: Clock): number {
+  return clock.now().toEpochMilli()
+}
+
+/** Today's date in the clock's zone (the service's "today"). */
+export function today(clock: Clock): LocalDate {
+  return LocalDate.ofInstant(clock.now(), clock.zone)
+}
+
+export function localDateTime(clock: Clock, instant: Instant = clock.now()): LocalDateTime {
+  return LocalDateTime.ofInstant(instant, clock.zone)
+}
+
+/** Stored instants are ISO-8601 UTC text with milliseconds (`2026-11-22T04:14:05.123Z`). */
+export function toStoredInstant(instant: Instant): string {
+  return instant.toString()
+}
+
+const LOCAL_DATE_TIME = DateTimeFormatter.ofPattern('uuuu-MM-dd HH:mm:ss')
+
+/** Formats a stored instant as local `YYYY-MM-DD HH:mm:ss` in the clock's zone. */
+export function formatLocalDateTime(clock: Clock, storedInstant: string): string {
+  return ZonedDateTime.ofInstant(Instant.parse(storedInstant), clock.zone).format(LOCAL_DATE_TIME)
+}
+
+/** The local date of a stored instant in the clock's zone. */
+export function localDateOf(clock: Clock, storedInstant: string): LocalDate {
+  return LocalDate.ofInstant(Instant.parse(storedInstant), clock.zone)
+}
+
+export function isKnownZone(zone: string): boolean {
+  try {
+    ZoneId.of(zone)
+    return true
+  } catch {
+    return false
+  }
+}

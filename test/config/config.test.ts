@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { ConfigError, DEFAULT_CONFIG, loadConfig } from '../../src/config.ts'
+
+function folder(): string {
+  return mkdtempSync(join(tmpdir(), 'manifiesto-config-'))
+}
+
+function writeConfig(dir: string, content: unknown, name = 'config.json'): string {
+  const file = join(dir, name)
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content))
+  return file
+}
+
+interface BadConfig {
+  name: string
+  content: unknown
+  message: RegExp
+}
+
+const badConfigs: BadConfig[] = [
+  { name: 'unknown top-level key', content: { servidor: {} }, message: /clave desconocida «servidor»/ },
+  { name: 'unknown nested key', content: { server: { prot: 80 } }, message: /clave desconocida «server\.prot»/ },
+  { name: '__proto__ key is reported, not merged', content: '{"__proto__": {"polluted": true}}', message: /clave desconocida «__proto__»/ },
+  { name: 'port of the wrong type', content: { server: { port: '8080' } }, message: /«server\.port» debe ser de tipo entero \(se recibió "8080"\)/ },
+  { name: 'boolean of the wrong type', content: { dates: { strictMixedDates: 'si' } }, message: /«dates\.strictMixedDates» debe ser de tipo booleano/ },
+  { name: 'section of the wrong type', content: { rateLimits: 5 }, message: /«rateLimits» debe ser de tipo objeto/ },
+  { name: 'impossible port', content: { server: { port: 70000 } }, message: /«server\.port» tiene un valor imposible 70000/ },
+  { name: 'rate limit of zero', content: { rateLimits: { insertPerMinute: 0 } }, message: /«rateLimits\.insertPerMinute» tiene un valor imposible 0/ },
+  { name: 'fractional rate limit', content: { rateLimits: { generalPerMinute: 2.5 } }, message: /«rateLimits\.generalPerMinute» debe ser de tipo entero/ },
+  { name: 'negative age limit', content: { dates: { maxAgeDays: -1 } }, message: /«dates\.maxAgeDays» tiene un valor imposible -1/ },
+  { name: 'unknown time zone', content: { dates: { timezone: 'Marte/Olympus' } }, message: /«dates\.timezone» no es una zona horaria conocida/ },
+  { name: 'no warehouses', content: { warehouses: [] }, message: /«warehouses» tiene un valor imposible/ },
+  { name: 'api key of the wrong type', content: { auth: { apiKey: 42 } }, message: /«auth\.apiKey» debe ser una cadena o una lista de cadenas no vacías/ },
+  { name: 'empty key in a rotation list', content: { auth: { apiKey: ['buena', ''] } }, message: /«auth\.apiKey»/ },
+  { name: 'https certificate without its key', content: { server: { https: { certFile: 'cert.pem', keyFile: '' } } }, message: /«server\.https» necesita certFile y keyFile juntos/ },
+  { name: 'log level not known', content: { log: { level: 'verbose' } }, message: /«log\.level»/ },
+  { name: 'not JSON', content: '{ "server": ', message: /no es JSON válido/ },
+  { name: 'not an object', content: '[1, 2]', message: /debe ser de tipo objeto/ },
+]
+
+for (const scenario of badConfigs) {
+  test(`config: ${scenario.name} → ConfigError naming the key`, () => {
+    const dir = folder()
+    const file = writeConfig(dir, scenario.content)
+    assert.throws(
+      () => loadConfig({ flag: file, env: {}, cwd: dir }),
+      (error: unknown) => error instanceof ConfigError && scenario.message.test(error.message) && error.message.startsWith(file),
+    )
+    assert.equal(({} as Record<string, unknown>).polluted, undefined)
+  })
+}
+
+test('config: a missing --config file is an error naming the file', () => {
+  const dir = folder()
+  assert.throws(() => loadConfig({ flag: 'no-existe.json', env: {}, cwd: dir }), /no-existe\.json: no se puede leer el archivo de configuración \(ENOENT\)/)
+})
+
+test('config: no file anywhere → the built-in defaults, paths relative to the working folder', () => {
+  const dir = folder()
+  const { config, file } = loadConfig({ env: {}, cwd: dir })
+  assert.equal(file, null)
+  assert.deepEqual({ ...config, database: DEFAULT_CONFIG.database, backup: DEFAULT_CONFIG.backup }, DEFAULT_CONFIG)
+  assert.equal(config.database.path, join(dir, 'data/manifiesto.db'))
+  assert.equal(config.backup.dir, join(dir, 'backups'))
+})
+
+test('config: config.example.json shows exactly the defaults', () => {
+  const example = JSON.parse(readFileSync(new URL('../../config.example.json', import.meta.url), 'utf8')) as unknown
+  assert.deepEqual(example, DEFAULT_CONFIG)
+})
+
+test('config: resolution order --config, then MANIFIESTO_CONFIG, then ./config.json', () => {
+  const dir = folder()
+  writeConfig(dir, { server: { port: 1001 } })
+  const fromEnv = writeConfig(dir, { server: { port: 1002 } }, 'env.json')
+  const fromFlag = writeConfig(dir, { server: { port: 1003 } }, 'flag.json')
+  assert.equal(loadConfig({ env: {}, cwd: dir }).config.server.port, 1001)
+  assert.equal(loadConfig({ env: { MANIFIESTO_CONFIG: fromEnv }, cwd: dir }).config.server.port, 1002)
+  assert.equal(loadConfig({ flag: fromFlag, env: { MANIFIESTO_CONFIG: fromEnv }, cwd: dir }).config.server.port, 1003)
+})
+
+test('config: a partial file keeps the defaults of every other key', () => {
+  const dir = folder()
+  const file = writeConfig(dir, { rateLimits: { insertPerMinute: 7 } })
+  const { config } = loadConfig({ flag: file, env: {}, cwd: dir })
+  assert.deepEqual(config.rateLimits, { ...DEFAULT_CONFIG.rateLimits, insertPerMinute: 7 })
+  assert.deepEqual(config.warehouses, DEFAULT_CONFIG.warehouses)
+})
+
+test('config: relative paths are relative to the config file folder', () => {
+  const dir = folder()
+  mkdirSync(join(dir, 'etc'))
+  const file = writeConfig(join(dir, 'etc'), { database: { path: '../datos/m.db' }, log: { file: 'logs/m.log' } })
+  const { config } = loadConfig({ flag: file, env: {}, cwd: '/' })
+  assert.equal(config.database.path, join(dir, 'datos/m.db'))
+  assert.equal(config.log.file, join(dir, 'etc/logs/m.log'))
+  assert.equal(config.server.https.certFile, '')
+})
+
+test('config: env vars override single keys, over the file', () => {
+  const dir = folder()
+  const file = writeConfig(dir, { server: { port: 9000, host: '127.0.0.1' }, auth: { apiKey: 'de-archivo' } })
+  const { config } = loadConfig({
+    flag: file,
+    cwd: dir,
+    env: {
+      MANIFIESTO_API_KEY: 'clave-env',
+      MANIFIESTO_OPERATOR_KEY: 'op-1, op-2',
+      MANIFIESTO_PORT: '9100',
+      MANIFIESTO_HOST: '10.1.1.1',
+      MANIFIESTO_DB: 'otra/base.db',
+    },
+  })
+  assert.equal(config.auth.apiKey, 'clave-env')
+  assert.deepEqual(config.auth.operatorKey, ['op-1', 'op-2'], 'a comma-separated list rotates keys')
+  assert.equal(config.server.port, 9100)
+  assert.equal(config.server.host, '10.1.1.1')
+  assert.equal(config.database.path, join(dir, 'otra/base.db'))
+})
+
+test('config: a bad env override is reported like a bad file value', () => {
+  assert.throws(() => loadConfig({ env: { MANIFIESTO_PORT: 'ochenta' }, cwd: folder() }), /«server\.port» debe ser de tipo entero \(se recibió "ochenta"\)/)
+})
+
+test('config: keys may be an array (rotation)', () => {
+  const dir = folder()
+  const file = writeConfig(dir, { auth: { apiKey: ['vieja', 'nueva'] } })
+  assert.deepEqual(loadConfig({ flag: file, env: {}, cwd: dir }).config.auth.apiKey, ['vieja', 'nueva'])
+})
