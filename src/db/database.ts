@@ -1,0 +1,108 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import {
+  DummyDriver,
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type Compilable,
+} from 'kysely'
+import { LRUCache } from 'lru-cache'
+import type { Tables } from './tables.ts'
+
+/**
+ * The one database handle. Kysely only builds queries here; they run synchronously on
+ * better-sqlite3 through `all`/`first`/`run`, so a whole batch fits in one synchronous
+ * transaction (no awaits, no interleaving, and nothing else can write meanwhile).
+ */
+export interface Database {
+  readonly path: string
+  readonly sqlite: BetterSqlite3.Database
+  /** Query builder: build with it, execute with `all`, `first` or `run`. */
+  readonly query: Kysely<Tables>
+  readonly statements: LRUCache<string, BetterSqlite3.Statement>
+}
+
+export interface OpenDatabaseOptions {
+  readonly?: boolean
+  /** Native addon already loaded (the single executable passes it; see better-sqlite3's docs). */
+  nativeBinding?: string
+}
+
+/**
+ * Opens (creating the file and its folder when needed) with the pragmas of contract §5:
+ * WAL, synchronous=FULL (a batch's commit survives power loss), foreign keys, busy timeout.
+ */
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database {
+  if (!options.readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const sqlite = new BetterSqlite3(path, {
+    readonly: options.readonly ?? false,
+    fileMustExist: options.readonly ?? false,
+    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+  })
+  if (!options.readonly) sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = FULL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  return {
+    path,
+    sqlite,
+    query: createQueryBuilder(),
+    statements: new LRUCache({ max: 500 }),
+  }
+}
+
+export function closeDatabase(db: Database): void {
+  db.statements.clear()
+  if (db.sqlite.open) db.sqlite.close()
+}
+
+/** Runs a Kysely-built query and returns every row. */
+export function all<Row>(db: Database, query: Compilable<Row>): Row[] {
+  const compiled = query.compile()
+  return prepare(db, compiled.sql).all(...(compiled.parameters as unknown[])) as Row[]
+}
+
+/** Runs a Kysely-built query and returns its first row, or undefined. */
+export function first<Row>(db: Database, query: Compilable<Row>): Row | undefined {
+  const compiled = query.compile()
+  return prepare(db, compiled.sql).get(...(compiled.parameters as unknown[])) as Row | undefined
+}
+
+/** Runs a Kysely-built statement that returns no rows. */
+export function run(db: Database, query: Compilable<unknown>): BetterSqlite3.RunResult {
+  const compiled = query.compile()
+  return prepare(db, compiled.sql).run(...(compiled.parameters as unknown[]))
+}
+
+/**
+ * Runs `work` in one IMMEDIATE transaction (the write lock is taken at BEGIN, so the
+ * transaction cannot fail half-way for lack of it). Rolls back if `work` throws.
+ * `work` must be synchronous: no awaits, no network or file I/O inside.
+ */
+export function transaction<T>(db: Database, work: () => T): T {
+  return db.sqlite.transaction(work).immediate()
+}
+
+/** Prepares once per distinct SQL text; the LRU bound keeps IN-lists of many sizes in check. */
+export function prepare(db: Database, sql: string): BetterSqlite3.Statement {
+  let statement = db.statements.get(sql)
+  if (statement === undefined) {
+    statement = db.sqlite.prepare(sql)
+    db.statements.set(sql, statement)
+  }
+  return statement
+}
+
+function createQueryBuilder(): Kysely<Tables> {
+  return new Kysely<Tables>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  })
+}

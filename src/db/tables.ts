@@ -1,0 +1,113 @@
+import type { Generated } from 'kysely'
+
+/**
+ * Kysely's view of every table. `schema.sql` is the readable description of the same schema;
+ * a test keeps it equal to what the migrations build.
+ */
+export interface Tables {
+  batches: BatchTable
+  batch_payloads: BatchPayloadTable
+  manifests: ManifestTable
+  invoices: InvoiceTable
+  invoice_lines: InvoiceLineTable
+}
+
+export type BatchState = 'received' | 'processed' | 'failed'
+export type ManifestState = 'imported' | 'closed'
+
+export interface BatchTable {
+  id: Generated<number>
+  uuid: string
+  received_at: string
+  received_date: string
+  content_hash: string
+  client_ip: string
+  key_fingerprint: string
+  estado: BatchState
+  invoice_count: number
+  http_status: number | null
+  summary: string | null
+  failure: string | null
+  finished_at: string | null
+  payload_pruned_at: string | null
+}
+
+export interface BatchPayloadTable {
+  batch_id: number
+  encoding: string
+  byte_length: number
+  data: Buffer
+}
+
+export interface ManifestTable {
+  id: Generated<number>
+  numero: string
+  estado: Generated<ManifestState>
+  created_at: string
+  created_batch_id: number | null
+  closed_at: string | null
+}
+
+export interface InvoiceTable {
+  id: Generated<number>
+  nfactura: string
+  manifest_id: number
+  batch_id: number
+  fecha_factura: string
+  fecha_vencimiento: string | null
+  almacen: string
+  vendedor_id: string
+  vendedor: string | null
+  cliente_id: string
+  cliente: string
+  rtn: string | null
+  cai: string | null
+  depto: string | null
+  municipio: string | null
+  direccion: string | null
+  tel: string | null
+  numero_pedido: string | null
+  numero_ruta: string | null
+  numero_factura_lx: string | null
+  tipo_pago: string | null
+  dias_cred: number | null
+  tipo_factura: string | null
+  estado_factura: number | null
+  importe_grabado: number | null
+  importe_gravado_isv15: number | null
+  importe_gravado_total: number | null
+  isv15: number | null
+  isv18: number | null
+  descuentos_rebajas: number | null
+  total: number
+  /** Generated from `total`: exact integer millionths, so sums are exact. */
+  total_micros: Generated<number>
+  original: string
+  content_hash: string
+  created_at: string
+  updated_at: string | null
+}
+
+export interface InvoiceLineTable {
+  id: Generated<number>
+  invoice_id: number
+  position: number
+  numero_linea: number
+  line_ref_id: number | null
+  invoice_ref_id: number | null
+  producto_id: string
+  producto_desc: string
+  uni_venta: string | null
+  tipo_producto: string | null
+  cantidad_fracciones: number | null
+  cantidad_caja: number | null
+  factor_conversion: number | null
+  precio: number | null
+  precio_unidad_min_venta: number | null
+  subtotal: number | null
+  descuento: number | null
+  impuesto: number | null
+  porcentaje_impuesto: number | null
+  total: number
+  peso: number | null
+}

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { all, closeDatabase, first, openDatabase, run, transaction, type Database } from '../../src/db/database.ts'
+import { DatabaseTooNewError, LATEST_SCHEMA_VERSION, migrateDatabase, schemaVersion } from '../../src/db/migrate.ts'
+import { MIGRATIONS } from '../../src/db/migrations.ts'
+import { insertBatchRow, insertManifestRow } from '../support/fixtures.ts'
+
+function freshDatabase(): Database {
+  return openDatabase(join(mkdtempSync(join(tmpdir(), 'manifiesto-db-')), 'sub', 'm.db'))
+}
+
+/** sqlite_schema with whitespace normalised: the statements SQLite really keeps. */
+function schemaOf(db: Database): Array<{ type: string; name: string; sql: string }> {
+  return (db.sqlite.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ type: string; name: string; sql: string }>).map(
+    (row) => ({ ...row, sql: row.sql.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').trim() }),
+  )
+}
+
+test('db: an empty database is created (with its folder) and migrated to the latest version', () => {
+  const db = freshDatabase()
+  assert.equal(schemaVersion(db), 0)
+  assert.deepEqual(migrateDatabase(db), { from: 0, to: LATEST_SCHEMA_VERSION })
+  assert.equal(schemaVersion(db), LATEST_SCHEMA_VERSION)
+  const tables = schemaOf(db).filter((row) => row.type === 'table').map((row) => row.name)
+  assert.deepEqual(tables, ['batch_payloads', 'batches', 'invoice_lines', 'invoices', 'manifests'])
+  closeDatabase(db)
+})
+
+test('db: the pragmas of contract §5 are set', () => {
+  const db = freshDatabase()
+  const pragma = (name: string) => db.sqlite.pragma(name, { simple: true })
+  assert.deepEqual(
+    { journal: pragma('journal_mode'), synchronous: pragma('synchronous'), foreignKeys: pragma('foreign_keys'), busy: pragma('busy_timeout') },
+    { journal: 'wal', synchronous: 2, foreignKeys: 1, busy: 5000 },
+  )
+  closeDatabase(db)
+})
+
+test('db: migrating twice changes nothing', () => {
+  const db = freshDatabase()
+  migrateDatabase(db)
+  const before = schemaOf(db)
+  assert.deepEqual(migrateDatabase(db), { from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION })
+  assert.deepEqual(schemaOf(db), before)
+  closeDatabase(db)
+})
+
+test('db: schema.sql describes exactly what the migrations build', () => {
+  const migrated = freshDatabase()
+  migrateDatabase(migrated)
+  const described = freshDatabase()
+  described.sqlite.exec(readFileSync(new URL('../../schema.sql', import.meta.url), 'utf8'))
+  assert.deepEqual(schemaOf(described), schemaOf(migrated))
+  assert.match(readFileSync(new URL('../../schema.sql', import.meta.url), 'utf8'), new RegExp(`schema version ${LATEST_SCHEMA_VERSION}\\b`))
+  closeDatabase(migrated)
+  closeDatabase(described)
+})
+
+test('db: a database written by a newer version is refused with a clear message and left untouched', () => {
+  const db = freshDatabase()
+  migrateDatabase(db)
+  db.sqlite.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 1}`)
+  assert.throws(
+    () => migrateDatabase(db),
+    (error: unknown) =>
+      error instanceof DatabaseTooNewError &&
+      error.message.includes(`esquema versión ${LATEST_SCHEMA_VERSION + 1}`) &&
+      error.message.includes('versión más nueva'),
+  )
+  assert.equal(schemaVersion(db), LATEST_SCHEMA_VERSION + 1)
+  closeDatabase(db)
+})
+
+test('db: a failing migration rolls back whole and is rethrown, the version unchanged', () => {
+  const db = freshDatabase()
+  migrateDatabase(db)
+  const broken = [...MIGRATIONS, { version: LATEST_SCHEMA_VERSION + 1, name: 'rota', sql: 'CREATE TABLE nueva (x); INSERT INTO no_existe VALUES (1);' }]
+  assert.throws(() => migrateDatabase(db, broken), /no such table: no_existe/)
+  assert.equal(schemaVersion(db), LATEST_SCHEMA_VERSION)
+  assert.equal(schemaOf(db).some((row) => row.name === 'nueva'), false)
+  closeDatabase(db)
+})
+
+test('db: Kysely-built queries run synchronously inside one transaction, and roll back together', () => {
+  const db = freshDatabase()
+  migrateDatabase(db)
+  const batchId = insertBatchRow(db)
+  transaction(db, () => {
+    insertManifestRow(db, { numero: '1', createdAt: '2026-11-22T16:00:00.000Z', batchId })
+    insertManifestRow(db, { numero: '2', createdAt: '2026-11-22T16:00:00.000Z', batchId })
+  })
+  assert.throws(() =>
+    transaction(db, () => {
+      insertManifestRow(db, { numero: '3', createdAt: '2026-11-22T16:00:00.000Z', batchId })
+      insertManifestRow(db, { numero: '1', createdAt: '2026-11-22T16:00:00.000Z', batchId }) // duplicate number
+    }),
+  /UNIQUE constraint failed: manifests.numero/)
+  const numbers = all(db, db.query.selectFrom('manifests').select('numero').orderBy('numero'))
+  assert.deepEqual(numbers.map((row) => row.numero), ['1', '2'])
+  assert.equal(first(db, db.query.selectFrom('manifests').select('estado').where('numero', '=', '2'))?.estado, 'imported')
+  run(db, db.query.updateTable('manifests').set({ estado: 'closed' }).where('numero', '=', '2'))
+  assert.equal(first(db, db.query.selectFrom('manifests').select('estado').where('numero', '=', '2'))?.estado, 'closed')
+  closeDatabase(db)
+})
+
+test('db: a prepared statement is reused for the same SQL text', () => {
+  const db = freshDatabase()
+  migrateDatabase(db)
+  const query = (numero: string) => db.query.selectFrom('manifests').select('id').where('numero', '=', numero)
+  first(db, query('1'))
+  const size = db.statements.size
+  first(db, query('2'))
+  assert.equal(db.statements.size, size)
+  closeDatabase(db)
+})
