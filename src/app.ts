@@ -1,0 +1,51 @@
+import { toNodeListener, type App } from 'h3'
+import type { Logger } from 'pino'
+import type { Clock } from './clock.ts'
+import { keyList, type Config } from './config.ts'
+import type { Database } from './db/database.ts'
+import { healthRoutes } from './health/health.routes.ts'
+import { createHttpApp } from './http/http-app.ts'
+import { buildOpenApiDocument } from './http/openapi.ts'
+import { openApiRoutes } from './http/openapi.routes.ts'
+import type { Route } from './http/route.ts'
+import { manifestRoutes } from './manifests/manifests.routes.ts'
+import { VERSION } from './version.ts'
+
+export interface AppDeps {
+  config: Config
+  db: Database
+  clock: Clock
+  log: Logger
+}
+
+export interface ManifiestoApp {
+  app: App
+  /** Node's request listener, for listhen or a plain http.Server. */
+  listener: ReturnType<typeof toNodeListener>
+  routes: readonly Route[]
+}
+
+/** Builds the service: every route registered here, from one list. Starts nothing. */
+export function createApp({ config, db, clock, log }: AppDeps): ManifiestoApp {
+  const rateLimits = {
+    insert: config.rateLimits.insertPerMinute,
+    returns: config.rateLimits.returnsPerMinute,
+    operator: config.rateLimits.operatorPerMinute,
+    general: config.rateLimits.generalPerMinute,
+  }
+  const routes: Route[] = [
+    ...healthRoutes({ db, clock }),
+    ...manifestRoutes({ db, clock }),
+    ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),
+  ]
+  const app = createHttpApp({
+    routes,
+    clock,
+    log,
+    rateLimits,
+    trustProxy: config.server.trustProxy,
+    maxBodyBytes: Math.floor(config.server.maxBodyMB * 1024 * 1024),
+    keys: { client: keyList(config.auth.apiKey), operator: keyList(config.auth.operatorKey) },
+  })
+  return { app, listener: toNodeListener(app), routes }
+}

@@ -1,0 +1,68 @@
+import { parseArgs } from 'node:util'
+import { checkInstallation } from './commands/check.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { DatabaseTooNewError } from './db/migrate.ts'
+import { serve } from './main.ts'
+import { VERSION } from './version.ts'
+
+const USAGE = `manifiesto ${VERSION}
+
+Uso:
+  manifiesto [serve] [--config ARCHIVO]   inicia el servicio (comando por defecto)
+  manifiesto check [--config ARCHIVO]     valida la configuración y la integridad de la base de datos
+  manifiesto version                      muestra la versión
+
+Configuración: --config ARCHIVO, si no MANIFIESTO_CONFIG, si no ./config.json, si no los valores por defecto.
+Códigos de salida: 0 bien, 1 fallo, 2 configuración o uso inválidos.`
+
+/** Exit codes: 0 fine, 1 failure (unhealthy, cannot start), 2 bad configuration or usage. */
+export async function runCli(argv: string[]): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    })
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  const [command = 'serve', ...rest] = parsed.positionals
+  if (parsed.values.help || command === 'help') {
+    console.log(USAGE)
+    return 0
+  }
+  if (rest.length > 0 || !['serve', 'check', 'version'].includes(command)) {
+    console.error(`Comando o argumento desconocido: ${parsed.positionals.join(' ')}\n\n${USAGE}`)
+    return 2
+  }
+  if (command === 'version') {
+    console.log(`manifiesto ${VERSION} (node ${process.versions.node})`)
+    return 0
+  }
+  try {
+    const loaded = loadConfig({ flag: parsed.values.config })
+    if (command === 'check') {
+      const report = checkInstallation(loaded)
+      console.log(report.lines.join('\n'))
+      return report.healthy ? 0 : 1
+    }
+    await serve(loaded)
+    return -1 // keep running
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuración inválida: ${error.message}`)
+      return 2
+    }
+    if (error instanceof DatabaseTooNewError) {
+      console.error(error.message)
+      return 1
+    }
+    console.error('No se pudo iniciar manifiesto:', error)
+    return 1
+  }
+}
+
+const code = await runCli(process.argv.slice(2))
+if (code >= 0) process.exitCode = code

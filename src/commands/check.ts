@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs'
+import type { LoadedConfig } from '../config.ts'
+import { closeDatabase, openDatabase } from '../db/database.ts'
+import { LATEST_SCHEMA_VERSION, schemaVersion } from '../db/migrate.ts'
+
+export interface CheckReport {
+  healthy: boolean
+  lines: string[]
+}
+
+/**
+ * `manifiesto check`: the configuration is valid (it was loaded to get here) and the database
+ * passes SQLite's integrity check. Never creates or migrates the database.
+ */
+export function checkInstallation({ config, file }: LoadedConfig, databasePath = config.database.path): CheckReport {
+  const lines = [`configuración: ok (${file ?? 'valores por defecto'})`, `base de datos: ${databasePath}`]
+  if (!existsSync(databasePath)) {
+    return { healthy: false, lines: [...lines, 'error: la base de datos no existe (se crea al iniciar el servicio)'] }
+  }
+  let db
+  try {
+    db = openDatabase(databasePath, { readonly: true })
+  } catch (error) {
+    return { healthy: false, lines: [...lines, `error: no se puede abrir: ${(error as Error).message}`] }
+  }
+  try {
+    const version = schemaVersion(db)
+    const integrity = db.sqlite.pragma('integrity_check', { simple: false }) as Array<{ integrity_check: string }>
+    const problems = integrity.map((row) => row.integrity_check).filter((result) => result !== 'ok')
+    const newer = version > LATEST_SCHEMA_VERSION
+    lines.push(
+      `esquema: versión ${version} (esta versión de manifiesto conoce hasta la ${LATEST_SCHEMA_VERSION})${newer ? ' — escrita por una versión más nueva' : ''}`,
+      problems.length === 0 ? 'integridad: ok' : `integridad: ${problems.length} problemas\n  ${problems.slice(0, 20).join('\n  ')}`,
+    )
+    return { healthy: problems.length === 0 && !newer, lines }
+  } catch (error) {
+    return { healthy: false, lines: [...lines, `error: ${(error as Error).message}`] }
+  } finally {
+    closeDatabase(db)
+  }
+}

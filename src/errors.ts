@@ -1,0 +1,39 @@
+/**
+ * The domain's errors. Services throw them with a stable code and a Spanish message; one place,
+ * `http/error-response.ts`, turns a code into an HTTP status and the `{success:false, message}` body.
+ */
+export type ErrorCode =
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'INVALID_INPUT'
+  | 'INVALID_TRANSITION'
+  | 'UNAUTHORIZED'
+  | 'NOT_CONFIGURED'
+  | 'RATE_LIMITED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNAVAILABLE'
+
+export class DomainError extends Error {
+  override readonly name = 'DomainError'
+
+  /**
+   * @param details extra fields merged into the error body (`motivo`, `errores`, ...).
+   * @param headers extra response headers (`Retry-After`, ...).
+   */
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+  }
+}
+
+export function notFound(message: string, details?: Record<string, unknown>): DomainError {
+  return new DomainError('NOT_FOUND', message, details)
+}
+
+export function invalidInput(message: string, details?: Record<string, unknown>): DomainError {
+  return new DomainError('INVALID_INPUT', message, details)
+}

@@ -1,0 +1,167 @@
+import {
+  createApp,
+  eventHandler,
+  send,
+  setResponseHeader,
+  setResponseHeaders,
+  setResponseStatus,
+  type App,
+  type H3Event,
+} from 'h3'
+import type { Logger } from 'pino'
+import type { Clock } from '../clock.ts'
+import { DomainError } from '../errors.ts'
+import { hasKeyInQuery, keyInQueryError, requireKey } from './auth.ts'
+import { toErrorResponse } from './error-response.ts'
+import { RateLimiter, rateGroupOf, type RateGroup } from './rate-limit.ts'
+import type { Reply, Route } from './route.ts'
+import { RouteTable } from './route-table.ts'
+
+export interface HttpAppOptions {
+  routes: readonly Route[]
+  clock: Clock
+  log: Logger
+  rateLimits: Record<RateGroup, number>
+  trustProxy: boolean
+  maxBodyBytes: number
+  keys: { client: readonly string[]; operator: readonly string[] }
+  /** Called for every genuine internal failure (after it is logged), to alert the team. */
+  onInternalError?: (error: unknown, event: H3Event) => void
+}
+
+/**
+ * The request pipeline, in the order of contract §3/§3a: log line on completion, rate limit
+ * (per IP and group), routing (404/405), body size (413), key in the URL (401), key (503/401),
+ * path and query validation (404/422), handler. Errors of every stage leave through one mapper.
+ */
+export function createHttpApp(options: HttpAppOptions): App {
+  const limiter = new RateLimiter(options.rateLimits, options.clock)
+  const table = new RouteTable(options.routes)
+
+  const app = createApp({
+    onError: (error, event) => {
+      const cause = error.cause instanceof Error ? error.cause : error
+      return sendError(event, cause, options)
+    },
+  })
+
+  app.use(
+    eventHandler(async (event) => {
+      const { pathname, search } = splitUrl(event.node.req.url ?? '/')
+      const clientIp = clientIpOf(event, options.trustProxy)
+      event.context.clientIp = clientIp
+      logOnCompletion(event, pathname, options.log)
+
+      const decision = limiter.hit(rateGroupOf(pathname), clientIp)
+      setResponseHeaders(event, {
+        'RateLimit-Limit': String(decision.limit),
+        'RateLimit-Remaining': String(decision.remaining),
+        'RateLimit-Reset': String(decision.resetSeconds),
+      })
+      if (!decision.allowed) {
+        throw new DomainError(
+          'RATE_LIMITED',
+          `Demasiadas solicitudes: el límite es ${decision.limit} por minuto. Intente de nuevo en ${decision.resetSeconds} segundos.`,
+          {},
+          { 'Retry-After': String(decision.resetSeconds) },
+        )
+      }
+
+      const { route, params, validators } = table.match(event.method, pathname)
+      rejectOversizedBody(event, options.maxBodyBytes)
+      if (hasKeyInQuery(search)) throw keyInQueryError()
+      const keyFingerprint =
+        route.access === 'public' ? '' : requireKey(route.access, event.node.req.headers, options.keys[route.access])
+      event.context.keyFingerprint = keyFingerprint
+
+      if (validators.params && !validators.params.Check(params)) {
+        throw new DomainError('NOT_FOUND', route.paramsNotFound?.(params) ?? `No existe el recurso ${pathname}.`)
+      }
+      const query = Object.fromEntries(search)
+      if (validators.query && !validators.query.Check(query)) {
+        const first = validators.query.Errors(query)[0]
+        throw new DomainError('INVALID_INPUT', `Parámetro de consulta inválido ${first?.instancePath ?? ''}: ${first?.message ?? ''}`.trim())
+      }
+
+      const reply = await route.handle({ event, params, query, clientIp, keyFingerprint })
+      return sendReply(event, reply)
+    }),
+  )
+  return app
+}
+
+function sendReply(event: H3Event, reply: Reply): Promise<void> {
+  setResponseStatus(event, reply.status)
+  if (reply.headers) setResponseHeaders(event, reply.headers)
+  setResponseHeader(event, 'Content-Type', 'application/json; charset=utf-8')
+  return send(event, 'json' in reply ? reply.json : JSON.stringify(reply.body))
+}
+
+function sendError(event: H3Event, error: unknown, options: HttpAppOptions): Promise<void> | void {
+  const response = toErrorResponse(error)
+  if (response.internal) {
+    options.log.error({ err: error, method: event.method, path: splitUrl(event.node.req.url ?? '/').pathname }, 'error interno')
+    options.onInternalError?.(error, event)
+  }
+  if (event.node.res.headersSent) return
+  return sendReply(event, { status: response.status, body: response.body, headers: response.headers })
+}
+
+/** A declared body over the limit is refused before it is read; the connection is then closed. */
+function rejectOversizedBody(event: H3Event, maxBodyBytes: number): void {
+  const declared = Number(event.node.req.headers['content-length'] ?? 0)
+  if (declared > maxBodyBytes) {
+    throw new DomainError(
+      'PAYLOAD_TOO_LARGE',
+      `El cuerpo de la solicitud (${formatMB(declared)}) excede el máximo permitido de ${formatMB(maxBodyBytes)}.`,
+      {},
+      { Connection: 'close' },
+    )
+  }
+}
+
+/**
+ * One JSON line per request when its answer is complete (or the connection dropped). Only the
+ * path is logged, never the query string or headers: they could hold a key.
+ */
+function logOnCompletion(event: H3Event, pathname: string, log: Logger): void {
+  const started = performance.now()
+  const response = event.node.res
+  response.once('close', () => {
+    const line: Record<string, unknown> = {
+      ip: event.context.clientIp,
+      method: event.method,
+      path: pathname,
+      status: response.statusCode,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    }
+    if (event.context.keyFingerprint) line.key = event.context.keyFingerprint
+    if (event.context.batchUuid) line.batch_uuid = event.context.batchUuid
+    if (!response.writableFinished) line.aborted = true
+    log.info(line, 'request')
+  })
+}
+
+/** With `trustProxy`, the client is the left-most address of X-Forwarded-For. */
+function clientIpOf(event: H3Event, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = event.node.req.headers['x-forwarded-for']
+    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim()
+    if (first) return normalizeIp(first)
+  }
+  return normalizeIp(event.node.req.socket.remoteAddress ?? 'desconocida')
+}
+
+function normalizeIp(ip: string): string {
+  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip
+}
+
+function splitUrl(url: string): { pathname: string; search: URLSearchParams } {
+  const mark = url.indexOf('?')
+  if (mark === -1) return { pathname: url, search: new URLSearchParams() }
+  return { pathname: url.slice(0, mark), search: new URLSearchParams(url.slice(mark + 1)) }
+}
+
+function formatMB(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 100) / 100} MB`
+}

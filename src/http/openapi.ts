@@ -1,0 +1,96 @@
+import Type, { type TSchema } from 'typebox'
+import type { Route } from './route.ts'
+import type { RateGroup } from './rate-limit.ts'
+import { rateGroupOf } from './rate-limit.ts'
+import { PUBLIC_ERRORS } from './schemas.ts'
+
+export interface OpenApiInfo {
+  version: string
+  rateLimits: Record<RateGroup, number>
+}
+
+/**
+ * The OpenAPI 3.1 document of the API, generated from the routes' own TypeBox schemas (the same
+ * objects that validate requests), so the document cannot drift from the service.
+ */
+export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z_]\w*)/g, '{$1}')
+    paths[path] ??= {}
+    paths[path][route.method.toLowerCase()] = describeOperation(route, info)
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'manifiesto',
+      version: info.version,
+      description:
+        'Recepción de facturas del proveedor y listado de devoluciones. Fechas y horas en hora de Honduras ' +
+        '(America/Tegucigalpa). Todos los endpoints excepto ping y este documento requieren el encabezado ApiKey ' +
+        '(los de /api/v1/operador/ requieren OperatorKey y Operador).',
+    },
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'ApiKey' },
+        OperatorKey: { type: 'apiKey', in: 'header', name: 'OperatorKey' },
+      },
+    },
+  }
+}
+
+function describeOperation(route: Route, info: OpenApiInfo): Record<string, unknown> {
+  const group = rateGroupOf(route.path)
+  const limit = `Límite: ${info.rateLimits[group]} solicitudes por minuto por IP (grupo ${group}).`
+  const operation: Record<string, unknown> = {
+    operationId: operationId(route),
+    summary: route.summary,
+    description: [route.description, limit].filter(Boolean).join('\n\n'),
+    tags: [route.tag],
+    security: route.access === 'public' ? [] : [{ [route.access === 'client' ? 'ApiKey' : 'OperatorKey']: [] }],
+    responses: describeResponses(route),
+  }
+  const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')]
+  if (parameters.length > 0) operation.parameters = parameters
+  return operation
+}
+
+function describeResponses(route: Route): Record<string, unknown> {
+  const specs = route.access === 'public' ? { ...PUBLIC_ERRORS, ...route.responses } : route.responses
+  const responses: Record<string, unknown> = {}
+  for (const [status, spec] of Object.entries(specs)) {
+    responses[status] = {
+      description: spec.description,
+      ...(spec.schema ? { content: { 'application/json': { schema: plain(spec.schema) } } } : {}),
+    }
+  }
+  return responses
+}
+
+function parametersOf(schema: TSchema | undefined, location: 'path' | 'query'): unknown[] {
+  if (schema === undefined || !Type.IsObject(schema)) return []
+  const required = new Set<string>((schema.required as string[] | undefined) ?? [])
+  return Object.entries(schema.properties as Record<string, TSchema>).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || required.has(name),
+    ...(typeof (property as { description?: unknown }).description === 'string'
+      ? { description: (property as { description: string }).description }
+      : {}),
+    schema: plain(property),
+  }))
+}
+
+function operationId(route: Route): string {
+  const words = route.path
+    .replace(/^\/api\/v1\//, '')
+    .split(/[/_-]/)
+    .filter((part) => part !== '' && !part.startsWith(':'))
+  return [route.method.toLowerCase(), ...words.map((word) => word[0]!.toUpperCase() + word.slice(1))].join('')
+}
+
+/** A JSON copy: TypeBox schemas are JSON Schema already; this drops anything non-JSON. */
+function plain(schema: TSchema): unknown {
+  return JSON.parse(JSON.stringify(schema)) as unknown
+}

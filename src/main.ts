@@ -1,0 +1,59 @@
+import type { Listener } from 'listhen'
+import { createApp } from './app.ts'
+import { systemClock } from './clock.ts'
+import { keyList, type LoadedConfig } from './config.ts'
+import { closeDatabase, openDatabase } from './db/database.ts'
+import { migrateDatabase } from './db/migrate.ts'
+import { startServer } from './http/server.ts'
+import { createLogger } from './logger.ts'
+import { VERSION } from './version.ts'
+
+export interface RunningService {
+  listener: Listener
+  /** Stops accepting requests, lets the ones in flight finish, closes the database. */
+  stop: () => Promise<void>
+}
+
+/**
+ * `manifiesto serve`: owns the process. Opens and migrates the database, serves, and on
+ * SIGTERM/SIGINT drains and closes cleanly. Throws (before listening) on an unusable database.
+ */
+export async function serve({ config, file }: LoadedConfig): Promise<RunningService> {
+  const log = createLogger(config.log)
+  const clock = systemClock(config.dates.timezone)
+  const db = openDatabase(config.database.path)
+  let stopping: Promise<void> | undefined
+  try {
+    const migration = migrateDatabase(db)
+    const { listener: requestListener } = createApp({ config, db, clock, log })
+    const listener = await startServer(requestListener, config.server)
+    log.info(
+      {
+        version: VERSION,
+        url: listener.url,
+        config: file ?? 'valores por defecto',
+        database: config.database.path,
+        schema: migration.to,
+      },
+      'manifiesto escuchando',
+    )
+    if (keyList(config.auth.apiKey).length === 0) {
+      log.warn('sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver README, "Configuración")')
+    }
+    const stop = () =>
+      (stopping ??= (async () => {
+        log.info('deteniendo: no se aceptan más solicitudes; se terminan las que están en curso')
+        await listener.close()
+        closeDatabase(db)
+        log.info('detenido')
+        log.flush()
+      })())
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => void stop().then(() => process.exit(0)))
+    }
+    return { listener, stop }
+  } catch (error) {
+    closeDatabase(db)
+    throw error
+  }
+}

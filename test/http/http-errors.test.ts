@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { API_KEY, withService } from '../support/service.ts'
+import { rawRequest } from '../support/raw-request.ts'
+
+interface Scenario {
+  name: string
+  method: string
+  path: string
+  headers?: Record<string, string>
+  status: number
+  body: Record<string, unknown>
+  allow?: string
+}
+
+const scenarios: Scenario[] = [
+  { name: 'unknown path → 404 JSON', method: 'GET', path: '/api/v1/no-existe', status: 404, body: { success: false, message: 'No existe la ruta GET /api/v1/no-existe.' } },
+  { name: 'root → 404 JSON', method: 'GET', path: '/', status: 404, body: { success: false, message: 'No existe la ruta GET /.' } },
+  { name: 'unknown path with a key → still 404', method: 'DELETE', path: '/api/v2/ping', headers: { ApiKey: API_KEY }, status: 404, body: { success: false, message: 'No existe la ruta DELETE /api/v2/ping.' } },
+  { name: 'malformed percent-encoding → 404', method: 'GET', path: '/api/v1/manifiestos/%E0%A4%A/estado', status: 404, body: { success: false, message: 'No existe la ruta GET /api/v1/manifiestos/%E0%A4%A/estado.' } },
+  { name: 'wrong method on ping → 405 with Allow', method: 'POST', path: '/api/v1/ping', status: 405, allow: 'GET', body: { success: false, message: 'El método POST no está permitido en /api/v1/ping; use GET.' } },
+  { name: 'wrong method without a key on a protected path → 405, not 401', method: 'DELETE', path: '/api/v1/manifiestos/1/estado', status: 405, allow: 'GET', body: { success: false, message: 'El método DELETE no está permitido en /api/v1/manifiestos/1/estado; use GET.' } },
+]
+
+for (const scenario of scenarios) {
+  test(`http: ${scenario.name}`, () =>
+    withService({}, async (service) => {
+      const response = await service.fetch(scenario.path, { method: scenario.method, headers: scenario.headers ?? {} })
+      assert.equal(response.status, scenario.status)
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/)
+      assert.deepEqual(await response.json(), scenario.body)
+      if (scenario.allow) assert.equal(response.headers.get('allow'), scenario.allow)
+    }))
+}
+
+test('http: a body declared over server.maxBodyMB → 413 JSON before it is read, connection closed', () =>
+  withService({ config: { server: { maxBodyMB: 1 } } }, async (service) => {
+    const response = await rawRequest(`${service.url}/api/v1/ping`, {
+      headers: { 'Content-Length': String(2 * 1024 * 1024), 'Content-Type': 'application/json' },
+      body: '[',
+    })
+    assert.equal(response.status, 413)
+    assert.equal(response.headers.connection, 'close')
+    assert.deepEqual(JSON.parse(response.body), {
+      success: false,
+      message: 'El cuerpo de la solicitud (2 MB) excede el máximo permitido de 1 MB.',
+    })
+  }))
+
+test('http: a body within server.maxBodyMB is not refused', () =>
+  withService({ config: { server: { maxBodyMB: 1 } } }, async (service) => {
+    const response = await service.fetch('/api/v1/ping', { method: 'GET' })
+    assert.equal(response.status, 200)
+    const small = await rawRequest(`${service.url}/api/v1/ping`, { headers: { 'Content-Length': '1024' }, body: 'x'.repeat(1024) })
+    assert.equal(small.status, 200)
+  }))
+
+test('http: one JSON log line per request with time, ip, method, path, status and ms', () =>
+  withService({}, async (service) => {
+    await service.fetch('/api/v1/ping?x=1')
+    await service.client('/api/v1/manifiestos/77/estado')
+    for (let i = 0; i < 50 && service.logLines().length < 2; i++) await new Promise((r) => setTimeout(r, 10))
+    const lines = service.logLines().filter((line) => line.msg === 'request')
+    assert.equal(lines.length, 2)
+    const [ping, status] = lines
+    assert.match(String(ping!.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    assert.deepEqual(
+      { ip: ping!.ip, method: ping!.method, path: ping!.path, status: ping!.status, ms: typeof ping!.ms },
+      { ip: '127.0.0.1', method: 'GET', path: '/api/v1/ping', status: 200, ms: 'number' },
+    )
+    assert.equal(status!.status, 404)
+    assert.equal(status!.path, '/api/v1/manifiestos/77/estado')
+  }))

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { get } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { withService } from '../support/service.ts'
+
+/** A self-signed certificate for 127.0.0.1, made with the openssl command-line tool. */
+function selfSignedCertificate(): { certFile: string; keyFile: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'manifiesto-tls-'))
+  const certFile = join(dir, 'cert.pem')
+  const keyFile = join(dir, 'key.pem')
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile,
+  ], { stdio: 'ignore' })
+  return { certFile, keyFile }
+}
+
+test('https: with server.https files the service answers over TLS with that certificate', async () => {
+  const https = selfSignedCertificate()
+  await withService({ config: { server: { https } } }, async (service) => {
+    const port = new URL(service.url).port
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      get(`https://127.0.0.1:${port}/api/v1/ping`, { ca: readFileSync(https.certFile) }, (res) => {
+        let body = ''
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      }).on('error', reject)
+    })
+    assert.equal(status, 200)
+    assert.equal((JSON.parse(body) as { status: string }).status, 'ok')
+    await assert.rejects(fetch(`${service.url}/api/v1/ping`), 'plain HTTP is not served on the TLS port')
+  })
+})

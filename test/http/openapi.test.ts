@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { withService } from '../support/service.ts'
+import type { Route } from '../../src/http/route.ts'
+
+type Operation = { security: unknown[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; parameters?: Array<{ name: string; in: string; schema: unknown }> }
+type Document = { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>> }
+
+async function fetchDocument(): Promise<{ document: Document; routes: readonly Route[] }> {
+  return withService({}, async (service) => {
+    const response = await service.fetch('/api/v1/openapi.json')
+    assert.equal(response.status, 200)
+    return { document: (await response.json()) as Document, routes: service.routes }
+  })
+}
+
+test('openapi: served without a key, a valid OpenAPI 3.1 document', async () => {
+  const { document } = await fetchDocument()
+  assert.equal(document.openapi, '3.1.0')
+  const validator = new Validator()
+  const result = await validator.validate(document as unknown as Parameters<Validator['validate']>[0])
+  assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2))
+})
+
+test('openapi: exactly one path entry per registered route, with its method', async () => {
+  const { document, routes } = await fetchDocument()
+  const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
+  const registered = routes.map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`)
+  assert.deepEqual(documented.sort(), registered.sort())
+  assert.ok(registered.includes('GET /api/v1/openapi.json'), 'the document describes itself')
+})
+
+test('openapi: schemas come from the routes (path pattern, answers, security)', async () => {
+  const { document } = await fetchDocument()
+  const status = document.paths['/api/v1/manifiestos/{numero}/estado']!.get!
+  assert.deepEqual(status.security, [{ ApiKey: [] }])
+  assert.deepEqual(status.parameters?.[0], {
+    name: 'numero',
+    in: 'path',
+    required: true,
+    description: 'NumeroManifiesto, solo dígitos',
+    schema: { type: 'string', pattern: '^[0-9]+$', description: 'NumeroManifiesto, solo dígitos' },
+  })
+  assert.deepEqual(Object.keys(status.responses).sort(), ['200', '401', '404', '429', '503'])
+  const ok = status.responses['200']!.content!['application/json']!.schema as { properties: Record<string, unknown> }
+  assert.deepEqual(Object.keys(ok.properties), ['success', 'manifiesto', 'estado', 'resumen'])
+  const ping = document.paths['/api/v1/ping']!.get!
+  assert.deepEqual(ping.security, [])
+  assert.deepEqual(Object.keys(ping.responses).sort(), ['200', '401', '429', '503'])
+})

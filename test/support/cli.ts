@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
+const TSX = import.meta.resolve('tsx')
+
+export interface CliResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Starts `manifiesto <args>` from source as a child process, in `cwd`, with only `env` added. */
+export function spawnCli(args: string[], options: { cwd: string; env?: Record<string, string> }): ChildProcess {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env }
+  return spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+}
+
+/** Runs a command to its end. */
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+  const child = spawnCli(args, options)
+  return collect(child)
+}
+
+export function collect(child: ChildProcess): Promise<CliResult> {
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+/** Polls until ping answers (or gives up after ~10 s). */
+export async function waitForPing(url: string): Promise<Response> {
+  let lastError: unknown
+  for (let i = 0; i < 200; i++) {
+    try {
+      return await fetch(`${url}/api/v1/ping`)
+    } catch (error) {
+      lastError = error
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+  throw lastError
+}

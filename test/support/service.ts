@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { createApp } from '../../src/app.ts'
+import type { Route } from '../../src/http/route.ts'
+import { ManualClock } from '../../src/clock.ts'
+import { DEFAULT_CONFIG, validateConfig, type Config } from '../../src/config.ts'
+import { closeDatabase, openDatabase, type Database } from '../../src/db/database.ts'
+import { migrateDatabase } from '../../src/db/migrate.ts'
+import { startServer } from '../../src/http/server.ts'
+import { createLogger } from '../../src/logger.ts'
+
+export const API_KEY = 'clave-cliente-de-prueba-7f3a'
+export const OPERATOR_KEY = 'clave-operador-de-prueba-91c2'
+
+/** Deep partial of the config, for per-test overrides. */
+export type ConfigOverrides = { [K in keyof Config]?: Partial<Config[K]> | Config[K] }
+
+export interface TestService {
+  url: string
+  db: Database
+  clock: ManualClock
+  config: Config
+  dir: string
+  /** The routes the app registered. */
+  routes: readonly Route[]
+  /** Every log line written so far, raw text. */
+  logText(): string
+  logLines(): Array<Record<string, unknown>>
+  fetch(path: string, init?: RequestInit): Promise<Response>
+  /** GET/POST with the client's ApiKey header. */
+  client(path: string, init?: RequestInit): Promise<Response>
+  close(): Promise<void>
+}
+
+export interface TestServiceOptions {
+  config?: ConfigOverrides
+  /** ISO instant the clock starts at (default: 2026-11-22T16:00:00Z, 10:00 in Honduras). */
+  now?: string
+}
+
+/**
+ * The real service on a real port: real HTTP through listhen, a fresh SQLite file in its own temp
+ * folder, a clock the test controls and a log captured in memory.
+ */
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dir = mkdtempSync(join(tmpdir(), 'manifiesto-test-'))
+  const config = testConfig(dir, options.config)
+  const clock = new ManualClock(options.now ?? '2026-11-22T16:00:00Z', config.dates.timezone)
+  const lines: string[] = []
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk))
+      done()
+    },
+  })
+  const log = createLogger(config.log, sink)
+  const db = openDatabase(config.database.path)
+  migrateDatabase(db)
+  const { listener, routes } = createApp({ config, db, clock, log })
+  const server = await startServer(listener, config.server)
+  const url = `http://127.0.0.1:${server.address.port}`
+  const fetchPath = (path: string, init?: RequestInit) => fetch(url + path, init)
+  return {
+    url,
+    db,
+    clock,
+    config,
+    dir,
+    routes,
+    logText: () => lines.join(''),
+    logLines: () => lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    fetch: fetchPath,
+    client: (path, init = {}) =>
+      fetchPath(path, { ...init, headers: { ApiKey: API_KEY, ...(init.headers as Record<string, string> | undefined) } }),
+    close: async () => {
+      await server.close()
+      closeDatabase(db)
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+export function testConfig(dir: string, overrides: ConfigOverrides = {}): Config {
+  const merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>
+  const base = {
+    server: { host: '127.0.0.1', port: 0 },
+    database: { path: join(dir, 'manifiesto.db') },
+    auth: { apiKey: API_KEY, operatorKey: OPERATOR_KEY },
+    backup: { dir: join(dir, 'backups') },
+    log: { level: 'info' },
+  }
+  for (const layer of [base, overrides] as Array<Record<string, unknown>>) {
+    for (const [section, value] of Object.entries(layer)) {
+      const current = merged[section]
+      merged[section] =
+        value !== null && typeof value === 'object' && !Array.isArray(value) && current !== null && typeof current === 'object'
+          ? { ...(current as object), ...(value as object) }
+          : value
+    }
+  }
+  return validateConfig(merged, 'configuración de prueba')
+}
+
+/** Runs `body` with a fresh service and always closes it. */
+export async function withService<T>(options: TestServiceOptions, body: (service: TestService) => Promise<T>): Promise<T> {
+  const service = await startTestService(options)
+  try {
+    return await body(service)
+  } finally {
+    await service.close()
+  }
+}
