@@ -3,11 +3,13 @@ import type { Logger } from 'pino'
 import type { Clock } from './clock.ts'
 import { keyList, type Config } from './config.ts'
 import type { Database } from './db/database.ts'
+import { createAlerter } from './alerts/alerter.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { createHttpApp } from './http/http-app.ts'
 import { buildOpenApiDocument } from './http/openapi.ts'
 import { openApiRoutes } from './http/openapi.routes.ts'
 import type { Route } from './http/route.ts'
+import { intakeRoutes } from './intake/intake.routes.ts'
 import { manifestRoutes } from './manifests/manifests.routes.ts'
 import { VERSION } from './version.ts'
 
@@ -33,8 +35,11 @@ export function createApp({ config, db, clock, log }: AppDeps): ManifiestoApp {
     operator: config.rateLimits.operatorPerMinute,
     general: config.rateLimits.generalPerMinute,
   }
+  const maxBodyBytes = Math.floor(config.server.maxBodyMB * 1024 * 1024)
+  const alerter = createAlerter({ webhookUrl: config.alerts.webhookUrl, log, clock })
   const routes: Route[] = [
     ...healthRoutes({ db, clock }),
+    ...intakeRoutes({ db, clock, config, log, maxBodyBytes }),
     ...manifestRoutes({ db, clock }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),
   ]
@@ -44,8 +49,9 @@ export function createApp({ config, db, clock, log }: AppDeps): ManifiestoApp {
     log,
     rateLimits,
     trustProxy: config.server.trustProxy,
-    maxBodyBytes: Math.floor(config.server.maxBodyMB * 1024 * 1024),
+    maxBodyBytes,
     keys: { client: keyList(config.auth.apiKey), operator: keyList(config.auth.operatorKey) },
+    onInternalError: (error, context) => alerter.notify(error, context),
   })
   return { app, listener: toNodeListener(app), routes }
 }

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNAVAILABLE'
+  | 'INTERNAL'
 
 export class DomainError extends Error {
   override readonly name = 'DomainError'
@@ -25,8 +26,9 @@ export class DomainError extends Error {
     message: string,
     readonly details: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
+    options?: { cause?: unknown },
   ) {
-    super(message)
+    super(message, options)
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Listener } from 'listhen'
 import { createApp } from './app.ts'
+import { failInterruptedBatches, pruneRawPayloads } from './batches/batches.service.ts'
 import { systemClock } from './clock.ts'
 import { keyList, type LoadedConfig } from './config.ts'
 import { closeDatabase, openDatabase } from './db/database.ts'
@@ -25,6 +26,14 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
   let stopping: Promise<void> | undefined
   try {
     const migration = migrateDatabase(db)
+    const interrupted = failInterruptedBatches(db, clock)
+    if (interrupted > 0) log.warn({ lotes: interrupted }, 'lotes interrumpidos por una detención anterior: marcados como fallidos (un reenvío se procesa)')
+    const prune = () => {
+      const removed = pruneRawPayloads(db, clock, config.intake.rawPayloadRetentionDays)
+      if (removed > 0) log.info({ lotes: removed, dias: config.intake.rawPayloadRetentionDays }, 'cuerpos originales de lotes antiguos eliminados')
+    }
+    prune()
+    const pruneTimer = setInterval(prune, 24 * 60 * 60 * 1000).unref()
     const { listener: requestListener } = createApp({ config, db, clock, log })
     const listener = await startServer(requestListener, config.server)
     log.info(
@@ -43,6 +52,7 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
     const stop = () =>
       (stopping ??= (async () => {
         log.info('deteniendo: no se aceptan más solicitudes; se terminan las que están en curso')
+        clearInterval(pruneTimer)
         await listener.close()
         closeDatabase(db)
         log.info('detenido')

@@ -96,6 +96,25 @@ export function prepare(db: Database, sql: string): BetterSqlite3.Statement {
   return statement
 }
 
+/**
+ * A statement built once with Kysely and prepared once per database, for the statements run for
+ * every row of a batch (compiling a Kysely query per row would cost more than the insert).
+ * Parameters are passed in the order the builder lists them.
+ */
+export function preparedStatement(
+  db: Database,
+  name: string,
+  build: (query: Kysely<Tables>) => Compilable<unknown>,
+): BetterSqlite3.Statement {
+  const key = `named:${name}`
+  let statement = db.statements.get(key)
+  if (statement === undefined) {
+    statement = db.sqlite.prepare(build(db.query).compile().sql)
+    db.statements.set(key, statement)
+  }
+  return statement
+}
+
 function createQueryBuilder(): Kysely<Tables> {
   return new Kysely<Tables>({
     dialect: {

@@ -12,7 +12,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    name: 'batches, manifests, invoices and their lines',
+    name: 'batches, manifests, invoices, their lines, conflicts and the audit log',
     sql: `
 CREATE TABLE batches (
   id INTEGER PRIMARY KEY,
@@ -116,6 +116,37 @@ CREATE TABLE invoice_lines (
   UNIQUE (invoice_id, position)
 );
 CREATE INDEX invoice_lines_numero ON invoice_lines (invoice_id, numero_linea);
+
+CREATE TABLE invoice_conflicts (
+  id INTEGER PRIMARY KEY,
+  invoice_id INTEGER NOT NULL REFERENCES invoices (id),
+  batch_id INTEGER NOT NULL REFERENCES batches (id),
+  estado TEXT NOT NULL DEFAULT 'pending' CHECK (estado IN ('pending', 'accepted', 'discarded')),
+  changed_fields TEXT NOT NULL,
+  existing_original TEXT NOT NULL,
+  incoming_original TEXT NOT NULL,
+  incoming_hash TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  decided_at TEXT,
+  decided_by TEXT,
+  decision_note TEXT
+);
+CREATE INDEX invoice_conflicts_invoice ON invoice_conflicts (invoice_id, estado);
+CREATE INDEX invoice_conflicts_estado ON invoice_conflicts (estado, id);
+
+CREATE TABLE audit_log (
+  id INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  subject_type TEXT NOT NULL,
+  subject_id TEXT NOT NULL,
+  before TEXT,
+  after TEXT,
+  detail TEXT
+);
+CREATE INDEX audit_log_at ON audit_log (at);
+CREATE INDEX audit_log_subject ON audit_log (subject_type, subject_id, id);
 `,
   },
 ]

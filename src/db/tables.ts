@@ -10,10 +10,13 @@ export interface Tables {
   manifests: ManifestTable
   invoices: InvoiceTable
   invoice_lines: InvoiceLineTable
+  invoice_conflicts: InvoiceConflictTable
+  audit_log: AuditLogTable
 }
 
 export type BatchState = 'received' | 'processed' | 'failed'
 export type ManifestState = 'imported' | 'closed'
+export type ConflictState = 'pending' | 'accepted' | 'discarded'
 
 export interface BatchTable {
   id: Generated<number>
@@ -110,4 +113,33 @@ export interface InvoiceLineTable {
   porcentaje_impuesto: number | null
   total: number
   peso: number | null
+}
+
+export interface InvoiceConflictTable {
+  id: Generated<number>
+  invoice_id: number
+  batch_id: number
+  estado: Generated<ConflictState>
+  /** JSON array of the top-level field names that differ (`LineasFactura` for any line change). */
+  changed_fields: string
+  existing_original: string
+  incoming_original: string
+  incoming_hash: string
+  created_at: string
+  decided_at: string | null
+  decided_by: string | null
+  decision_note: string | null
+}
+
+/** Who changed what, when: operators by name, the intake itself as `sistema`. */
+export interface AuditLogTable {
+  id: Generated<number>
+  at: string
+  actor: string
+  action: string
+  subject_type: string
+  subject_id: string
+  before: string | null
+  after: string | null
+  detail: string | null
 }

@@ -10,6 +10,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   PAYLOAD_TOO_LARGE: 413,
   UNAVAILABLE: 503,
+  INTERNAL: 500,
 }
 
 export interface ErrorResponse {
@@ -30,7 +31,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       status: STATUS_BY_CODE[error.code],
       body: { success: false, message: error.message, ...error.details },
       headers: error.headers,
-      internal: false,
+      internal: error.code === 'INTERNAL',
     }
   }
   return { status: 500, body: { success: false, message: INTERNAL_ERROR_MESSAGE }, headers: {}, internal: true }

@@ -11,6 +11,7 @@ import {
 import type { Logger } from 'pino'
 import type { Clock } from '../clock.ts'
 import { DomainError } from '../errors.ts'
+import { formatMB } from './body.ts'
 import { hasKeyInQuery, keyInQueryError, requireKey } from './auth.ts'
 import { toErrorResponse } from './error-response.ts'
 import { RateLimiter, rateGroupOf, type RateGroup } from './rate-limit.ts'
@@ -26,7 +27,7 @@ export interface HttpAppOptions {
   maxBodyBytes: number
   keys: { client: readonly string[]; operator: readonly string[] }
   /** Called for every genuine internal failure (after it is logged), to alert the team. */
-  onInternalError?: (error: unknown, event: H3Event) => void
+  onInternalError?: (error: unknown, context: Record<string, unknown>) => void
 }
 
 /**
@@ -38,56 +39,60 @@ export function createHttpApp(options: HttpAppOptions): App {
   const limiter = new RateLimiter(options.rateLimits, options.clock)
   const table = new RouteTable(options.routes)
 
-  const app = createApp({
-    onError: (error, event) => {
-      const cause = error.cause instanceof Error ? error.cause : error
-      return sendError(event, cause, options)
-    },
-  })
+  // Errors of the pipeline are answered by it directly; this only catches what h3 itself throws.
+  const app = createApp({ onError: (error, event) => sendError(event, error, options) })
 
   app.use(
     eventHandler(async (event) => {
-      const { pathname, search } = splitUrl(event.node.req.url ?? '/')
-      const clientIp = clientIpOf(event, options.trustProxy)
-      event.context.clientIp = clientIp
-      logOnCompletion(event, pathname, options.log)
-
-      const decision = limiter.hit(rateGroupOf(pathname), clientIp)
-      setResponseHeaders(event, {
-        'RateLimit-Limit': String(decision.limit),
-        'RateLimit-Remaining': String(decision.remaining),
-        'RateLimit-Reset': String(decision.resetSeconds),
-      })
-      if (!decision.allowed) {
-        throw new DomainError(
-          'RATE_LIMITED',
-          `Demasiadas solicitudes: el límite es ${decision.limit} por minuto. Intente de nuevo en ${decision.resetSeconds} segundos.`,
-          {},
-          { 'Retry-After': String(decision.resetSeconds) },
-        )
+      try {
+        return await handle(event)
+      } catch (error) {
+        return sendError(event, error, options)
       }
-
-      const { route, params, validators } = table.match(event.method, pathname)
-      rejectOversizedBody(event, options.maxBodyBytes)
-      if (hasKeyInQuery(search)) throw keyInQueryError()
-      const keyFingerprint =
-        route.access === 'public' ? '' : requireKey(route.access, event.node.req.headers, options.keys[route.access])
-      event.context.keyFingerprint = keyFingerprint
-
-      if (validators.params && !validators.params.Check(params)) {
-        throw new DomainError('NOT_FOUND', route.paramsNotFound?.(params) ?? `No existe el recurso ${pathname}.`)
-      }
-      const query = Object.fromEntries(search)
-      if (validators.query && !validators.query.Check(query)) {
-        const first = validators.query.Errors(query)[0]
-        throw new DomainError('INVALID_INPUT', `Parámetro de consulta inválido ${first?.instancePath ?? ''}: ${first?.message ?? ''}`.trim())
-      }
-
-      const reply = await route.handle({ event, params, query, clientIp, keyFingerprint })
-      return sendReply(event, reply)
     }),
   )
   return app
+
+  async function handle(event: H3Event): Promise<void> {
+    const { pathname, search } = splitUrl(event.node.req.url ?? '/')
+    const clientIp = clientIpOf(event, options.trustProxy)
+    event.context.clientIp = clientIp
+    logOnCompletion(event, pathname, options.log)
+
+    const decision = limiter.hit(rateGroupOf(pathname), clientIp)
+    setResponseHeaders(event, {
+      'RateLimit-Limit': String(decision.limit),
+      'RateLimit-Remaining': String(decision.remaining),
+      'RateLimit-Reset': String(decision.resetSeconds),
+    })
+    if (!decision.allowed) {
+      throw new DomainError(
+        'RATE_LIMITED',
+        `Demasiadas solicitudes: el límite es ${decision.limit} por minuto. Intente de nuevo en ${decision.resetSeconds} segundos.`,
+        {},
+        { 'Retry-After': String(decision.resetSeconds) },
+      )
+    }
+
+    const { route, params, validators } = table.match(event.method, pathname)
+    rejectOversizedBody(event, options.maxBodyBytes)
+    if (hasKeyInQuery(search)) throw keyInQueryError()
+    const keyFingerprint =
+      route.access === 'public' ? '' : requireKey(route.access, event.node.req.headers, options.keys[route.access])
+    event.context.keyFingerprint = keyFingerprint
+
+    if (validators.params && !validators.params.Check(params)) {
+      throw new DomainError('NOT_FOUND', route.paramsNotFound?.(params) ?? `No existe el recurso ${pathname}.`)
+    }
+    const query = Object.fromEntries(search)
+    if (validators.query && !validators.query.Check(query)) {
+      const first = validators.query.Errors(query)[0]
+      throw new DomainError('INVALID_INPUT', `Parámetro de consulta inválido ${first?.instancePath ?? ''}: ${first?.message ?? ''}`.trim())
+    }
+
+    const reply = await route.handle({ event, params, query, clientIp, keyFingerprint })
+    return sendReply(event, reply)
+  }
 }
 
 function sendReply(event: H3Event, reply: Reply): Promise<void> {
@@ -100,8 +105,11 @@ function sendReply(event: H3Event, reply: Reply): Promise<void> {
 function sendError(event: H3Event, error: unknown, options: HttpAppOptions): Promise<void> | void {
   const response = toErrorResponse(error)
   if (response.internal) {
-    options.log.error({ err: error, method: event.method, path: splitUrl(event.node.req.url ?? '/').pathname }, 'error interno')
-    options.onInternalError?.(error, event)
+    // An internal DomainError carries the real failure as its cause (with the stack to log).
+    const failure = error instanceof DomainError && error.cause !== undefined ? error.cause : error
+    const path = splitUrl(event.node.req.url ?? '/').pathname
+    options.log.error({ err: failure, method: event.method, path, batch_uuid: event.context.batchUuid }, 'error interno')
+    options.onInternalError?.(failure, { method: event.method, path, batch_uuid: event.context.batchUuid })
   }
   if (event.node.res.headersSent) return
   return sendReply(event, { status: response.status, body: response.body, headers: response.headers })
@@ -160,8 +168,4 @@ function splitUrl(url: string): { pathname: string; search: URLSearchParams } {
   const mark = url.indexOf('?')
   if (mark === -1) return { pathname: url, search: new URLSearchParams() }
   return { pathname: url.slice(0, mark), search: new URLSearchParams(url.slice(mark + 1)) }
-}
-
-function formatMB(bytes: number): string {
-  return `${Math.round((bytes / 1024 / 1024) * 100) / 100} MB`
 }

@@ -53,6 +53,13 @@ function describeOperation(route: Route, info: OpenApiInfo): Record<string, unkn
   }
   const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')]
   if (parameters.length > 0) operation.parameters = parameters
+  if (route.body) {
+    operation.requestBody = {
+      required: true,
+      description: route.body.description,
+      content: { 'application/json': { schema: plain(route.body.schema) } },
+    }
+  }
   return operation
 }
 

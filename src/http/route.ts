@@ -24,6 +24,8 @@ export interface Route<Params extends TSchema = TSchema, Query extends TSchema =
   tag: string
   params?: Params
   query?: Query
+  /** Request body, for the OpenAPI document (the route reads and checks its own body). */
+  body?: { description: string; schema: TSchema }
   /** Answer for a path parameter that does not fit its schema: such a path names no resource. */
   paramsNotFound?: (raw: Record<string, string>) => string
   responses: Record<number, ResponseSpec>

@@ -71,3 +71,18 @@ test('http: one JSON log line per request with time, ip, method, path, status an
     assert.equal(status!.status, 404)
     assert.equal(status!.path, '/api/v1/manifiestos/77/estado')
   }))
+
+test('http: an unexpected failure → 500 with a generic Spanish message, logged with its stack, never echoed', () =>
+  withService({}, async (service) => {
+    service.db.sqlite.exec('DROP TABLE invoices') // the status query can no longer run
+    const response = await service.client('/api/v1/manifiestos/1/estado')
+    assert.equal(response.status, 500)
+    const body = (await response.json()) as { success: boolean; message: string }
+    assert.equal(body.success, false)
+    assert.match(body.message, /^Error interno del servidor/)
+    assert.doesNotMatch(body.message, /invoices/)
+    const logged = service.logLines().find((line) => line.msg === 'error interno') as { err?: { stack?: string }; path?: string } | undefined
+    assert.ok(logged, 'the failure is logged')
+    assert.match(logged.err?.stack ?? '', /no such table: invoices/)
+    assert.equal(logged.path, '/api/v1/manifiestos/1/estado')
+  }))

@@ -1,0 +1,108 @@
+import { sql } from 'kysely'
+import { first, run, type Database } from '../db/database.ts'
+import type { BatchState } from '../db/tables.ts'
+
+export interface NewBatch {
+  uuid: string
+  receivedAt: string
+  receivedDate: string
+  contentHash: string
+  clientIp: string
+  keyFingerprint: string
+  invoiceCount: number
+}
+
+export interface BatchRow {
+  id: number
+  uuid: string
+  estado: BatchState
+  summary: string | null
+  http_status: number | null
+}
+
+/**
+ * Records a batch as `received`. The partial unique index on (content_hash, received_date) for
+ * batches that did not fail makes this the claim: a second identical batch the same day cannot be
+ * inserted. @returns the new id, or null when an identical batch already holds the claim.
+ */
+export function insertReceivedBatch(db: Database, batch: NewBatch): number | null {
+  try {
+    const result = run(
+      db,
+      db.query.insertInto('batches').values({
+        uuid: batch.uuid,
+        received_at: batch.receivedAt,
+        received_date: batch.receivedDate,
+        content_hash: batch.contentHash,
+        client_ip: batch.clientIp,
+        key_fingerprint: batch.keyFingerprint,
+        estado: 'received',
+        invoice_count: batch.invoiceCount,
+        http_status: null,
+        summary: null,
+        failure: null,
+        finished_at: null,
+        payload_pruned_at: null,
+      }),
+    )
+    return Number(result.lastInsertRowid)
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return null
+    throw error
+  }
+}
+
+/** The batch of that content that holds the day's claim (received or processed), if any. */
+export function findClaimingBatch(db: Database, contentHash: string, receivedDate: string): BatchRow | undefined {
+  return first(
+    db,
+    db.query
+      .selectFrom('batches')
+      .select(['id', 'uuid', 'estado', 'summary', 'http_status'])
+      .where('content_hash', '=', contentHash)
+      .where('received_date', '=', receivedDate)
+      .where('estado', '<>', 'failed'),
+  )
+}
+
+export function markBatchProcessed(db: Database, id: number, summary: string, httpStatus: number, finishedAt: string): void {
+  run(
+    db,
+    db.query
+      .updateTable('batches')
+      .set({ estado: 'processed', summary, http_status: httpStatus, finished_at: finishedAt })
+      .where('id', '=', id)
+      .where('estado', '=', 'received'),
+  )
+}
+
+export function markBatchFailed(db: Database, id: number, failure: string, finishedAt: string): void {
+  run(
+    db,
+    db.query
+      .updateTable('batches')
+      .set({ estado: 'failed', failure, http_status: 500, finished_at: finishedAt })
+      .where('id', '=', id)
+      .where('estado', '=', 'received'),
+  )
+}
+
+/** Batches a crash left `received` become `failed`; their resend is then processed. */
+export function failReceivedBatches(db: Database, failure: string, finishedAt: string): number {
+  const result = run(
+    db,
+    db.query.updateTable('batches').set({ estado: 'failed', failure, finished_at: finishedAt }).where('estado', '=', 'received'),
+  )
+  return result.changes
+}
+
+export function insertBatchPayload(db: Database, batchId: number, encoding: string, byteLength: number, data: Buffer): void {
+  run(db, db.query.insertInto('batch_payloads').values({ batch_id: batchId, encoding, byte_length: byteLength, data }))
+}
+
+/** Deletes raw bodies of batches received before `cutoff` (an ISO instant); keeps the records. */
+export function deletePayloadsReceivedBefore(db: Database, cutoff: string, prunedAt: string): number {
+  const old = db.query.selectFrom('batches').select('id').where('received_at', '<', cutoff)
+  run(db, db.query.updateTable('batches').set({ payload_pruned_at: prunedAt }).where('id', 'in', old).where(sql<boolean>`id IN (SELECT batch_id FROM batch_payloads)`))
+  return run(db, db.query.deleteFrom('batch_payloads').where('batch_id', 'in', old)).changes
+}

@@ -1,0 +1,221 @@
+import { insertAuditEntry } from '../audit/audit.store.ts'
+import type { Database } from '../db/database.ts'
+import { canonicalJson } from './canonical-json.ts'
+import {
+  findInvoiceOriginal,
+  findInvoicesByNumbers,
+  findPendingConflictId,
+  insertConflict,
+  insertInvoice,
+  insertManifest,
+  replaceInvoice,
+  type ExistingInvoice,
+  type ExistingManifest,
+} from './intake.store.ts'
+import { normalize, type ReceivedInvoice } from './intake.structure.ts'
+
+export type Step8Reason = 'ALMACENES_DESCONOCIDOS' | 'MANIFIESTO_CERRADO' | 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO'
+
+export interface RejectedManifest {
+  manifiesto: string
+  total_facturas: number
+  motivo: Step8Reason
+  mensaje?: string
+  almacenes_desconocidos?: Array<{ almacen: string; facturas: string[]; cantidad: number }>
+  facturas_duplicadas?: Array<{ factura: string; manifiesto_existente: string }>
+}
+
+export interface Advertencia {
+  factura: string
+  manifiesto: string
+  campos_con_cambio: string[]
+  mensaje: string
+}
+
+export interface Resumen {
+  recibidas: number
+  insertadas: number
+  actualizadas: number
+  sin_cambios: number
+  pendientes_revision: number
+  rechazadas: number
+}
+
+export interface ApplyOutcome {
+  resumen: Resumen
+  rejected: RejectedManifest[]
+  advertencias: Advertencia[]
+}
+
+export interface ApplyContext {
+  db: Database
+  batchId: number
+  batchUuid: string
+  /** Stored instant of this processing. */
+  at: string
+  warehouses: ReadonlySet<string>
+  autoUpdateFields: ReadonlySet<string>
+  /** FechaFactura of each invoice as the date it means (step 4 already read them). */
+  dates: ReadonlyMap<ReceivedInvoice, string>
+}
+
+/**
+ * Step 8, run inside the batch's transaction: per manifest, the first failing rule rejects it
+ * (unknown warehouse, closed, invoices under another manifest); otherwise each invoice is
+ * inserted, left unchanged, updated in place (every differing field auto-updatable) or held for
+ * review with a conflict record. Existing rows are looked up with one set query.
+ */
+export function applyBatch(
+  context: ApplyContext,
+  manifests: ReadonlyMap<string, readonly ReceivedInvoice[]>,
+  existingManifests: ReadonlyMap<string, ExistingManifest>,
+  received: number,
+): ApplyOutcome {
+  const { db } = context
+  const existingInvoices = new Map<string, ExistingInvoice>()
+  const nfacturas = [...manifests.values()].flatMap((invoices) => invoices.map((invoice) => invoice.nfactura))
+  for (const row of findInvoicesByNumbers(db, nfacturas)) existingInvoices.set(row.nfactura, row)
+
+  const resumen: Resumen = { recibidas: received, insertadas: 0, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 }
+  const rejected: RejectedManifest[] = []
+  const advertencias: Advertencia[] = []
+
+  for (const [numero, invoices] of manifests) {
+    const manifest = existingManifests.get(numero)
+    const rejection = findRejection(context, numero, invoices, manifest, existingInvoices)
+    if (rejection) {
+      rejected.push(rejection)
+      resumen.rechazadas += invoices.length
+      continue
+    }
+    const manifestId = manifest?.id ?? insertManifest(db, numero, context.at, context.batchId)
+    for (const invoice of invoices) {
+      const existing = existingInvoices.get(invoice.nfactura)
+      if (existing === undefined) {
+        insertInvoice(db, { ...writeOf(context, invoice), nfactura: invoice.nfactura, manifestId, batchId: context.batchId })
+        resumen.insertadas += 1
+      } else if (existing.content_hash === invoice.contentHash) {
+        resumen.sin_cambios += 1
+      } else if (applyChange(context, invoice, existing, numero, advertencias) === 'updated') {
+        resumen.actualizadas += 1
+      } else {
+        resumen.pendientes_revision += 1
+      }
+    }
+  }
+  return { resumen, rejected, advertencias }
+}
+
+function findRejection(
+  context: ApplyContext,
+  numero: string,
+  invoices: readonly ReceivedInvoice[],
+  manifest: ExistingManifest | undefined,
+  existingInvoices: ReadonlyMap<string, ExistingInvoice>,
+): RejectedManifest | null {
+  const unknown = new Map<string, string[]>()
+  for (const invoice of invoices) {
+    if (context.warehouses.has(invoice.almacen)) continue
+    unknown.set(invoice.almacen, [...(unknown.get(invoice.almacen) ?? []), invoice.nfactura])
+  }
+  if (unknown.size > 0) {
+    return {
+      manifiesto: numero,
+      total_facturas: invoices.length,
+      motivo: 'ALMACENES_DESCONOCIDOS',
+      almacenes_desconocidos: [...unknown].map(([almacen, facturas]) => ({ almacen, facturas, cantidad: facturas.length })),
+    }
+  }
+  if (manifest?.estado === 'closed') {
+    return {
+      manifiesto: numero,
+      total_facturas: invoices.length,
+      motivo: 'MANIFIESTO_CERRADO',
+      mensaje: `El manifiesto ${numero} está cerrado y no acepta facturas. Si debe recibir más, pida al almacén que lo reabra.`,
+    }
+  }
+  const elsewhere = invoices
+    .map((invoice) => existingInvoices.get(invoice.nfactura))
+    .filter((existing): existing is ExistingInvoice => existing !== undefined && existing.manifest_numero !== numero)
+  if (elsewhere.length > 0) {
+    return {
+      manifiesto: numero,
+      total_facturas: invoices.length,
+      motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO',
+      mensaje: `${elsewhere.length} factura(s) del manifiesto ${numero} ya existen en otro manifiesto; una factura pertenece a un solo manifiesto. Quítelas o corrija su manifiesto y reenvíe.`,
+      facturas_duplicadas: elsewhere.map((existing) => ({ factura: existing.nfactura, manifiesto_existente: existing.manifest_numero })),
+    }
+  }
+  return null
+}
+
+/** A differing version of an existing invoice: updated in place, or held as a conflict. */
+function applyChange(
+  context: ApplyContext,
+  invoice: ReceivedInvoice,
+  existing: ExistingInvoice,
+  numero: string,
+  advertencias: Advertencia[],
+): 'updated' | 'held' {
+  const { db } = context
+  const existingOriginal = findInvoiceOriginal(db, existing.id)
+  const write = writeOf(context, invoice)
+  const changed = changedFields(JSON.parse(existingOriginal) as Record<string, unknown>, invoice.raw)
+  if (changed.every((field) => context.autoUpdateFields.has(field))) {
+    replaceInvoice(db, existing.id, write)
+    insertAuditEntry(db, {
+      at: context.at,
+      actor: 'sistema',
+      action: 'factura.actualizacion_automatica',
+      subjectType: 'factura',
+      subjectId: invoice.nfactura,
+      before: existingOriginal,
+      after: write.original,
+      detail: { batch_uuid: context.batchUuid, campos_con_cambio: changed },
+    })
+    return 'updated'
+  }
+  if (findPendingConflictId(db, existing.id, invoice.contentHash) === undefined) {
+    insertConflict(db, {
+      invoiceId: existing.id,
+      batchId: context.batchId,
+      changedFields: changed,
+      existingOriginal,
+      incomingOriginal: write.original,
+      incomingHash: invoice.contentHash,
+      at: context.at,
+    })
+  }
+  advertencias.push({
+    factura: invoice.nfactura,
+    manifiesto: numero,
+    campos_con_cambio: changed,
+    mensaje: `La factura ${invoice.nfactura} ya existe en el manifiesto ${numero} con datos distintos (${changed.join(', ')}). Se conservó la versión existente; la nueva quedó pendiente de revisión manual en el almacén.`,
+  })
+  return 'held'
+}
+
+/**
+ * Top-level fields whose normalised values differ, in the incoming invoice's key order and then
+ * the fields only the existing version had; any line difference is `LineasFactura`.
+ */
+export function changedFields(existingRaw: Record<string, unknown>, incomingRaw: Record<string, unknown>): string[] {
+  const existing = normalize(existingRaw)
+  const incoming = normalize(incomingRaw)
+  const keys = [...new Set([...Object.keys(incoming), ...Object.keys(existing)])]
+  return keys.filter((key) => {
+    const before = Object.hasOwn(existing, key) ? canonicalJson(existing[key]) : undefined
+    const after = Object.hasOwn(incoming, key) ? canonicalJson(incoming[key]) : undefined
+    return before !== after
+  })
+}
+
+function writeOf(context: ApplyContext, invoice: ReceivedInvoice) {
+  return {
+    fecha: context.dates.get(invoice)!,
+    raw: invoice.raw,
+    original: JSON.stringify(invoice.raw),
+    contentHash: invoice.contentHash,
+    at: context.at,
+  }
+}

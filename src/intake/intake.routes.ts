@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto'
+import Type from 'typebox'
+import { DomainError } from '../errors.ts'
+import { readBody } from '../http/body.ts'
+import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
+import { defineRoute, type Route } from '../http/route.ts'
+import { errorResponse, PROTECTED_ERRORS } from '../http/schemas.ts'
+import {
+  BatchBodyInvalid,
+  BatchDatesInvalid,
+  BatchDuplicate,
+  BatchInternalError,
+  BatchManifestsRejected,
+  BatchOldManifests,
+  BatchProcessed,
+  BatchSchema,
+  BatchStructureInvalid,
+} from './intake.schemas.ts'
+import { receiveBatch, type IntakeDeps } from './intake.service.ts'
+
+export function intakeRoutes(deps: IntakeDeps & { maxBodyBytes: number }): Route[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/facturas/insertar',
+      access: 'client',
+      tag: 'facturas',
+      summary: 'Recibe un lote de facturas',
+      description:
+        'Pasos: autenticación, cuerpo (arreglo no vacío), estructura, fechas, manifiestos de días anteriores, lote duplicado, ' +
+        'registro del lote y procesamiento por manifiesto (interface-v1 §4.1). Reenviar el mismo lote el mismo día es seguro: ' +
+        'se responde con el resumen original.',
+      body: { description: 'Arreglo JSON no vacío de facturas', schema: BatchSchema },
+      responses: {
+        200: { description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)', schema: Type.Union([BatchProcessed, BatchDuplicate]) },
+        ...PROTECTED_ERRORS,
+        413: errorResponse('El cuerpo excede server.maxBodyMB'),
+        422: {
+          description: 'Cuerpo inválido, estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos rechazados',
+          schema: Type.Union([BatchBodyInvalid, BatchStructureInvalid, BatchDatesInvalid, BatchOldManifests, BatchManifestsRejected]),
+        },
+        500: { description: 'Error interno; el lote queda fallido y puede reenviarse', schema: BatchInternalError },
+      },
+      handle: async ({ event, clientIp, keyFingerprint }) => {
+        const uuid = randomUUID()
+        event.context.batchUuid = uuid
+        const body = await readBody(event, deps.maxBodyBytes)
+        try {
+          return { status: 200, body: await receiveBatch(deps, { uuid, body, clientIp, keyFingerprint }) }
+        } catch (error) {
+          if (error instanceof DomainError) throw error
+          throw new DomainError('INTERNAL', INTERNAL_ERROR_MESSAGE, { batch_uuid: uuid }, {}, { cause: error })
+        }
+      },
+    }),
+  ]
+}

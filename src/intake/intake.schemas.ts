@@ -1,0 +1,178 @@
+import Type, { type TSchema } from 'typebox'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, type FieldSpec } from './invoice-fields.ts'
+
+const NUMERIC = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
+const NON_NEGATIVE = '^(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
+const INTEGER = '^-?(0|[1-9][0-9]*)$'
+
+/**
+ * The accepted types of one field (contract §3): string fields also take a JSON number (kept as
+ * its decimal text), numeric fields also take a numeric string. Required: null and "" are missing.
+ */
+function fieldSchema(spec: FieldSpec<string>): TSchema {
+  const options = spec.description ? { description: spec.description } : {}
+  let accepted: TSchema[]
+  if (spec.kind === 'text') {
+    accepted = [Type.String(spec.required ? { minLength: 1 } : {}), Type.Number()]
+  } else if (spec.kind === 'integer') {
+    accepted = [Type.Integer(), Type.String({ pattern: INTEGER })]
+  } else if (spec.nonNegative) {
+    accepted = [Type.Number({ minimum: 0 }), Type.String({ pattern: NON_NEGATIVE })]
+  } else {
+    accepted = [Type.Number(), Type.String({ pattern: NUMERIC })]
+  }
+  if (spec.required) return Type.Union(accepted, options)
+  return Type.Optional(Type.Union([...accepted, Type.Null()], options))
+}
+
+function objectSchema(fields: ReadonlyArray<FieldSpec<string>>, extra: Record<string, TSchema>, description: string) {
+  const properties: Record<string, TSchema> = {}
+  for (const spec of fields) properties[spec.name] = fieldSchema(spec)
+  // Unknown fields are allowed and kept: nothing the client sends is lost.
+  return Type.Object({ ...properties, ...extra }, { additionalProperties: true, description })
+}
+
+export const InvoiceLineSchema = objectSchema(LINE_FIELDS, {}, 'Línea de factura (interface-v1 §2.2); se aceptan y conservan campos adicionales')
+
+export const InvoiceSchema = objectSchema(
+  INVOICE_FIELDS,
+  { [LINES_FIELD]: Type.Array(InvoiceLineSchema, { minItems: 1 }) },
+  'Factura (interface-v1 §2.1); se aceptan y conservan campos adicionales',
+)
+
+export const BatchSchema = Type.Array(InvoiceSchema, { minItems: 1, description: 'Lote: arreglo JSON no vacío de facturas' })
+
+// ---- Answers (interface-v1 §4.1) ----
+
+const Resumen = Type.Object({
+  recibidas: Type.Integer(),
+  insertadas: Type.Integer(),
+  actualizadas: Type.Integer(),
+  sin_cambios: Type.Integer(),
+  pendientes_revision: Type.Integer(),
+  rechazadas: Type.Integer(),
+})
+
+const RejectionResumen = Type.Object({
+  total_recibidas: Type.Integer(),
+  total_rechazadas: Type.Integer(),
+  total_validas: Type.Integer(),
+  insertadas: Type.Literal(0),
+})
+
+const Advertencia = Type.Object({
+  factura: Type.String(),
+  manifiesto: Type.String(),
+  campos_con_cambio: Type.Array(Type.String()),
+  mensaje: Type.String(),
+})
+
+export const BatchProcessed = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  batch_uuid: Type.String(),
+  manifiestos: Type.Array(Type.String()),
+  resumen: Resumen,
+  advertencias: Type.Optional(Type.Array(Advertencia)),
+})
+
+export const BatchDuplicate = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String({ description: 'El lote ya fue procesado hoy' }),
+  batch_uuid: Type.String({ description: 'El del procesamiento original' }),
+  resumen: Resumen,
+})
+
+const RejectedManifest = Type.Object(
+  {
+    manifiesto: Type.String(),
+    total_facturas: Type.Integer(),
+    motivo: Type.Union([
+      Type.Literal('ALMACENES_DESCONOCIDOS'),
+      Type.Literal('MANIFIESTO_CERRADO'),
+      Type.Literal('FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO'),
+    ]),
+    mensaje: Type.Optional(Type.String()),
+    almacenes_desconocidos: Type.Optional(
+      Type.Array(Type.Object({ almacen: Type.String(), facturas: Type.Array(Type.String()), cantidad: Type.Integer() })),
+    ),
+    facturas_duplicadas: Type.Optional(
+      Type.Array(Type.Object({ factura: Type.String(), manifiesto_existente: Type.String() })),
+    ),
+  },
+  { description: 'Manifiesto rechazado en el paso 8' },
+)
+
+export const BatchManifestsRejected = Type.Object({
+  success: Type.Literal(false),
+  motivo: Type.Union([
+    Type.Literal('ALMACENES_DESCONOCIDOS'),
+    Type.Literal('MANIFIESTO_CERRADO'),
+    Type.Literal('FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO'),
+    Type.Literal('MOTIVOS_MIXTOS'),
+  ]),
+  message: Type.String(),
+  batch_uuid: Type.String(),
+  manifiestos: Type.Array(Type.String()),
+  resumen: Resumen,
+  manifiestos_rechazados: Type.Array(RejectedManifest),
+  advertencias: Type.Optional(Type.Array(Advertencia)),
+})
+
+export const BatchDatesInvalid = Type.Object({
+  success: Type.Literal(false),
+  motivo: Type.Literal('FECHAS_INVALIDAS'),
+  message: Type.String(),
+  accion_requerida: Type.String(),
+  resumen: RejectionResumen,
+  manifiestos_rechazados: Type.Array(
+    Type.Object({
+      manifiesto: Type.String(),
+      motivo: Type.Union([
+        Type.Literal('FECHAS_MEZCLADAS'),
+        Type.Literal('FECHA_FACTURA_INVALIDA'),
+        Type.Literal('FECHA_FACTURA_FUTURA'),
+        Type.Literal('FECHA_FACTURA_DEMASIADO_ANTIGUA'),
+      ]),
+      detalle: Type.Object({ instruccion: Type.String() }, { additionalProperties: true }),
+      total_facturas: Type.Integer(),
+      facturas: Type.Array(Type.String()),
+    }),
+  ),
+  manifiestos_validos: Type.Array(Type.Object({ manifiesto: Type.String(), total_facturas: Type.Integer() })),
+})
+
+export const BatchOldManifests = Type.Object({
+  success: Type.Literal(false),
+  motivo: Type.Literal('MANIFIESTOS_FECHA_INVALIDA'),
+  message: Type.String(),
+  accion_requerida: Type.String(),
+  resumen: RejectionResumen,
+  manifiestos_rechazados: Type.Array(
+    Type.Object({
+      manifiesto: Type.String(),
+      fecha_original: Type.String(),
+      fecha_intento: Type.String(),
+      total_facturas: Type.Integer(),
+      facturas_afectadas: Type.Array(Type.String()),
+      instruccion: Type.String(),
+    }),
+  ),
+  manifiestos_no_afectados: Type.Array(
+    Type.Object({ manifiesto: Type.String(), total_facturas: Type.Integer(), facturas: Type.Array(Type.String()), nota: Type.String() }),
+  ),
+})
+
+export const BatchStructureInvalid = Type.Object({
+  success: Type.Literal(false),
+  message: Type.String(),
+  errores: Type.Array(Type.String()),
+})
+
+export const BatchBodyInvalid = Type.Object({ success: Type.Literal(false), message: Type.String() })
+
+export const BatchInternalError = Type.Object({
+  success: Type.Literal(false),
+  message: Type.String(),
+  batch_uuid: Type.String(),
+})

@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto'
+import type { Logger } from 'pino'
+import { localDateOf, today, toStoredInstant, type Clock } from '../clock.ts'
+import type { Config } from '../config.ts'
+import { transaction, type Database } from '../db/database.ts'
+import { DomainError, invalidInput } from '../errors.ts'
+import { compressPayload, storePayload } from '../batches/batches.service.ts'
+import { findClaimingBatch, insertReceivedBatch, markBatchFailed, markBatchProcessed } from '../batches/batches.store.ts'
+import { applyBatch, type Resumen } from './intake.apply.ts'
+import * as answers from './intake.answers.ts'
+import { checkManifestDates, invoiceDates, type ManifestDateVerdict } from './intake.dates.ts'
+import { findManifestsByNumbers, type ExistingManifest } from './intake.store.ts'
+import { checkStructure, parseBatchBody, type ReceivedInvoice } from './intake.structure.ts'
+
+export interface IntakeDeps {
+  db: Database
+  clock: Clock
+  config: Config
+  log: Logger
+}
+
+export interface IncomingBatch {
+  uuid: string
+  body: Buffer
+  clientIp: string
+  keyFingerprint: string
+}
+
+export type BatchAnswer = ReturnType<typeof answers.processed> | ReturnType<typeof answers.duplicate>
+
+/**
+ * The intake pipeline of interface-v1 §4.1, steps 2–8. Everything from parsing to the commit of
+ * step 8 runs without an await, so two identical batches arriving together are processed one
+ * after the other and the second finds the first (duplicate answer).
+ * @returns the 200 answer (processed, or duplicate of today's identical batch).
+ * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–5 and 8.
+ */
+export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): Promise<BatchAnswer> {
+  const { db, clock, config } = deps
+
+  // Step 2: a non-empty JSON array.
+  const batch = parseBatchBody(incoming.body)
+  if (batch === null) throw invalidInput(answers.BODY_INVALID_MESSAGE)
+
+  // Step 3: structure.
+  const structure = checkStructure(batch)
+  if (!structure.ok) {
+    const answer = answers.structureInvalid(structure.errors)
+    throw invalidInput(answer.message, answer.details)
+  }
+  const invoices = structure.invoices
+  const manifests = groupByManifest(invoices)
+  const todayDate = today(clock)
+
+  // Step 4: dates, atomic per manifest; any rejection rejects the batch.
+  const parsedDates = invoiceDates(invoices, clock.zone)
+  const rules = { today: todayDate, maxAgeDays: config.dates.maxAgeDays, strictMixedDates: config.dates.strictMixedDates }
+  const verdicts = new Map<string, ManifestDateVerdict>()
+  for (const [numero, group] of manifests) {
+    const verdict = checkManifestDates(group, parsedDates, rules)
+    if (verdict) verdicts.set(numero, verdict)
+  }
+  if (verdicts.size > 0) {
+    const answer = answers.datesInvalid(manifests, verdicts, invoices.length)
+    throw invalidInput(answer.message, answer.details)
+  }
+
+  // Step 5: existing manifests created on an earlier day accept no invoices.
+  const existing = new Map<string, ExistingManifest>()
+  for (const row of findManifestsByNumbers(db, [...manifests.keys()])) existing.set(row.numero, row)
+  const old = new Map<string, string>()
+  for (const [numero, manifest] of existing) {
+    const createdOn = localDateOf(clock, manifest.created_at)
+    if (createdOn.isBefore(todayDate)) old.set(numero, createdOn.toString())
+  }
+  if (old.size > 0) {
+    const answer = answers.oldManifests(manifests, old, todayDate.toString(), invoices.length)
+    throw invalidInput(answer.message, answer.details)
+  }
+
+  // Step 6: an identical batch already processed today is answered from its record.
+  const contentHash = batchHash(invoices)
+  const receivedDate = todayDate.toString()
+  const earlier = findClaimingBatch(db, contentHash, receivedDate)
+  if (earlier?.estado === 'processed') return answers.duplicate(earlier.uuid, JSON.parse(earlier.summary!) as Resumen)
+
+  // Step 7: the batch is recorded; its raw body compresses in the thread pool meanwhile.
+  const receivedAt = toStoredInstant(clock.now())
+  const batchId = insertReceivedBatch(db, {
+    uuid: incoming.uuid,
+    receivedAt,
+    receivedDate,
+    contentHash,
+    clientIp: incoming.clientIp,
+    keyFingerprint: incoming.keyFingerprint,
+    invoiceCount: invoices.length,
+  })
+  if (batchId === null) {
+    // Only reachable if a batch of this content is still `received` (never in one process).
+    throw new DomainError('UNAVAILABLE', 'Un lote idéntico se está procesando en este momento; reenvíe en unos segundos.')
+  }
+  const compressed = compressPayload(incoming.body)
+
+  // Step 8: every manifest and the batch's summary in one transaction.
+  let outcome
+  try {
+    outcome = transaction(db, () => {
+      const result = applyBatch(
+        {
+          db,
+          batchId,
+          batchUuid: incoming.uuid,
+          at: receivedAt,
+          warehouses: new Set(config.warehouses),
+          autoUpdateFields: new Set(config.intake.autoUpdateFields),
+          dates: new Map([...parsedDates].map(([invoice, date]) => [invoice, String(date)])),
+        },
+        manifests,
+        existing,
+        invoices.length,
+      )
+      markBatchProcessed(db, batchId, JSON.stringify(result.resumen), result.rejected.length > 0 ? 422 : 200, toStoredInstant(clock.now()))
+      return result
+    })
+  } catch (error) {
+    markBatchFailed(db, batchId, error instanceof Error ? error.message : String(error), toStoredInstant(clock.now()))
+    throw error
+  } finally {
+    await keepPayload(deps, batchId, incoming, compressed)
+  }
+
+  const numbers = [...manifests.keys()]
+  if (outcome.rejected.length > 0) {
+    const answer = answers.manifestsRejected(incoming.uuid, numbers, outcome)
+    throw invalidInput(answer.message, answer.details)
+  }
+  return answers.processed(incoming.uuid, numbers, outcome)
+}
+
+/** Manifests in order of first appearance, each with its invoices in batch order. */
+function groupByManifest(invoices: readonly ReceivedInvoice[]): Map<string, ReceivedInvoice[]> {
+  const manifests = new Map<string, ReceivedInvoice[]>()
+  for (const invoice of invoices) {
+    const group = manifests.get(invoice.manifiesto)
+    if (group) group.push(invoice)
+    else manifests.set(invoice.manifiesto, [invoice])
+  }
+  return manifests
+}
+
+/** The batch's content hash: over the canonical form of each invoice, in order (contract §3a). */
+function batchHash(invoices: readonly ReceivedInvoice[]): string {
+  const hash = createHash('sha256')
+  for (const invoice of invoices) hash.update(invoice.canonical).update('\n')
+  return hash.digest('hex')
+}
+
+/** Stores the raw body once compressed; a failure here loses support data, never the batch. */
+async function keepPayload(deps: IntakeDeps, batchId: number, incoming: IncomingBatch, compressed: Promise<Buffer>): Promise<void> {
+  try {
+    storePayload(deps.db, batchId, incoming.body, await compressed)
+  } catch (error) {
+    deps.log.error({ err: error, batch_uuid: incoming.uuid }, 'no se pudo guardar el cuerpo original del lote')
+  }
+}

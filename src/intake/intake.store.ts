@@ -1,0 +1,156 @@
+import { sql } from 'kysely'
+import { all, first, preparedStatement, run, type Database } from '../db/database.ts'
+import type { ManifestState } from '../db/tables.ts'
+import { columnValue, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from './invoice-fields.ts'
+
+export interface ExistingManifest {
+  id: number
+  numero: string
+  estado: ManifestState
+  created_at: string
+}
+
+export interface ExistingInvoice {
+  id: number
+  nfactura: string
+  manifest_id: number
+  manifest_numero: string
+  content_hash: string
+}
+
+/** The manifests among `numbers` that exist: one query whatever the count (json_each). */
+export function findManifestsByNumbers(db: Database, numbers: readonly string[]): ExistingManifest[] {
+  return all(
+    db,
+    db.query
+      .selectFrom('manifests')
+      .select(['id', 'numero', 'estado', 'created_at'])
+      .where(sql<boolean>`numero IN (SELECT value FROM json_each(${JSON.stringify(numbers)}))`),
+  )
+}
+
+/** The invoices among `nfacturas` that exist, with their manifest's number: one query. */
+export function findInvoicesByNumbers(db: Database, nfacturas: readonly string[]): ExistingInvoice[] {
+  return all(
+    db,
+    db.query
+      .selectFrom('invoices as i')
+      .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+      .select(['i.id', 'i.nfactura', 'i.manifest_id', 'm.numero as manifest_numero', 'i.content_hash'])
+      .where(sql<boolean>`i.nfactura IN (SELECT value FROM json_each(${JSON.stringify(nfacturas)}))`),
+  )
+}
+
+export function findInvoiceOriginal(db: Database, invoiceId: number): string {
+  return first(db, db.query.selectFrom('invoices').select('original').where('id', '=', invoiceId))!.original
+}
+
+export function insertManifest(db: Database, numero: string, createdAt: string, batchId: number): number {
+  const result = run(
+    db,
+    db.query.insertInto('manifests').values({ numero, estado: 'imported', created_at: createdAt, created_batch_id: batchId, closed_at: null }),
+  )
+  return Number(result.lastInsertRowid)
+}
+
+export interface InvoiceWrite {
+  nfactura: string
+  manifestId: number
+  batchId: number
+  /** FechaFactura as the calendar date it means (YYYY-MM-DD). */
+  fecha: string
+  raw: Record<string, unknown>
+  original: string
+  contentHash: string
+  at: string
+}
+
+/** Columns filled from the interface's fields; nfactura and fecha_factura are written explicitly. */
+const HEADER_FIELDS = INVOICE_FIELDS.filter((spec) => spec.column !== null && spec.column !== 'fecha_factura' && spec.column !== 'nfactura')
+const HEADER_COLUMNS = HEADER_FIELDS.map((spec) => spec.column!)
+const LINE_COLUMNS = LINE_FIELDS.map((spec) => spec.column!)
+
+/** Inserts an invoice and its lines with statements prepared once per database. */
+export function insertInvoice(db: Database, invoice: InvoiceWrite): number {
+  const statement = preparedStatement(db, 'insert-invoice', (query) =>
+    query.insertInto('invoices').values(placeholders(['nfactura', 'manifest_id', 'batch_id', 'fecha_factura', ...HEADER_COLUMNS, 'original', 'content_hash', 'created_at'])),
+  )
+  const params: unknown[] = [invoice.nfactura, invoice.manifestId, invoice.batchId, invoice.fecha]
+  for (const spec of HEADER_FIELDS) params.push(columnValue(spec, invoice.raw[spec.name]))
+  params.push(invoice.original, invoice.contentHash, invoice.at)
+  const id = Number(statement.run(params).lastInsertRowid)
+  insertLines(db, id, invoice.raw)
+  return id
+}
+
+/** Replaces an invoice's stored version in place (an auto-update or an accepted conflict). */
+export function replaceInvoice(db: Database, invoiceId: number, invoice: Omit<InvoiceWrite, 'manifestId' | 'batchId' | 'nfactura'>): void {
+  const statement = preparedStatement(db, 'replace-invoice', (query) =>
+    query
+      .updateTable('invoices')
+      .set(placeholders(['fecha_factura', ...HEADER_COLUMNS, 'original', 'content_hash', 'updated_at']))
+      .where('id', '=', 0),
+  )
+  const params: unknown[] = [invoice.fecha]
+  for (const spec of HEADER_FIELDS) params.push(columnValue(spec, invoice.raw[spec.name]))
+  params.push(invoice.original, invoice.contentHash, invoice.at, invoiceId)
+  statement.run(params)
+  run(db, db.query.deleteFrom('invoice_lines').where('invoice_id', '=', invoiceId))
+  insertLines(db, invoiceId, invoice.raw)
+}
+
+export function findPendingConflictId(db: Database, invoiceId: number, incomingHash: string): number | undefined {
+  return first(
+    db,
+    db.query
+      .selectFrom('invoice_conflicts')
+      .select('id')
+      .where('invoice_id', '=', invoiceId)
+      .where('incoming_hash', '=', incomingHash)
+      .where('estado', '=', 'pending'),
+  )?.id
+}
+
+export function insertConflict(
+  db: Database,
+  conflict: { invoiceId: number; batchId: number; changedFields: string[]; existingOriginal: string; incomingOriginal: string; incomingHash: string; at: string },
+): number {
+  const result = run(
+    db,
+    db.query.insertInto('invoice_conflicts').values({
+      invoice_id: conflict.invoiceId,
+      batch_id: conflict.batchId,
+      estado: 'pending',
+      changed_fields: JSON.stringify(conflict.changedFields),
+      existing_original: conflict.existingOriginal,
+      incoming_original: conflict.incomingOriginal,
+      incoming_hash: conflict.incomingHash,
+      created_at: conflict.at,
+      decided_at: null,
+      decided_by: null,
+      decision_note: null,
+    }),
+  )
+  return Number(result.lastInsertRowid)
+}
+
+function insertLines(db: Database, invoiceId: number, raw: Record<string, unknown>): void {
+  const statement = preparedStatement(db, 'insert-line', (query) =>
+    query.insertInto('invoice_lines').values(placeholders(['invoice_id', 'position', ...LINE_COLUMNS])),
+  )
+  const lines = raw[LINES_FIELD] as Array<Record<string, unknown>>
+  for (let position = 0; position < lines.length; position++) {
+    const line = lines[position]!
+    const params: unknown[] = [invoiceId, position]
+    for (const spec of LINE_FIELDS) params.push(columnValue(spec, line[spec.name]))
+    statement.run(params)
+  }
+}
+
+/**
+ * `{column: null, ...}` in the given order: Kysely compiles one `?` per column, in that order,
+ * and the real values are bound per row. Typed `never` because the nulls are only placeholders.
+ */
+function placeholders(columns: readonly string[]): never {
+  return Object.fromEntries(columns.map((column) => [column, null])) as never
+}

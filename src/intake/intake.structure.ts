@@ -1,0 +1,218 @@
+import { createHash } from 'node:crypto'
+import { Compile } from 'typebox/compile'
+import { canonicalJson, NestingTooDeepError } from './canonical-json.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, textOf, type FieldSpec } from './invoice-fields.ts'
+import { InvoiceSchema } from './intake.schemas.ts'
+
+/** An invoice that passed step 3, with what the later steps need computed once. */
+export interface ReceivedInvoice {
+  /** 1-based position in the batch. */
+  position: number
+  /** The invoice as parsed, unknown fields included (never merged into other objects). */
+  raw: Record<string, unknown>
+  nfactura: string
+  manifiesto: string
+  almacen: string
+  fechaFactura: string | number
+  /** Canonical JSON of the invoice exactly as sent: the batch's content hash covers these. */
+  canonical: string
+  /** Hash of the normalised content (string fields as text, numeric fields as numbers). */
+  contentHash: string
+}
+
+export type StructureResult = { ok: true; invoices: ReceivedInvoice[] } | { ok: false; errors: string[] }
+
+export const MAX_LISTED_ERRORS = 200
+
+/** Step 2: the body parsed, if it is a non-empty JSON array; null otherwise. */
+export function parseBatchBody(body: Buffer): unknown[] | null {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''))
+  } catch {
+    return null
+  }
+  return Array.isArray(parsed) && parsed.length > 0 ? parsed : null
+}
+
+/**
+ * Step 3: each invoice checked by the compiled TypeBox schema (required fields, accepted types),
+ * then the batch-wide rule (an Nfactura only once) and the nesting limit. Every problem of every
+ * invoice is reported, named by position, Nfactura and field; the list is capped.
+ */
+export function checkStructure(batch: readonly unknown[]): StructureResult {
+  const problems: string[] = []
+  const invoices: ReceivedInvoice[] = []
+  const firstPosition = new Map<string, number>()
+
+  for (let index = 0; index < batch.length; index++) {
+    const position = index + 1
+    const value = batch[index]
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      problems.push(`Factura #${position}: debe ser un objeto JSON (se recibió ${describe(value)})`)
+      continue
+    }
+    const raw = value as Record<string, unknown>
+    const label = invoiceLabel(position, raw)
+    if (!validator.Check(raw)) {
+      for (const message of describeSchemaErrors(raw)) problems.push(`${label}: ${message}`)
+      continue
+    }
+    const nfactura = textOf(raw.Nfactura as string | number)
+    const earlier = firstPosition.get(nfactura)
+    if (earlier !== undefined) {
+      problems.push(`${label}: Nfactura repetido en el lote (ya aparece en la factura #${earlier})`)
+      continue
+    }
+    firstPosition.set(nfactura, position)
+    const duplicateLine = findDuplicateLineNumber(raw[LINES_FIELD] as Array<Record<string, unknown>>)
+    if (duplicateLine !== null) {
+      problems.push(`${label}: NumeroLinea ${duplicateLine} repetido en LineasFactura`)
+      continue
+    }
+    try {
+      invoices.push(receive(position, nfactura, raw))
+    } catch (error) {
+      if (!(error instanceof NestingTooDeepError)) throw error
+      problems.push(`${label}: ${error.message} en sus campos`)
+    }
+  }
+
+  if (problems.length === 0) return { ok: true, invoices }
+  const listed = problems.slice(0, MAX_LISTED_ERRORS)
+  if (problems.length > MAX_LISTED_ERRORS) listed.push(`… y ${problems.length - MAX_LISTED_ERRORS} errores más`)
+  return { ok: false, errors: listed }
+}
+
+const validator = Compile(InvoiceSchema)
+
+function receive(position: number, nfactura: string, raw: Record<string, unknown>): ReceivedInvoice {
+  const canonical = canonicalJson(raw)
+  const normalized = normalize(raw)
+  return {
+    position,
+    raw,
+    nfactura,
+    manifiesto: textOf(raw.NumeroManifiesto as string | number),
+    almacen: textOf(raw.Almacen as string | number),
+    fechaFactura: raw.FechaFactura as string | number,
+    canonical,
+    contentHash: sha256(normalized === raw ? canonical : canonicalJson(normalized)),
+  }
+}
+
+/**
+ * The invoice with every interface field in its own type (a number sent for a string field
+ * becomes its decimal text, and the reverse), so two sendings of the same data compare equal.
+ * Returns `raw` itself when nothing needed converting (the common case: no copy).
+ */
+export function normalize(raw: Record<string, unknown>): Record<string, unknown> {
+  const lines = raw[LINES_FIELD] as Array<Record<string, unknown>>
+  const normalizedLines = lines.map((line) => normalizeFields(line, LINE_FIELDS))
+  const header = normalizeFields(raw, INVOICE_FIELDS)
+  if (header === raw && normalizedLines.every((line, i) => line === lines[i])) return raw
+  const copy = header === raw ? copyOf(raw) : header
+  copy[LINES_FIELD] = normalizedLines
+  return copy
+}
+
+function normalizeFields(object: Record<string, unknown>, fields: ReadonlyArray<FieldSpec<string>>): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null
+  for (const spec of fields) {
+    const value = object[spec.name]
+    const wanted = spec.kind === 'text' ? 'string' : 'number'
+    if (value === undefined || value === null || typeof value === wanted) continue
+    copy ??= copyOf(object)
+    copy[spec.name] = spec.kind === 'text' ? textOf(value as number) : Number(value)
+  }
+  return copy ?? object
+}
+
+/** A copy without a prototype: a `__proto__` key from the client stays an ordinary key. */
+function copyOf(object: Record<string, unknown>): Record<string, unknown> {
+  const copy = Object.create(null) as Record<string, unknown>
+  for (const key of Object.keys(object)) copy[key] = object[key]
+  return copy
+}
+
+function findDuplicateLineNumber(lines: ReadonlyArray<Record<string, unknown>>): number | null {
+  const seen = new Set<number>()
+  for (const line of lines) {
+    const numero = Number(line.NumeroLinea)
+    if (seen.has(numero)) return numero
+    seen.add(numero)
+  }
+  return null
+}
+
+function describeSchemaErrors(raw: Record<string, unknown>): string[] {
+  const messages = new Map<string, string>()
+  for (const error of validator.Errors(raw)) {
+    if (error.keyword === 'required') {
+      const where = locate(error.instancePath)
+      for (const field of (error.params as { requiredProperties: string[] }).requiredProperties) {
+        messages.set(`${error.instancePath}/${field}`, `${where}falta el campo ${field}`)
+      }
+      continue
+    }
+    const key = error.instancePath
+    if (messages.has(key)) continue
+    messages.set(key, describeFieldError(raw, error.instancePath, error.keyword))
+  }
+  return [...messages.values()]
+}
+
+function describeFieldError(raw: Record<string, unknown>, instancePath: string, keyword: string): string {
+  const parts = instancePath.split('/').slice(1)
+  const field = parts[parts.length - 1] ?? ''
+  const value = valueAt(raw, parts)
+  const where = locate(instancePath.slice(0, instancePath.length - field.length - 1))
+  if (field === LINES_FIELD && parts.length === 1) {
+    return Array.isArray(value) ? `${where}LineasFactura no puede estar vacío` : `${where}LineasFactura debe ser un arreglo de líneas (se recibió ${describe(value)})`
+  }
+  if (parts.length === 2 && parts[0] === LINES_FIELD) {
+    return `${where}debe ser un objeto JSON (se recibió ${describe(value)})`
+  }
+  const spec = [...INVOICE_FIELDS, ...LINE_FIELDS].find((candidate) => candidate.name === field)
+  if (spec?.required && (value === null || value === '')) return `${where}falta el campo ${field}`
+  const expected =
+    spec?.kind === 'text' ? 'texto' : spec?.kind === 'integer' ? 'un entero' : spec?.nonNegative ? 'un número ≥ 0' : 'un número'
+  const rule = keyword === 'minimum' || keyword === 'pattern' ? ' válido' : ''
+  return `${where}${field} debe ser ${expected}${rule} (se recibió ${describe(value)})`
+}
+
+/** "" for the invoice itself, "línea #2: " inside LineasFactura. */
+function locate(instancePath: string): string {
+  const match = /^\/LineasFactura\/(\d+)/.exec(instancePath)
+  return match ? `línea #${Number(match[1]) + 1}: ` : ''
+}
+
+function invoiceLabel(position: number, raw: Record<string, unknown>): string {
+  const nfactura = raw.Nfactura
+  const known = (typeof nfactura === 'string' && nfactura !== '') || typeof nfactura === 'number'
+  return known ? `Factura #${position} (Nfactura ${textOf(nfactura)})` : `Factura #${position}`
+}
+
+function valueAt(root: unknown, parts: readonly string[]): unknown {
+  let current = root
+  for (const part of parts) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[part]
+  }
+  return current
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nada'
+  let text: string
+  try {
+    text = JSON.stringify(value) ?? String(value)
+  } catch {
+    return 'un valor anidado demasiado profundo'
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
