@@ -53,9 +53,12 @@ export function localDateTime(clock: Clock, instant: Instant = clock.now()): Loc
   return LocalDateTime.ofInstant(instant, clock.zone)
 }
 
-/** Stored instants are ISO-8601 UTC text with milliseconds (`2026-11-22T04:14:05.123Z`). */
+/**
+ * Stored instants are ISO-8601 UTC text with exactly three decimals (`2026-11-22T04:14:05.123Z`):
+ * fixed width, so comparing the text compares the instants (js-joda drops zero milliseconds).
+ */
 export function toStoredInstant(instant: Instant): string {
-  return instant.toString()
+  return new Date(instant.toEpochMilli()).toISOString()
 }
 
 const LOCAL_DATE_TIME = DateTimeFormatter.ofPattern('uuuu-MM-dd HH:mm:ss')

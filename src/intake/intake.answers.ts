@@ -9,8 +9,7 @@ import type { ReceivedInvoice } from './intake.structure.ts'
 
 export const BODY_INVALID_MESSAGE = 'El cuerpo de la solicitud debe ser un arreglo JSON no vacío de facturas.'
 
-export function structureInvalid(errors: string[]) {
-  const total = errors.length
+export function structureInvalid(errors: string[], total: number) {
   return {
     message: `La estructura del lote es inválida (${total === 1 ? '1 error' : `${total} errores`}); no se insertó nada. Corrija las facturas indicadas y reenvíe el lote.`,
     details: { errores: errors },

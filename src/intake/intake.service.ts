@@ -45,7 +45,7 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
   // Step 3: structure.
   const structure = checkStructure(batch)
   if (!structure.ok) {
-    const answer = answers.structureInvalid(structure.errors)
+    const answer = answers.structureInvalid(structure.errors, structure.total)
     throw invalidInput(answer.message, answer.details)
   }
   const invoices = structure.invoices

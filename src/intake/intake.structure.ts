@@ -20,7 +20,7 @@ export interface ReceivedInvoice {
   contentHash: string
 }
 
-export type StructureResult = { ok: true; invoices: ReceivedInvoice[] } | { ok: false; errors: string[] }
+export type StructureResult = { ok: true; invoices: ReceivedInvoice[] } | { ok: false; errors: string[]; total: number }
 
 export const MAX_LISTED_ERRORS = 200
 
@@ -81,7 +81,7 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
   if (problems.length === 0) return { ok: true, invoices }
   const listed = problems.slice(0, MAX_LISTED_ERRORS)
   if (problems.length > MAX_LISTED_ERRORS) listed.push(`… y ${problems.length - MAX_LISTED_ERRORS} errores más`)
-  return { ok: false, errors: listed }
+  return { ok: false, errors: listed, total: problems.length }
 }
 
 const validator = Compile(InvoiceSchema)
@@ -157,12 +157,12 @@ function describeSchemaErrors(raw: Record<string, unknown>): string[] {
     }
     const key = error.instancePath
     if (messages.has(key)) continue
-    messages.set(key, describeFieldError(raw, error.instancePath, error.keyword))
+    messages.set(key, describeFieldError(raw, error.instancePath))
   }
   return [...messages.values()]
 }
 
-function describeFieldError(raw: Record<string, unknown>, instancePath: string, keyword: string): string {
+function describeFieldError(raw: Record<string, unknown>, instancePath: string): string {
   const parts = instancePath.split('/').slice(1)
   const field = parts[parts.length - 1] ?? ''
   const value = valueAt(raw, parts)
@@ -171,14 +171,13 @@ function describeFieldError(raw: Record<string, unknown>, instancePath: string, 
     return Array.isArray(value) ? `${where}LineasFactura no puede estar vacío` : `${where}LineasFactura debe ser un arreglo de líneas (se recibió ${describe(value)})`
   }
   if (parts.length === 2 && parts[0] === LINES_FIELD) {
-    return `${where}debe ser un objeto JSON (se recibió ${describe(value)})`
+    return `${locate(instancePath)}debe ser un objeto JSON (se recibió ${describe(value)})`
   }
   const spec = [...INVOICE_FIELDS, ...LINE_FIELDS].find((candidate) => candidate.name === field)
   if (spec?.required && (value === null || value === '')) return `${where}falta el campo ${field}`
   const expected =
     spec?.kind === 'text' ? 'texto' : spec?.kind === 'integer' ? 'un entero' : spec?.nonNegative ? 'un número ≥ 0' : 'un número'
-  const rule = keyword === 'minimum' || keyword === 'pattern' ? ' válido' : ''
-  return `${where}${field} debe ser ${expected}${rule} (se recibió ${describe(value)})`
+  return `${where}${field} debe ser ${expected} (se recibió ${describe(value)})`
 }
 
 /** "" for the invoice itself, "línea #2: " inside LineasFactura. */

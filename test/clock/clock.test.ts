@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { formatLocalDateTime, localDateOf, ManualClock, today } from '../../src/clock.ts'
+import { formatLocalDateTime, localDateOf, ManualClock, today, toStoredInstant } from '../../src/clock.ts'
 
 const edges: Array<{ name: string; instant: string; today: string }> = [
   { name: 'UTC already tomorrow, Honduras still today (23:59:59)', instant: '2026-11-23T05:59:59.999Z', today: '2026-11-22' },
@@ -32,4 +32,13 @@ test('clock: stored instants are shown in the configured zone', () => {
   assert.equal(localDateOf(clock, '2026-11-22T05:30:00.000Z').toString(), '2026-11-21')
   const utc = new ManualClock('2026-11-22T16:00:00Z', 'UTC')
   assert.equal(formatLocalDateTime(utc, '2026-11-22T05:30:00.000Z'), '2026-11-22 05:30:00')
+})
+
+test('clock: stored instants have a fixed width, so their text sorts like time', () => {
+  const clock = new ManualClock('2026-11-22T16:00:00Z')
+  const whole = toStoredInstant(clock.now())
+  clock.advance(500)
+  const half = toStoredInstant(clock.now())
+  assert.deepEqual([whole, half], ['2026-11-22T16:00:00.000Z', '2026-11-22T16:00:00.500Z'])
+  assert.ok(whole < half)
 })

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict'
+import { createServer } from 'node:http'
+import { test } from 'node:test'
+import { pruneRawPayloads } from '../../src/batches/batches.service.ts'
+import { batchRecord, databaseState, invoice, invoicesOf, postBatch, storedPayload } from '../support/batches.ts'
+import { withService } from '../support/service.ts'
+
+const INTAKE = { rateLimits: { insertPerMinute: 1000 } }
+const RESUMEN_2 = { recibidas: 2, insertadas: 2, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 }
+const DUPLICATE_MESSAGE = 'Este lote ya fue procesado hoy y no se reprocesó; se devuelve el resumen del procesamiento original.'
+
+test('intake step 6: an identical resend the same day → 200 duplicate with the original batch_uuid and resumen', () =>
+  withService({ config: INTAKE }, async (service) => {
+    const batch = [invoice('F-1'), invoice('F-2')]
+    const first = await postBatch(service, batch)
+    assert.equal(first.status, 200)
+    const after = databaseState(service.db)
+    service.clock.advance(3 * 60 * 60 * 1000)
+    const again = await postBatch(service, batch)
+    assert.equal(again.status, 200)
+    assert.deepEqual(again.body, { success: true, message: DUPLICATE_MESSAGE, batch_uuid: first.body.batch_uuid, resumen: RESUMEN_2 })
+    assert.deepEqual(databaseState(service.db), after, 'nothing more written')
+  }))
+
+test('intake step 6: key order and whitespace do not matter, numbers compare in shortest form', () =>
+  withService({ config: INTAKE }, async (service) => {
+    const first = await postBatch(service, [invoice('F-1', '905112', { Total: 2300.5 })])
+    const reordered = `[\n  ${JSON.stringify(Object.fromEntries(Object.entries(invoice('F-1', '905112', { Total: 2300.5 })).reverse()), null, 4).replace('2300.5', '2300.50')}\n]`
+    const again = await postBatch(service, reordered)
+    assert.equal(again.body.message, DUPLICATE_MESSAGE)
+    assert.equal(again.body.batch_uuid, first.body.batch_uuid)
+  }))
+
+test('intake step 6: a changed value is not a duplicate', () =>
+  withService({ config: INTAKE }, async (service) => {
+    await postBatch(service, [invoice('F-1')])
+    const changed = await postBatch(service, [invoice('F-1', '905112', { Tel: '22334455' })])
+    assert.equal(changed.status, 200)
+    assert.equal(changed.body.resumen.pendientes_revision, 1)
+    assert.equal(databaseState(service.db).batches, 2)
+  }))
+
+test('intake step 6: a batch with step-8 rejections is processed: its resend gets the duplicate answer with rechazadas', () =>
+  withService({ config: INTAKE }, async (service) => {
+    const batch = [invoice('F-1'), invoice('F-2', '905113', { Almacen: 'XXX' })]
+    const first = await postBatch(service, batch)
+    assert.equal(first.status, 422)
+    const again = await postBatch(service, batch)
+    assert.equal(again.status, 200)
+    assert.deepEqual(again.body, {
+      success: true,
+      message: DUPLICATE_MESSAGE,
+      batch_uuid: first.body.batch_uuid,
+      resumen: { recibidas: 2, insertadas: 1, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 1 },
+    })
+  }))
+
+test('intake: a 500 marks the batch failed, answers its batch_uuid, logs the stack and alerts; a resend is processed', async () => {
+  const alerts: Array<Record<string, unknown>> = []
+  const webhook = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      alerts.push(JSON.parse(body) as Record<string, unknown>)
+      res.end('ok')
+    })
+  })
+  await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve))
+  const webhookUrl = `http://127.0.0.1:${(webhook.address() as { port: number }).port}/alertas`
+  try {
+    await withService({ config: { ...INTAKE, alerts: { webhookUrl } } }, async (service) => {
+      service.db.sqlite.exec("CREATE TEMP TRIGGER boom BEFORE INSERT ON invoices WHEN NEW.nfactura = 'F-2' BEGIN SELECT RAISE(ABORT, 'fallo simulado del disco'); END")
+      const batch = [invoice('F-1'), invoice('F-2')]
+      const failed = await postBatch(service, batch)
+      assert.equal(failed.status, 500)
+      assert.match(failed.body.batch_uuid, /^[0-9a-f-]{36}$/)
+      assert.deepEqual(failed.body, {
+        success: false,
+        message: 'Error interno del servidor. El equipo técnico fue notificado; puede reenviar la solicitud más tarde.',
+        batch_uuid: failed.body.batch_uuid,
+      })
+      const record = batchRecord(service.db, failed.body.batch_uuid)
+      assert.equal(record?.estado, 'failed')
+      assert.match(record?.failure ?? '', /fallo simulado del disco/)
+      assert.deepEqual(invoicesOf(service.db, '905112'), [], 'step 8 rolled back whole')
+      assert.equal(databaseState(service.db).manifests, 0)
+      const logged = service.logLines().find((line) => line.msg === 'error interno') as { err: { stack: string }; batch_uuid: string }
+      assert.match(logged.err.stack, /fallo simulado del disco/)
+      assert.equal(logged.batch_uuid, failed.body.batch_uuid)
+
+      const second = await postBatch(service, batch)
+      assert.equal(second.status, 500, 'still failing: the failed batch is no duplicate')
+      for (let i = 0; i < 100 && alerts.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      assert.equal(alerts.length, 1, 'one alert per minute per kind of error')
+      assert.equal(alerts[0]!.service, 'manifiesto')
+      assert.equal(alerts[0]!.batch_uuid, failed.body.batch_uuid)
+      assert.match(String(alerts[0]!.message), /fallo simulado/)
+
+      service.db.sqlite.exec('DROP TRIGGER boom')
+      const resent = await postBatch(service, batch)
+      assert.equal(resent.status, 200)
+      assert.notEqual(resent.body.batch_uuid, failed.body.batch_uuid)
+      assert.deepEqual(resent.body.resumen, RESUMEN_2)
+      assert.deepEqual(invoicesOf(service.db, '905112'), ['F-1', 'F-2'])
+    })
+  } finally {
+    webhook.close()
+  }
+})
+
+test('intake step 7: the raw body is kept compressed, byte for byte, with the batch record', () =>
+  withService({ config: INTAKE }, async (service) => {
+    const raw = ` [ ${JSON.stringify(invoice('F-1'), null, 3)} ]\n`
+    const { body } = await postBatch(service, raw)
+    const record = batchRecord(service.db, body.batch_uuid)
+    assert.equal(record?.estado, 'processed')
+    assert.equal(record?.http_status, 200)
+    assert.equal(record?.client_ip, '127.0.0.1')
+    assert.match(record?.key_fingerprint ?? '', /^[0-9a-f]{12}$/)
+    assert.equal(record?.received_date, '2026-11-22')
+    assert.equal(record?.invoice_count, 1)
+    assert.equal(storedPayload(service.db, body.batch_uuid)?.toString('utf8'), raw)
+  }))
+
+test('intake step 7: raw bodies older than the retention are pruned; the record and summary stay', () =>
+  withService({ config: { ...INTAKE, intake: { rawPayloadRetentionDays: 10 } } }, async (service) => {
+    const old = await postBatch(service, [invoice('F-1')])
+    service.clock.advance(5 * 24 * 60 * 60 * 1000)
+    const recent = await postBatch(service, [invoice('F-2', '905113', {}, '2026-11-27')])
+    service.clock.advance(6 * 24 * 60 * 60 * 1000)
+    assert.equal(pruneRawPayloads(service.db, service.clock, 10), 1)
+    assert.equal(storedPayload(service.db, old.body.batch_uuid), undefined)
+    assert.ok(storedPayload(service.db, recent.body.batch_uuid))
+    const record = batchRecord(service.db, old.body.batch_uuid)
+    assert.equal(record?.payload_pruned_at, '2026-12-03T16:00:00.000Z')
+    assert.deepEqual(JSON.parse(record!.summary!), { recibidas: 1, insertadas: 1, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 })
+    assert.equal(pruneRawPayloads(service.db, service.clock, 10), 0)
+  }))
+
+test('intake: the same batch sent twice at once → one batch record, the same batch_uuid and resumen', () =>
+  withService({ config: INTAKE }, async (service) => {
+    const batch = Array.from({ length: 300 }, (_, i) => invoice(`F-${i + 1}`, `9051${i % 3}`))
+    const [a, b] = await Promise.all([postBatch(service, batch), postBatch(service, batch)])
+    assert.equal(a.status, 200)
+    assert.equal(b.status, 200)
+    assert.equal(a.body.batch_uuid, b.body.batch_uuid)
+    assert.deepEqual(a.body.resumen, b.body.resumen)
+    assert.equal(a.body.resumen.insertadas, 300)
+    assert.deepEqual([a.body.message, b.body.message].filter((m) => m === DUPLICATE_MESSAGE).length, 1)
+    assert.equal(databaseState(service.db).batches, 1)
+    assert.equal(databaseState(service.db).invoices, 300)
+  }))

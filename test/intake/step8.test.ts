@@ -1,0 +1,247 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { all, first } from '../../src/db/database.ts'
+import { databaseState, invoice, invoicesOf, postBatch, storedOriginal, type Answer, type Invoice } from '../support/batches.ts'
+import { withService, type ConfigOverrides, type TestService } from '../support/service.ts'
+
+const resumen = (counts: Partial<Record<'recibidas' | 'insertadas' | 'actualizadas' | 'sin_cambios' | 'pendientes_revision' | 'rechazadas', number>>) => ({
+  recibidas: 0, insertadas: 0, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0, ...counts,
+})
+
+const closeManifest = (numero: string) => (service: TestService) =>
+  service.db.sqlite.prepare("UPDATE manifests SET estado = 'closed' WHERE numero = ?").run(numero)
+
+interface Scenario {
+  name: string
+  config?: ConfigOverrides
+  /** Batches sent first (each must succeed), then a database change. */
+  before?: Invoice[][]
+  change?: (service: TestService) => void
+  batch: Invoice[]
+  status: number
+  body: (uuid: string) => Answer
+  /** Invoices of each manifest afterwards. */
+  stored: Record<string, string[]>
+}
+
+const CERRADO = 'El manifiesto 905111 está cerrado y no acepta facturas. Si debe recibir más, pida al almacén que lo reabra.'
+const duplicated = (n: number, numero: string) => `${n} factura(s) del manifiesto ${numero} ya existen en otro manifiesto; una factura pertenece a un solo manifiesto. Quítelas o corrija su manifiesto y reenvíe.`
+const warning = (factura: string, campos: string[]) => ({
+  factura,
+  manifiesto: '905112',
+  campos_con_cambio: campos,
+  mensaje: `La factura ${factura} ya existe en el manifiesto 905112 con datos distintos (${campos.join(', ')}). Se conservó la versión existente; la nueva quedó pendiente de revisión manual en el almacén.`,
+})
+
+const scenarios: Scenario[] = [
+  {
+    name: 'unknown warehouses: that manifest rejected, grouped by code in order of appearance; the rest inserted',
+    batch: [invoice('F-1', '905111', { Almacen: 'ZZZ' }), invoice('F-2', '905112'), invoice('F-3', '905111', { Almacen: 'OAC' }), invoice('F-4', '905111', { Almacen: 'AAA' }), invoice('F-5', '905111', { Almacen: 'ZZZ' })],
+    status: 422,
+    body: (uuid) => ({
+      success: false,
+      message: '1 manifiesto(s) rechazados: tienen facturas de almacenes no registrados. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'ALMACENES_DESCONOCIDOS',
+      batch_uuid: uuid,
+      manifiestos: ['905111', '905112'],
+      resumen: resumen({ recibidas: 5, insertadas: 1, rechazadas: 4 }),
+      manifiestos_rechazados: [{
+        manifiesto: '905111', total_facturas: 4, motivo: 'ALMACENES_DESCONOCIDOS',
+        almacenes_desconocidos: [{ almacen: 'ZZZ', facturas: ['F-1', 'F-5'], cantidad: 2 }, { almacen: 'AAA', facturas: ['F-4'], cantidad: 1 }],
+      }],
+    }),
+    stored: { '905111': [], '905112': ['F-2'] },
+  },
+  {
+    name: 'a closed manifest rejects its invoices',
+    before: [[invoice('F-1', '905111')]],
+    change: closeManifest('905111'),
+    batch: [invoice('F-2', '905111'), invoice('F-3', '905112')],
+    status: 422,
+    body: (uuid) => ({
+      success: false,
+      message: '1 manifiesto(s) rechazados: están cerrados y no aceptan facturas. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'MANIFIESTO_CERRADO', batch_uuid: uuid, manifiestos: ['905111', '905112'],
+      resumen: resumen({ recibidas: 2, insertadas: 1, rechazadas: 1 }),
+      manifiestos_rechazados: [{ manifiesto: '905111', total_facturas: 1, motivo: 'MANIFIESTO_CERRADO', mensaje: CERRADO }],
+    }),
+    stored: { '905111': ['F-1'], '905112': ['F-3'] },
+  },
+  {
+    name: 'an invoice already under another manifest rejects its manifest',
+    before: [[invoice('F-1', '905111')]],
+    batch: [invoice('F-1', '905112'), invoice('F-2', '905112'), invoice('F-3', '905113')],
+    status: 422,
+    body: (uuid) => ({
+      success: false,
+      message: '1 manifiesto(s) rechazados: tienen facturas que ya existen en otro manifiesto. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO', batch_uuid: uuid, manifiestos: ['905112', '905113'],
+      resumen: resumen({ recibidas: 3, insertadas: 1, rechazadas: 2 }),
+      manifiestos_rechazados: [{ manifiesto: '905112', total_facturas: 2, motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO', mensaje: duplicated(1, '905112'), facturas_duplicadas: [{ factura: 'F-1', manifiesto_existente: '905111' }] }],
+    }),
+    stored: { '905111': ['F-1'], '905112': [], '905113': ['F-3'] },
+  },
+  {
+    name: 'different reasons → MOTIVOS_MIXTOS, each entry with its own motivo; first failing rule wins per manifest',
+    before: [[invoice('F-1', '905111'), invoice('F-9', '905119')]],
+    change: closeManifest('905111'),
+    batch: [invoice('F-2', '905111', { Almacen: 'QQQ' }), invoice('F-3', '905111'), invoice('F-9', '905120'), invoice('F-4', '905121')],
+    status: 422,
+    body: (uuid) => ({
+      success: false,
+      message: '2 manifiesto(s) rechazados: fueron rechazados por motivos distintos (ver el motivo de cada uno). Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'MOTIVOS_MIXTOS', batch_uuid: uuid, manifiestos: ['905111', '905120', '905121'],
+      resumen: resumen({ recibidas: 4, insertadas: 1, rechazadas: 3 }),
+      manifiestos_rechazados: [
+        { manifiesto: '905111', total_facturas: 2, motivo: 'ALMACENES_DESCONOCIDOS', almacenes_desconocidos: [{ almacen: 'QQQ', facturas: ['F-2'], cantidad: 1 }] },
+        { manifiesto: '905120', total_facturas: 1, motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO', mensaje: duplicated(1, '905120'), facturas_duplicadas: [{ factura: 'F-9', manifiesto_existente: '905119' }] },
+      ],
+    }),
+    stored: { '905111': ['F-1'], '905120': [], '905121': ['F-4'] },
+  },
+  {
+    name: 'every manifest rejected → 422 and nothing inserted',
+    batch: [invoice('F-1', '905111', { Almacen: 'oac' })],
+    status: 422,
+    body: (uuid) => ({
+      success: false,
+      message: '1 manifiesto(s) rechazados: tienen facturas de almacenes no registrados. Ningún manifiesto del lote se procesó. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'ALMACENES_DESCONOCIDOS', batch_uuid: uuid, manifiestos: ['905111'],
+      resumen: resumen({ recibidas: 1, rechazadas: 1 }),
+      manifiestos_rechazados: [{ manifiesto: '905111', total_facturas: 1, motivo: 'ALMACENES_DESCONOCIDOS', almacenes_desconocidos: [{ almacen: 'oac', facturas: ['F-1'], cantidad: 1 }] }],
+    }),
+    stored: { '905111': [] },
+  },
+  {
+    name: 'new, unchanged and differing invoices in one manifest: inserted, sin_cambios, pendientes_revision with advertencias',
+    before: [[invoice('F-1'), invoice('F-2'), invoice('F-3')]],
+    batch: [invoice('F-1'), invoice('F-2', '905112', { Cliente: 'OTRO CLIENTE', Tel: '1' }), invoice('F-3', '905112', { LineasFactura: (invoice('x').LineasFactura as unknown[]).slice(0, 2) }), invoice('F-4')],
+    status: 200,
+    body: (uuid) => ({
+      success: true,
+      message: 'Lote procesado: 4 factura(s) recibidas, 1 insertadas, 2 pendientes de revisión.',
+      batch_uuid: uuid, manifiestos: ['905112'],
+      resumen: resumen({ recibidas: 4, insertadas: 1, sin_cambios: 1, pendientes_revision: 2 }),
+      advertencias: [warning('F-2', ['Cliente', 'Tel']), warning('F-3', ['LineasFactura'])],
+    }),
+    stored: { '905112': ['F-1', 'F-2', 'F-3', 'F-4'] },
+  },
+  {
+    name: 'a field the existing version had and the new one lacks is a change',
+    before: [[invoice('F-1')]],
+    batch: [invoice('F-1', '905112', { Barrio: undefined })],
+    status: 200,
+    body: (uuid) => ({
+      success: true, message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas, 1 pendientes de revisión.', batch_uuid: uuid, manifiestos: ['905112'],
+      resumen: resumen({ recibidas: 1, pendientes_revision: 1 }), advertencias: [warning('F-1', ['Barrio'])],
+    }),
+    stored: { '905112': ['F-1'] },
+  },
+  {
+    name: 'the same digits as a number instead of a string (and a numeric string) are unchanged',
+    before: [[invoice('F-1', '905112', { Clienteid: '40112233', Total: 2300.18 })]],
+    batch: [invoice('F-1', '905112', { Clienteid: 40112233, Total: '2300.180' })],
+    status: 200,
+    body: (uuid) => ({ success: true, message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas.', batch_uuid: uuid, manifiestos: ['905112'], resumen: resumen({ recibidas: 1, sin_cambios: 1 }) }),
+    stored: { '905112': ['F-1'] },
+  },
+  {
+    name: 'only auto-update fields differ → updated in place (actualizadas)',
+    config: { intake: { autoUpdateFields: ['Tel', 'Direccion'] } },
+    before: [[invoice('F-1')]],
+    batch: [invoice('F-1', '905112', { Tel: '22223333' })],
+    status: 200,
+    body: (uuid) => ({ success: true, message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas.', batch_uuid: uuid, manifiestos: ['905112'], resumen: resumen({ recibidas: 1, actualizadas: 1 }) }),
+    stored: { '905112': ['F-1'] },
+  },
+  {
+    name: 'an auto-update field and another field differ → held for review',
+    config: { intake: { autoUpdateFields: ['Tel'] } },
+    before: [[invoice('F-1')]],
+    batch: [invoice('F-1', '905112', { Tel: '22223333', Total: 1 })],
+    status: 200,
+    body: (uuid) => ({
+      success: true, message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas, 1 pendientes de revisión.', batch_uuid: uuid, manifiestos: ['905112'],
+      resumen: resumen({ recibidas: 1, pendientes_revision: 1 }), advertencias: [warning('F-1', ['Tel', 'Total'])],
+    }),
+    stored: { '905112': ['F-1'] },
+  },
+  {
+    name: 'advertencias appear in a 422 answer too',
+    before: [[invoice('F-1')]],
+    batch: [invoice('F-1', '905112', { Cliente: 'X' }), invoice('F-2', '905113', { Almacen: 'NOPE' })],
+    status: 422,
+    body: (uuid) => ({
+      success: false,
+      message: '1 manifiesto(s) rechazados: tienen facturas de almacenes no registrados. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'ALMACENES_DESCONOCIDOS', batch_uuid: uuid, manifiestos: ['905112', '905113'],
+      resumen: resumen({ recibidas: 2, pendientes_revision: 1, rechazadas: 1 }),
+      manifiestos_rechazados: [{ manifiesto: '905113', total_facturas: 1, motivo: 'ALMACENES_DESCONOCIDOS', almacenes_desconocidos: [{ almacen: 'NOPE', facturas: ['F-2'], cantidad: 1 }] }],
+      advertencias: [warning('F-1', ['Cliente'])],
+    }),
+    stored: { '905112': ['F-1'], '905113': [] },
+  },
+]
+
+for (const scenario of scenarios) {
+  test(`intake step 8: ${scenario.name}`, () =>
+    withService({ config: { rateLimits: { insertPerMinute: 1000 }, ...scenario.config } }, async (service) => {
+      for (const earlier of scenario.before ?? []) assert.equal((await postBatch(service, earlier)).status, 200)
+      scenario.change?.(service)
+      const { status, body } = await postBatch(service, scenario.batch)
+      assert.equal(status, scenario.status, JSON.stringify(body))
+      assert.deepEqual(body, scenario.body(body.batch_uuid))
+      for (const [numero, nfacturas] of Object.entries(scenario.stored)) assert.deepEqual(invoicesOf(service.db, numero), nfacturas, `manifest ${numero}`)
+      const record = first(service.db, service.db.query.selectFrom('batches').select(['estado', 'http_status', 'summary']).where('uuid', '=', body.batch_uuid))
+      assert.deepEqual(record, { estado: 'processed', http_status: scenario.status, summary: JSON.stringify(body.resumen) })
+    }))
+}
+
+test('intake step 8: a held version keeps the existing one and stores a conflict with both; a repeat holds no second conflict', () =>
+  withService({ config: { rateLimits: { insertPerMinute: 1000 } } }, async (service) => {
+    const existing = invoice('F-1')
+    await postBatch(service, [existing])
+    const incoming = invoice('F-1', '905112', { Total: 9999.99 })
+    const held = await postBatch(service, [incoming])
+    assert.equal(held.body.resumen.pendientes_revision, 1)
+    assert.deepEqual(storedOriginal(service.db, 'F-1'), existing, 'the existing version is not overwritten')
+    const status = await (await service.client('/api/v1/manifiestos/905112/estado')).json()
+    assert.equal((status as Answer).resumen.total_importe, 2300.18)
+
+    await postBatch(service, [incoming, invoice('F-2')]) // the same incoming version again, in a new batch
+    const conflicts = all(service.db, service.db.query.selectFrom('invoice_conflicts').selectAll())
+    assert.equal(conflicts.length, 1)
+    const [conflict] = conflicts
+    assert.equal(conflict!.estado, 'pending')
+    assert.deepEqual(JSON.parse(conflict!.changed_fields), ['Total'])
+    assert.deepEqual(JSON.parse(conflict!.existing_original), existing)
+    assert.deepEqual(JSON.parse(conflict!.incoming_original), incoming)
+  }))
+
+test('intake step 8: an auto-update replaces the stored version, lines included, and is audited', () =>
+  withService({ config: { rateLimits: { insertPerMinute: 1000 }, intake: { autoUpdateFields: ['Tel', 'LineasFactura'] } } }, async (service) => {
+    const existing = invoice('F-1')
+    const first = await postBatch(service, [existing])
+    const lines = (invoice('x').LineasFactura as Array<Record<string, unknown>>).slice(0, 1)
+    const incoming = invoice('F-1', '905112', { Tel: '31313131', LineasFactura: lines })
+    const updated = await postBatch(service, [incoming])
+    assert.equal(updated.body.resumen.actualizadas, 1)
+    assert.deepEqual(storedOriginal(service.db, 'F-1'), incoming)
+    const row = service.db.sqlite.prepare("SELECT tel, updated_at, (SELECT count(*) FROM invoice_lines l WHERE l.invoice_id = i.id) AS lines FROM invoices i WHERE nfactura = 'F-1'").get()
+    assert.deepEqual(row, { tel: '31313131', updated_at: '2026-11-22T16:00:00.000Z', lines: 1 })
+    const audit = all(service.db, service.db.query.selectFrom('audit_log').selectAll())
+    assert.equal(audit.length, 1)
+    assert.deepEqual(
+      { actor: audit[0]!.actor, action: audit[0]!.action, subject: `${audit[0]!.subject_type}:${audit[0]!.subject_id}`, before: JSON.parse(audit[0]!.before!), after: JSON.parse(audit[0]!.after!), detail: JSON.parse(audit[0]!.detail!) },
+      { actor: 'sistema', action: 'factura.actualizacion_automatica', subject: 'factura:F-1', before: existing, after: incoming, detail: { batch_uuid: updated.body.batch_uuid, campos_con_cambio: ['Tel', 'LineasFactura'] } },
+    )
+    assert.notEqual(first.body.batch_uuid, updated.body.batch_uuid)
+    assert.equal(databaseState(service.db).conflicts, 0)
+  }))
+
+test('intake step 8: a new manifest is created imported, with the time of its first batch', () =>
+  withService({ now: '2026-11-22T05:30:00Z', config: { rateLimits: { insertPerMinute: 1000 } } }, async (service) => {
+    await postBatch(service, [invoice('F-1', '905112', {}, '2026-11-21'), invoice('F-2', '905112', { Total: 0.1 }, '2026-11-21'), invoice('F-3', '905112', { Total: 0.2 }, '2026-11-21')])
+    const status = await (await service.client('/api/v1/manifiestos/905112/estado')).json()
+    assert.deepEqual(status, { success: true, manifiesto: '905112', estado: 'imported', resumen: { total_facturas: 3, total_importe: 2300.48, fecha_ingreso: '2026-11-21 23:30:00' } })
+  }))

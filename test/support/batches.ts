@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs'
+import { gunzipSync } from 'node:zlib'
+import { all, first, type Database } from '../../src/db/database.ts'
+import type { TestService } from './service.ts'
+
+export type Invoice = Record<string, unknown>
+
+/** The realistic example batch (shared/examples/batch-small.json), every field the client sends. */
+export const EXAMPLE_BATCH = JSON.parse(readFileSync(new URL('../fixtures/batch-small.json', import.meta.url), 'utf8')) as Invoice[]
+
+/** The example's first invoice, renamed and moved to `fecha` (the client's midnight-UTC form). */
+export function invoice(nfactura: string, manifiesto = '905112', changes: Invoice = {}, fecha = '2026-11-22'): Invoice {
+  const base = structuredClone(EXAMPLE_BATCH[0]!)
+  return { ...base, Nfactura: nfactura, NumeroManifiesto: manifiesto, FechaFactura: `${fecha}T00:00:00.000Z`, ...changes }
+}
+
+/** The example batch with its dates shifted to `fecha`. */
+export function exampleBatch(fecha = '2026-11-22'): Invoice[] {
+  return EXAMPLE_BATCH.map((entry) => ({ ...structuredClone(entry), FechaFactura: `${fecha}T00:00:00.000Z` }))
+}
+
+/** JSON answers are asserted field by field, so their type is left open. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Answer = Record<string, any>
+
+export async function postBatch(service: TestService, body: unknown): Promise<{ status: number; body: Answer }> {
+  const response = await service.client('/api/v1/facturas/insertar', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  return { status: response.status, body: (await response.json()) as Answer }
+}
+
+/** What a batch can have written, to compare before and after. */
+export function databaseState(db: Database) {
+  const count = (table: 'batches' | 'manifests' | 'invoices' | 'invoice_lines' | 'invoice_conflicts' | 'batch_payloads' | 'audit_log') =>
+    Number(db.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get())
+  return {
+    batches: count('batches'),
+    manifests: count('manifests'),
+    invoices: count('invoices'),
+    lines: count('invoice_lines'),
+    conflicts: count('invoice_conflicts'),
+    payloads: count('batch_payloads'),
+    audit: count('audit_log'),
+  }
+}
+
+export function storedOriginal(db: Database, nfactura: string): unknown {
+  const row = first(db, db.query.selectFrom('invoices').select('original').where('nfactura', '=', nfactura))
+  return row === undefined ? undefined : (JSON.parse(row.original) as unknown)
+}
+
+export function invoicesOf(db: Database, manifiesto: string): string[] {
+  return all(
+    db,
+    db.query
+      .selectFrom('invoices as i')
+      .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+      .select('i.nfactura')
+      .where('m.numero', '=', manifiesto)
+      .orderBy('i.id'),
+  ).map((row) => row.nfactura)
+}
+
+export function batchRecord(db: Database, uuid: string) {
+  return first(db, db.query.selectFrom('batches').selectAll().where('uuid', '=', uuid))
+}
+
+export function storedPayload(db: Database, uuid: string): Buffer | undefined {
+  const row = first(
+    db,
+    db.query.selectFrom('batch_payloads as p').innerJoin('batches as b', 'b.id', 'p.batch_id').select(['p.data']).where('b.uuid', '=', uuid),
+  )
+  return row === undefined ? undefined : gunzipSync(row.data)
+}
