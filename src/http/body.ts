@@ -3,24 +3,39 @@ import { DomainError } from '../errors.ts'
 
 /**
  * Reads the request body, refusing it (413) as soon as it grows past the limit — the
- * Content-Length check in the pipeline cannot see chunked bodies.
+ * Content-Length check in the pipeline cannot see chunked bodies. The request stream is never
+ * destroyed (listhen's connection tracking needs its socket until the answer is sent); the rest
+ * of an oversized body is discarded and the connection closed after the answer.
  */
-export async function readBody(event: H3Event, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of event.node.req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > maxBytes) {
-      throw new DomainError(
-        'PAYLOAD_TOO_LARGE',
-        `El cuerpo de la solicitud excede el máximo permitido de ${formatMB(maxBytes)}.`,
-        {},
-        { Connection: 'close' },
+export function readBody(event: H3Event, maxBytes: number): Promise<Buffer> {
+  const request = event.node.req
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let refused = false
+    request.on('data', (chunk: Buffer) => {
+      if (refused) return
+      size += chunk.length
+      if (size <= maxBytes) {
+        chunks.push(chunk)
+        return
+      }
+      refused = true
+      chunks.length = 0
+      reject(
+        new DomainError(
+          'PAYLOAD_TOO_LARGE',
+          `El cuerpo de la solicitud excede el máximo permitido de ${formatMB(maxBytes)}.`,
+          {},
+          { Connection: 'close' },
+        ),
       )
-    }
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks, size)
+    })
+    request.once('end', () => {
+      if (!refused) resolve(Buffer.concat(chunks, size))
+    })
+    request.once('error', reject)
+  })
 }
 
 export function formatMB(bytes: number): string {
