@@ -49,3 +49,27 @@ test('openapi: schemas come from the routes (path pattern, answers, security)', 
   assert.deepEqual(ping.security, [])
   assert.deepEqual(Object.keys(ping.responses).sort(), ['200', '401', '429', '503'])
 })
+
+test('openapi: the intake route documents its request body and every answer', async () => {
+  const { document } = await fetchDocument()
+  const insert = document.paths['/api/v1/facturas/insertar']!.post! as Operation & { requestBody: { content: Record<string, { schema: { type: string; minItems: number; items: { required: string[] } } }> } }
+  const schema = insert.requestBody.content['application/json']!.schema
+  assert.equal(schema.type, 'array')
+  assert.equal(schema.minItems, 1)
+  assert.deepEqual(schema.items.required, ['Nfactura', 'NumeroManifiesto', 'FechaFactura', 'Almacen', 'Vendedorid', 'Clienteid', 'Cliente', 'Total', 'LineasFactura'])
+  assert.deepEqual(Object.keys(insert.responses).sort(), ['200', '401', '413', '422', '429', '500', '503'])
+  type Shape = { properties: Record<string, { const?: string; anyOf?: Array<{ const: string }> }> }
+  const rejections = insert.responses['422']!.content!['application/json']!.schema as { anyOf: Shape[] }
+  const motivos = rejections.anyOf.map((shape) => {
+    const motivo = shape.properties.motivo
+    if (motivo === undefined) return shape.properties.errores ? 'estructura' : 'cuerpo'
+    return motivo.const ?? motivo.anyOf!.map((option) => option.const).join('|')
+  })
+  assert.deepEqual(motivos, [
+    'cuerpo',
+    'estructura',
+    'FECHAS_INVALIDAS',
+    'MANIFIESTOS_FECHA_INVALIDA',
+    'ALMACENES_DESCONOCIDOS|MANIFIESTO_CERRADO|FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO|MOTIVOS_MIXTOS',
+  ])
+})
