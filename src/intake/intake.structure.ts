@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { Compile } from 'typebox/compile'
-import { canonicalJson, NestingTooDeepError } from './canonical-json.ts'
+import { CanonicalWriter, NestingTooDeepError } from './canonical-json.ts'
 import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, textOf, type FieldSpec } from './invoice-fields.ts'
 import { InvoiceSchema } from './intake.schemas.ts'
 
@@ -43,6 +43,7 @@ export function parseBatchBody(body: Buffer): unknown[] | null {
 export function checkStructure(batch: readonly unknown[]): StructureResult {
   const problems: string[] = []
   const invoices: ReceivedInvoice[] = []
+  const canonical = new CanonicalWriter()
   const firstPosition = new Map<string, number>()
 
   for (let index = 0; index < batch.length; index++) {
@@ -71,7 +72,7 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
       continue
     }
     try {
-      invoices.push(receive(position, nfactura, raw))
+      invoices.push(receive(canonical, position, nfactura, raw))
     } catch (error) {
       if (!(error instanceof NestingTooDeepError)) throw error
       problems.push(`${label}: ${error.message} en sus campos`)
@@ -86,8 +87,8 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
 
 const validator = Compile(InvoiceSchema)
 
-function receive(position: number, nfactura: string, raw: Record<string, unknown>): ReceivedInvoice {
-  const canonical = canonicalJson(raw)
+function receive(writer: CanonicalWriter, position: number, nfactura: string, raw: Record<string, unknown>): ReceivedInvoice {
+  const canonical = writer.write(raw)
   const normalized = normalize(raw)
   return {
     position,
@@ -97,7 +98,7 @@ function receive(position: number, nfactura: string, raw: Record<string, unknown
     almacen: textOf(raw.Almacen as string | number),
     fechaFactura: raw.FechaFactura as string | number,
     canonical,
-    contentHash: sha256(normalized === raw ? canonical : canonicalJson(normalized)),
+    contentHash: sha256(normalized === raw ? canonical : writer.write(normalized)),
   }
 }
 
