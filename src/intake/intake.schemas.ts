@@ -119,12 +119,19 @@ export const BatchManifestsRejected = Type.Object({
   advertencias: Type.Optional(Type.Array(Advertencia)),
 })
 
-export const BatchDatesInvalid = Type.Object({
-  success: Type.Literal(false),
-  motivo: Type.Literal('FECHAS_INVALIDAS'),
-  message: Type.String(),
-  accion_requerida: Type.String(),
-  resumen: RejectionResumen,
+/** Steps 4 and 5 refuse the whole batch with the same head; `fields` are what each adds. */
+function batchRefusal<Fields extends Record<string, TSchema>>(motivo: string, fields: Fields) {
+  return Type.Object({
+    success: Type.Literal(false),
+    motivo: Type.Literal(motivo),
+    message: Type.String(),
+    accion_requerida: Type.String(),
+    resumen: RejectionResumen,
+    ...fields,
+  })
+}
+
+export const BatchDatesInvalid = batchRefusal('FECHAS_INVALIDAS', {
   manifiestos_rechazados: Type.Array(
     Type.Object({
       manifiesto: Type.String(),
@@ -142,12 +149,7 @@ export const BatchDatesInvalid = Type.Object({
   manifiestos_validos: Type.Array(Type.Object({ manifiesto: Type.String(), total_facturas: Type.Integer() })),
 })
 
-export const BatchOldManifests = Type.Object({
-  success: Type.Literal(false),
-  motivo: Type.Literal('MANIFIESTOS_FECHA_INVALIDA'),
-  message: Type.String(),
-  accion_requerida: Type.String(),
-  resumen: RejectionResumen,
+export const BatchOldManifests = batchRefusal('MANIFIESTOS_FECHA_INVALIDA', {
   manifiestos_rechazados: Type.Array(
     Type.Object({
       manifiesto: Type.String(),
