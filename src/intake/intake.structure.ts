@@ -174,7 +174,8 @@ function describeFieldError(raw: Record<string, unknown>, instancePath: string):
   if (parts.length === 2 && parts[0] === LINES_FIELD) {
     return `${locate(instancePath)}debe ser un objeto JSON (se recibió ${describe(value)})`
   }
-  const spec = [...INVOICE_FIELDS, ...LINE_FIELDS].find((candidate) => candidate.name === field)
+  const fields = parts[0] === LINES_FIELD ? LINE_FIELDS : INVOICE_FIELDS
+  const spec = fields.find((candidate) => candidate.name === field)
   if (spec?.required && (value === null || value === '')) return `${where}falta el campo ${field}`
   const expected =
     spec?.kind === 'text' ? 'texto' : spec?.kind === 'integer' ? 'un entero' : spec?.nonNegative ? 'un número ≥ 0' : 'un número'

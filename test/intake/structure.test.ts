@@ -46,6 +46,7 @@ const scenarios: Scenario[] = [
   { name: 'a line without NumeroLinea and Total', body: [withoutLine('NumeroLinea')], status: 422, errores: ['Factura #1 (Nfactura F-1): línea #2: falta el campo NumeroLinea'] },
   { name: 'a line that is not an object', body: [invoice('F-1', '905112', { LineasFactura: [7] })], status: 422, errores: ['Factura #1 (Nfactura F-1): línea #1: debe ser un objeto JSON (se recibió 7)'] },
   { name: 'negative Total', body: [invoice('F-1', '905112', { Total: -5 })], status: 422, errores: ['Factura #1 (Nfactura F-1): Total debe ser un número ≥ 0 (se recibió -5)'] },
+  { name: 'a line Total as words (a line Total may be negative)', body: [invoice('F-1', '905112', { LineasFactura: [{ ...(invoice('x').LineasFactura as Array<Record<string, unknown>>)[0], Total: 'x' }] })], status: 422, errores: ['Factura #1 (Nfactura F-1): línea #1: Total debe ser un número (se recibió "x")'] },
   { name: 'Total as words', body: [invoice('F-1', '905112', { Total: 'mil' })], status: 422, errores: ['Factura #1 (Nfactura F-1): Total debe ser un número ≥ 0 (se recibió "mil")'] },
   { name: 'an integer field with a non-numeric string', body: [invoice('F-1', '905112', { DiasCred: 'treinta' })], status: 422, errores: ['Factura #1 (Nfactura F-1): DiasCred debe ser un entero (se recibió "treinta")'] },
   { name: 'an integer field with a fraction', body: [invoice('F-1', '905112', { EstadoFactura: 1.5 })], status: 422, errores: ['Factura #1 (Nfactura F-1): EstadoFactura debe ser un entero (se recibió 1.5)'] },
