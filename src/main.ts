@@ -29,8 +29,12 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
     const interrupted = failInterruptedBatches(db, clock)
     if (interrupted > 0) log.warn({ lotes: interrupted }, 'lotes interrumpidos por una detención anterior: marcados como fallidos (un reenvío se procesa)')
     const prune = () => {
-      const removed = pruneRawPayloads(db, clock, config.intake.rawPayloadRetentionDays)
-      if (removed > 0) log.info({ lotes: removed, dias: config.intake.rawPayloadRetentionDays }, 'cuerpos originales de lotes antiguos eliminados')
+      try {
+        const removed = pruneRawPayloads(db, clock, config.intake.rawPayloadRetentionDays)
+        if (removed > 0) log.info({ lotes: removed, dias: config.intake.rawPayloadRetentionDays }, 'cuerpos originales de lotes antiguos eliminados')
+      } catch (error) {
+        log.error({ err: error }, 'no se pudieron eliminar los cuerpos originales antiguos; se reintenta mañana')
+      }
     }
     prune()
     const pruneTimer = setInterval(prune, 24 * 60 * 60 * 1000).unref()
