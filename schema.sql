@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 1, PRAGMA user_version = 1).
+-- manifiesto: the current database schema (schema version 2, PRAGMA user_version = 2).
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
 -- test/db/migrations.test.ts keeps this file equal to what they build.
 --
@@ -139,3 +139,46 @@ CREATE TABLE audit_log (
 );
 CREATE INDEX audit_log_at ON audit_log (at);
 CREATE INDEX audit_log_subject ON audit_log (subject_type, subject_id, id);
+
+CREATE TABLE return_reasons (
+  codigo TEXT PRIMARY KEY,
+  id_proveedor TEXT,
+  descripcion TEXT NOT NULL,
+  activo INTEGER NOT NULL DEFAULT 1 CHECK (activo IN (0, 1)),
+  created_at TEXT NOT NULL,
+  updated_at TEXT
+);
+
+CREATE TABLE returns (
+  id INTEGER PRIMARY KEY,
+  invoice_id INTEGER NOT NULL REFERENCES invoices (id),
+  reason_codigo TEXT NOT NULL REFERENCES return_reasons (codigo),
+  fecha TEXT NOT NULL,
+  estado TEXT NOT NULL CHECK (estado IN ('pending', 'approved', 'rejected', 'cancelled')),
+  total_cents INTEGER NOT NULL,
+  registered_at TEXT NOT NULL,
+  registered_date TEXT NOT NULL,
+  registered_by TEXT NOT NULL,
+  processed_date TEXT,
+  processed_time TEXT,
+  approved_by TEXT,
+  closed_at TEXT,
+  closed_by TEXT,
+  closing_note TEXT
+);
+CREATE INDEX returns_processed ON returns (processed_date, estado, id);
+CREATE INDEX returns_registered ON returns (registered_date, id);
+CREATE INDEX returns_invoice ON returns (invoice_id);
+
+CREATE TABLE return_lines (
+  id INTEGER PRIMARY KEY,
+  return_id INTEGER NOT NULL REFERENCES returns (id) ON DELETE CASCADE,
+  numero_linea INTEGER NOT NULL,
+  producto_id TEXT NOT NULL,
+  producto_desc TEXT NOT NULL,
+  uni_venta TEXT,
+  factor_conversion REAL NOT NULL,
+  units REAL NOT NULL,
+  amount_cents INTEGER NOT NULL
+);
+CREATE INDEX return_lines_return ON return_lines (return_id);

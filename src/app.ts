@@ -11,6 +11,9 @@ import { openApiRoutes } from './http/openapi.routes.ts'
 import type { Route } from './http/route.ts'
 import { intakeRoutes } from './intake/intake.routes.ts'
 import { manifestRoutes } from './manifests/manifests.routes.ts'
+import { reasonRoutes } from './reasons/reasons.routes.ts'
+import { ListingCache } from './returns/listing.cache.ts'
+import { returnRoutes } from './returns/returns.routes.ts'
 import { VERSION } from './version.ts'
 
 export interface AppDeps {
@@ -37,10 +40,13 @@ export function createApp({ config, db, clock, log }: AppDeps): ManifiestoApp {
   }
   const maxBodyBytes = Math.floor(config.server.maxBodyMB * 1024 * 1024)
   const alerter = createAlerter({ webhookUrl: config.alerts.webhookUrl, log, clock })
+  const listing = new ListingCache(config.returnsCache, clock)
   const routes: Route[] = [
     ...healthRoutes({ db, clock }),
     ...intakeRoutes({ db, clock, config, log, maxBodyBytes }),
     ...manifestRoutes({ db, clock }),
+    ...returnRoutes({ db, clock, listing }),
+    ...reasonRoutes({ db, clock, onChange: () => listing.forgetAll() }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),
   ]
   const app = createHttpApp({

@@ -289,6 +289,10 @@ function findImpossibleValues(config: Config): string[] {
   if (!isKnownZone(config.dates.timezone)) {
     problems.push(`«dates.timezone» no es una zona horaria conocida (${JSON.stringify(config.dates.timezone)})`)
   }
+  const shared = keyList(config.auth.apiKey).filter((key) => keyList(config.auth.operatorKey).includes(key))
+  if (shared.length > 0) {
+    problems.push('«auth.apiKey» y «auth.operatorKey» no pueden compartir una clave: la del cliente nunca debe abrir la API de operadores')
+  }
   const { certFile, keyFile } = config.server.https
   if ((certFile === '') !== (keyFile === '')) {
     problems.push('«server.https» necesita certFile y keyFile juntos (o ambos vacíos)')

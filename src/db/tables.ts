@@ -12,11 +12,15 @@ export interface Tables {
   invoice_lines: InvoiceLineTable
   invoice_conflicts: InvoiceConflictTable
   audit_log: AuditLogTable
+  return_reasons: ReturnReasonTable
+  returns: ReturnTable
+  return_lines: ReturnLineTable
 }
 
 export type BatchState = 'received' | 'processed' | 'failed'
 export type ManifestState = 'imported' | 'closed'
 export type ConflictState = 'pending' | 'accepted' | 'discarded'
+export type ReturnState = 'pending' | 'approved' | 'rejected' | 'cancelled'
 
 export interface BatchTable {
   id: Generated<number>
@@ -142,4 +146,52 @@ export interface AuditLogTable {
   before: string | null
   after: string | null
   detail: string | null
+}
+
+/** A return reason (concepto): the supplier's id when it has one, else its own code. */
+export interface ReturnReasonTable {
+  codigo: string
+  id_proveedor: string | null
+  descripcion: string
+  activo: number
+  created_at: string
+  updated_at: string | null
+}
+
+export interface ReturnTable {
+  id: Generated<number>
+  invoice_id: number
+  reason_codigo: string
+  /** The return's own date-time as the operator gave it: local `YYYY-MM-DDTHH:mm:ss`. */
+  fecha: string
+  estado: ReturnState
+  total_cents: number
+  registered_at: string
+  /** Local date of `registered_at` (the operator list filters on it). */
+  registered_date: string
+  registered_by: string
+  /** Local date and time of the approval: what the client's listing filters on. */
+  processed_date: string | null
+  processed_time: string | null
+  approved_by: string | null
+  /** Rejection or cancellation: when, by whom, why. */
+  closed_at: string | null
+  closed_by: string | null
+  closing_note: string | null
+}
+
+/**
+ * A returned invoice line. Product data is copied from the invoice line at registration, so the
+ * return stays as it was even if the invoice's lines are later replaced by a newer version.
+ */
+export interface ReturnLineTable {
+  id: Generated<number>
+  return_id: number
+  numero_linea: number
+  producto_id: string
+  producto_desc: string
+  uni_venta: string | null
+  factor_conversion: number
+  units: number
+  amount_cents: number
 }

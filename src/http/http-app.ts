@@ -11,12 +11,13 @@ import {
 import type { Logger } from 'pino'
 import type { Clock } from '../clock.ts'
 import { DomainError } from '../errors.ts'
-import { formatMB } from './body.ts'
+import { formatMB, readBody } from './body.ts'
 import { hasKeyInQuery, keyInQueryError, requireKey } from './auth.ts'
 import { toErrorResponse } from './error-response.ts'
 import { RateLimiter, rateGroupOf, type RateGroup } from './rate-limit.ts'
 import type { Reply, Route } from './route.ts'
-import { RouteTable } from './route-table.ts'
+import { RouteTable, type RouteValidators } from './route-table.ts'
+import { describeProblems } from './validation.ts'
 
 export interface HttpAppOptions {
   routes: readonly Route[]
@@ -86,13 +87,47 @@ export function createHttpApp(options: HttpAppOptions): App {
     }
     const query = Object.fromEntries(search)
     if (validators.query && !validators.query.Check(query)) {
-      const first = validators.query.Errors(query)[0]
-      throw new DomainError('INVALID_INPUT', `Parámetro de consulta inválido ${first?.instancePath ?? ''}: ${first?.message ?? ''}`.trim())
+      throw new DomainError('INVALID_INPUT', `Parámetros de consulta inválidos: ${describeProblems(validators.query, query).join('; ')}.`)
     }
+    const operator = route.access === 'operator' ? requireOperatorName(event) : ''
+    const body = validators.body ? await readJsonBody(event, validators, options.maxBodyBytes) : undefined
 
-    const reply = await route.handle({ event, params, query, clientIp, keyFingerprint })
+    const reply = await route.handle({ event, params, query, body, operator, clientIp, keyFingerprint })
     return sendReply(event, reply)
   }
+}
+
+/** The person behind an operator change: `Operador` header, percent-encoded when not ASCII. */
+function requireOperatorName(event: H3Event): string {
+  const raw = event.node.req.headers['operador']
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? ''
+  const changes = event.method === 'POST' || event.method === 'PUT'
+  if (value === '') {
+    if (!changes) return ''
+    throw new DomainError('INVALID_INPUT', 'Falta el encabezado Operador: el nombre de la persona que hace el cambio (codificado con %XX si no es ASCII).')
+  }
+  let name: string
+  try {
+    name = decodeURIComponent(value)
+  } catch {
+    throw new DomainError('INVALID_INPUT', 'El encabezado Operador tiene una codificación %XX inválida.')
+  }
+  if (name.length > 120) throw new DomainError('INVALID_INPUT', 'El encabezado Operador admite como máximo 120 caracteres.')
+  return name
+}
+
+async function readJsonBody(event: H3Event, validators: RouteValidators, maxBodyBytes: number): Promise<unknown> {
+  const raw = await readBody(event, maxBodyBytes)
+  let body: unknown
+  try {
+    body = JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''))
+  } catch {
+    throw new DomainError('INVALID_INPUT', 'El cuerpo de la solicitud debe ser JSON válido.')
+  }
+  if (!validators.body!.Check(body)) {
+    throw new DomainError('INVALID_INPUT', `Cuerpo inválido: ${describeProblems(validators.body!, body).join('; ')}.`)
+  }
+  return body
 }
 
 function sendReply(event: H3Event, reply: Reply): Promise<void> {

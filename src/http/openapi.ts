@@ -51,7 +51,7 @@ function describeOperation(route: Route, info: OpenApiInfo): Record<string, unkn
     security: route.access === 'public' ? [] : [{ [route.access === 'client' ? 'ApiKey' : 'OperatorKey']: [] }],
     responses: describeResponses(route),
   }
-  const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')]
+  const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query'), ...parametersOf(route.headers, 'header')]
   if (parameters.length > 0) operation.parameters = parameters
   if (route.body) {
     operation.requestBody = {
@@ -75,7 +75,7 @@ function describeResponses(route: Route): Record<string, unknown> {
   return responses
 }
 
-function parametersOf(schema: TSchema | undefined, location: 'path' | 'query'): unknown[] {
+function parametersOf(schema: TSchema | undefined, location: 'path' | 'query' | 'header'): unknown[] {
   if (schema === undefined || !Type.IsObject(schema)) return []
   const required = new Set<string>((schema.required as string[] | undefined) ?? [])
   return Object.entries(schema.properties as Record<string, TSchema>).map(([name, property]) => ({

@@ -12,6 +12,7 @@ export interface RouteMatch {
 export interface RouteValidators {
   params?: Validator
   query?: Validator
+  body?: Validator
 }
 
 interface CompiledRoute {
@@ -34,6 +35,7 @@ export class RouteTable {
       validators: {
         ...(route.params ? { params: Compile(route.params) } : {}),
         ...(route.query ? { query: Compile(route.query) } : {}),
+        ...(route.body && !route.body.raw ? { body: Compile(route.body.schema) } : {}),
       },
     }))
   }

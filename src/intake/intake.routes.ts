@@ -30,7 +30,7 @@ export function intakeRoutes(deps: IntakeDeps & { maxBodyBytes: number }): Route
         'Pasos: autenticación, cuerpo (arreglo no vacío), estructura, fechas, manifiestos de días anteriores, lote duplicado, ' +
         'registro del lote y procesamiento por manifiesto (interface-v1 §4.1). Reenviar el mismo lote el mismo día es seguro: ' +
         'se responde con el resumen original.',
-      body: { description: 'Arreglo JSON no vacío de facturas', schema: BatchSchema },
+      body: { description: 'Arreglo JSON no vacío de facturas', schema: BatchSchema, raw: true },
       responses: {
         200: { description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)', schema: Type.Union([BatchProcessed, BatchDuplicate]) },
         ...PROTECTED_ERRORS,

@@ -37,6 +37,7 @@ const badConfigs: BadConfig[] = [
   { name: 'api key of the wrong type', content: { auth: { apiKey: 42 } }, message: /«auth\.apiKey» debe ser una cadena o una lista de cadenas no vacías/ },
   { name: 'empty key in a rotation list', content: { auth: { apiKey: ['buena', ''] } }, message: /«auth\.apiKey»/ },
   { name: 'https certificate without its key', content: { server: { https: { certFile: 'cert.pem', keyFile: '' } } }, message: /«server\.https» necesita certFile y keyFile juntos/ },
+  { name: 'the same key for the client and the operators', content: { auth: { apiKey: ['a', 'b'], operatorKey: 'b' } }, message: /no pueden compartir una clave/ },
   { name: 'log level not known', content: { log: { level: 'verbose' } }, message: /«log\.level»/ },
   { name: 'not JSON', content: '{ "server": ', message: /no es JSON válido/ },
   { name: 'not an object', content: '[1, 2]', message: /debe ser de tipo objeto/ },

@@ -25,7 +25,7 @@ test('db: an empty database is created (with its folder) and migrated to the lat
   assert.deepEqual(migrateDatabase(db), { from: 0, to: LATEST_SCHEMA_VERSION })
   assert.equal(schemaVersion(db), LATEST_SCHEMA_VERSION)
   const tables = schemaOf(db).filter((row) => row.type === 'table').map((row) => row.name)
-  assert.deepEqual(tables, ['audit_log', 'batch_payloads', 'batches', 'invoice_conflicts', 'invoice_lines', 'invoices', 'manifests'])
+  assert.deepEqual(tables, ['audit_log', 'batch_payloads', 'batches', 'invoice_conflicts', 'invoice_lines', 'invoices', 'manifests', 'return_lines', 'return_reasons', 'returns'])
   closeDatabase(db)
 })
 

@@ -1,0 +1,76 @@
+/**
+ * Units and amounts of returns (contract §4), computed exactly: quantities in thousandths of a
+ * unit and amounts in millionths, as integers, rounded once at the end, half away from zero.
+ */
+
+export interface LineQuantities {
+  cantidad_fracciones: number | null
+  cantidad_caja: number | null
+  factor_conversion: number | null
+  total: number
+}
+
+/**
+ * The units an invoice line holds: CantidadFracciones, except when it is less than
+ * CantidadCaja × FactorConversion — then the boxes were sent besides loose units, and the line
+ * holds CantidadCaja × FactorConversion + CantidadFracciones.
+ */
+export function lineUnits(line: LineQuantities): number {
+  const loose = line.cantidad_fracciones ?? 0
+  const boxed = (line.cantidad_caja ?? 0) * factorOf(line)
+  return loose < boxed ? boxed + loose : loose
+}
+
+/** Units per box; a line without a factor counts 1. */
+export function factorOf(line: Pick<LineQuantities, 'factor_conversion'>): number {
+  const factor = line.factor_conversion ?? 0
+  return factor > 0 ? factor : 1
+}
+
+/** Returned units of a line: cajas × FactorConversion + unidades. */
+export function returnedUnits(factor: number, cajas = 0, unidades = 0): number {
+  return cajas * factor + unidades
+}
+
+/** Thousandths of a unit, as an integer: unit counts compare and add exactly. */
+export function toMilliUnits(units: number): number {
+  return Math.round(units * 1000)
+}
+
+/** Line Total × returned units ÷ line units, in cents, rounded half away from zero. */
+export function lineAmountCents(lineTotal: number, returned: number, held: number): number {
+  const micros = BigInt(Math.round(lineTotal * 1_000_000))
+  const numerator = micros * BigInt(toMilliUnits(returned))
+  const denominator = BigInt(toMilliUnits(held)) * 10_000n
+  return Number(divideRounded(numerator, denominator))
+}
+
+/** An exact decimal with six places (`150.000000`), rounded half away from zero. */
+export function formatSixDecimals(numerator: bigint, denominator: bigint): string {
+  const scaled = divideRounded(numerator * 1_000_000n, denominator)
+  const negative = scaled < 0n
+  const digits = (negative ? -scaled : scaled).toString().padStart(7, '0')
+  return `${negative ? '-' : ''}${digits.slice(0, -6)}.${digits.slice(-6)}`
+}
+
+export function centsToSixDecimals(cents: number): string {
+  return formatSixDecimals(BigInt(cents), 100n)
+}
+
+/** The listing's quantity: boxes (units ÷ FactorConversion) for a CJ line, otherwise units. */
+export function listedQuantity(units: number, uniVenta: string | null, factor: number): string {
+  const milli = BigInt(toMilliUnits(units))
+  return uniVenta === 'CJ' ? formatSixDecimals(milli, BigInt(toMilliUnits(factor))) : formatSixDecimals(milli, 1000n)
+}
+
+export function centsToAmount(cents: number): number {
+  return cents / 100
+}
+
+function divideRounded(numerator: bigint, denominator: bigint): bigint {
+  if (denominator < 0n) return divideRounded(-numerator, -denominator)
+  const negative = numerator < 0n
+  const magnitude = negative ? -numerator : numerator
+  const quotient = (magnitude * 2n + denominator) / (denominator * 2n)
+  return negative ? -quotient : quotient
+}

@@ -1,0 +1,106 @@
+import Type from 'typebox'
+import { defineRoute, type Route } from '../http/route.ts'
+import { errorResponse, OPERATOR_ERRORS, PROTECTED_ERRORS } from '../http/schemas.ts'
+import { listProcessedReturns } from './listing.service.ts'
+import { ListedReturn, ListingHeaders, ListingQuery, ReasonBody, RegisterReturnBody, ReturnIdParams, ReturnsQuery, ReturnView } from './returns.schemas.ts'
+import { approveReturn, cancelReturn, getReturn, listReturns, registerReturn, rejectReturn, type ReturnsDeps } from './returns.service.ts'
+
+const TAG = 'operador: devoluciones'
+const notFoundReturn = (raw: Record<string, string>) => `No existe la devolución ${raw.id ?? ''}.`
+const transitionErrors = {
+  ...OPERATOR_ERRORS,
+  404: errorResponse('No existe la devolución'),
+  422: errorResponse('Transición imposible, falta motivo o falta el encabezado Operador'),
+}
+
+export function returnRoutes(deps: ReturnsDeps): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/devoluciones/listar',
+      access: 'client',
+      tag: 'devoluciones',
+      summary: 'Devoluciones aprobadas procesadas en una fecha',
+      description:
+        'Arreglo sin objeto envolvente; [] si no hay. Pida las páginas 1, 2, 3… hasta que una tenga menos de 1000 elementos. ' +
+        'Los números marcados con 6 decimales fijos se escriben así (150.000000).',
+      headers: ListingHeaders,
+      query: ListingQuery,
+      responses: {
+        200: { description: 'Una página de devoluciones', schema: Type.Array(ListedReturn) },
+        ...PROTECTED_ERRORS,
+        422: errorResponse('Falta el encabezado Fecha, o Fecha o pagina con formato inválido'),
+      },
+      handle: ({ event, query }) => {
+        const fecha = event.node.req.headers['fecha']
+        return { status: 200, json: listProcessedReturns(deps, Array.isArray(fecha) ? fecha[0] : fecha, query.pagina) }
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/operador/devoluciones',
+      access: 'operator',
+      tag: TAG,
+      summary: 'Registra una devolución (y la aprueba si aprobar es true)',
+      body: { description: 'La devolución', schema: RegisterReturnBody },
+      responses: { 201: { description: 'Devolución registrada', schema: ReturnView }, ...OPERATOR_ERRORS, 422: errorResponse('Regla de devoluciones incumplida; nada se escribió') },
+      handle: ({ body, operator }) => ({ status: 201, body: registerReturn(deps, operator, body) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/operador/devoluciones',
+      access: 'operator',
+      tag: TAG,
+      summary: 'Devoluciones por fecha de registro y/o estado',
+      query: ReturnsQuery,
+      responses: { 200: { description: 'Devoluciones, por id', schema: Type.Array(ReturnView) }, ...OPERATOR_ERRORS },
+      handle: ({ query }) => ({ status: 200, body: listReturns(deps, query) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/operador/devoluciones/:id',
+      access: 'operator',
+      tag: TAG,
+      summary: 'Una devolución',
+      params: ReturnIdParams,
+      paramsNotFound: notFoundReturn,
+      responses: { 200: { description: 'La devolución', schema: ReturnView }, ...OPERATOR_ERRORS, 404: errorResponse('No existe la devolución') },
+      handle: ({ params }) => ({ status: 200, body: getReturn(deps, params.id) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/operador/devoluciones/:id/aprobar',
+      access: 'operator',
+      tag: TAG,
+      summary: 'Aprueba una devolución pendiente (fecha y hora de proceso: ahora)',
+      params: ReturnIdParams,
+      paramsNotFound: notFoundReturn,
+      responses: { 200: { description: 'Devolución aprobada', schema: ReturnView }, ...transitionErrors },
+      handle: ({ params, operator }) => ({ status: 200, body: approveReturn(deps, operator, params.id) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/operador/devoluciones/:id/rechazar',
+      access: 'operator',
+      tag: TAG,
+      summary: 'Rechaza una devolución pendiente',
+      params: ReturnIdParams,
+      paramsNotFound: notFoundReturn,
+      body: { description: 'El motivo del rechazo', schema: ReasonBody },
+      responses: { 200: { description: 'Devolución rechazada', schema: ReturnView }, ...transitionErrors },
+      handle: ({ params, body, operator }) => ({ status: 200, body: rejectReturn(deps, operator, params.id, body.motivo) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/operador/devoluciones/:id/anular',
+      access: 'operator',
+      tag: TAG,
+      summary: 'Anula una devolución aprobada (sale del listado del cliente)',
+      params: ReturnIdParams,
+      paramsNotFound: notFoundReturn,
+      body: { description: 'El motivo de la anulación', schema: ReasonBody },
+      responses: { 200: { description: 'Devolución anulada', schema: ReturnView }, ...transitionErrors },
+      handle: ({ params, body, operator }) => ({ status: 200, body: cancelReturn(deps, operator, params.id, body.motivo) }),
+    }),
+  ]
+}

@@ -1,0 +1,261 @@
+import { DateTimeFormatter, LocalDateTime } from '@js-joda/core'
+import type { Static } from 'typebox'
+import { insertAuditEntry } from '../audit/audit.store.ts'
+import { formatLocalDateTime, localDateTime, toStoredInstant, type Clock } from '../clock.ts'
+import { transaction, type Database } from '../db/database.ts'
+import type { ReturnState } from '../db/tables.ts'
+import { DomainError, invalidInput, notFound } from '../errors.ts'
+import { findReason } from '../reasons/reasons.store.ts'
+import type { ListingCache } from './listing.cache.ts'
+import { centsToAmount, factorOf, lineAmountCents, lineUnits, listedQuantity, returnedUnits, toMilliUnits } from './quantities.ts'
+import type { RegisterReturnBody } from './returns.schemas.ts'
+import {
+  findHeldUnits,
+  findInvoiceForReturn,
+  findInvoiceLines,
+  findReturn,
+  findReturnLines,
+  findReturns,
+  insertReturn,
+  insertReturnLines,
+  updateReturn,
+  type ReturnLineRow,
+  type ReturnRow,
+} from './returns.store.ts'
+
+export interface ReturnsDeps {
+  db: Database
+  clock: Clock
+  listing: ListingCache
+}
+
+export interface ReturnView {
+  id: string
+  factura: string
+  manifiesto: string
+  concepto: string
+  conceptoDescripcion: string
+  fecha: string
+  estado: ReturnState
+  total: number
+  fechaProcesado: string | null
+  horaProcesado: string | null
+  registradaPor: string
+  registradaEn: string
+  aprobadaPor: string | null
+  cerradaPor: string | null
+  motivo: string | null
+  lineas: Array<{ numeroLinea: number; productoId: string; producto: string; uniVenta: string | null; unidades: number; cantidad: number; lineTotal: number }>
+}
+
+/**
+ * Registers a return (contract §4): an invoice of a manifest that is not closed, an active reason,
+ * lines named by NumeroLinea with cajas and/or unidades that never take a line past its units
+ * (counting pending and approved returns), amounts proportional to the line total in cents.
+ * With `aprobar` it is approved at once. Audited; nothing is written on any violation.
+ * @throws DomainError INVALID_INPUT (422) naming the line and the numbers.
+ */
+export function registerReturn(deps: ReturnsDeps, operator: string, input: Static<typeof RegisterReturnBody>): ReturnView {
+  const { db, clock } = deps
+  const fecha = returnDate(input.fecha)
+  const id = transaction(db, () => {
+    const invoice = findInvoiceForReturn(db, input.factura)
+    if (!invoice) throw invalidInput(`No existe la factura ${input.factura}.`)
+    if (invoice.manifest_estado === 'closed') {
+      throw invalidInput(`El manifiesto ${invoice.manifiesto} de la factura ${input.factura} está cerrado: no admite devoluciones.`)
+    }
+    const reason = findReason(db, input.concepto)
+    if (!reason) throw invalidInput(`No existe el concepto ${input.concepto}.`)
+    if (reason.activo !== 1) throw invalidInput(`El concepto ${input.concepto} está inactivo: no admite devoluciones nuevas.`)
+
+    const lines = returnLines(input, findInvoiceLines(db, invoice.id), findHeldUnits(db, invoice.id))
+    const at = clock.now()
+    const approved = input.aprobar === true
+    const processed = localDateTime(clock, at)
+    const returnId = insertReturn(db, {
+      invoice_id: invoice.id,
+      reason_codigo: reason.codigo,
+      fecha,
+      estado: approved ? 'approved' : 'pending',
+      total_cents: lines.reduce((sum, line) => sum + line.amount_cents, 0),
+      registered_at: toStoredInstant(at),
+      registered_date: processed.toLocalDate().toString(),
+      registered_by: operator,
+      processed_date: approved ? processed.toLocalDate().toString() : null,
+      processed_time: approved ? timeOf(processed) : null,
+      approved_by: approved ? operator : null,
+      closed_at: null,
+      closed_by: null,
+      closing_note: null,
+    })
+    insertReturnLines(db, lines.map((line) => ({ ...line, return_id: returnId })))
+    insertAuditEntry(db, {
+      at: toStoredInstant(at),
+      actor: operator,
+      action: approved ? 'devolucion.registrada_y_aprobada' : 'devolucion.registrada',
+      subjectType: 'devolucion',
+      subjectId: String(returnId),
+      after: JSON.stringify(viewOf(deps, returnId)),
+    })
+    return returnId
+  })
+  const view = viewOf(deps, id)
+  if (view.fechaProcesado) deps.listing.forgetDate(view.fechaProcesado)
+  return view
+}
+
+export function getReturn(deps: ReturnsDeps, id: string): ReturnView {
+  const row = findReturn(deps.db, Number(id))
+  if (!row) throw notFound(`No existe la devolución ${id}.`)
+  return toView(deps.clock, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? [])
+}
+
+/** Returns registered on a local date and/or in a state, by id. */
+export function listReturns(deps: ReturnsDeps, filters: { fecha?: string; estado?: ReturnState }): ReturnView[] {
+  const rows = findReturns(deps.db, { registeredDate: filters.fecha, estado: filters.estado })
+  const lines = findReturnLines(deps.db, rows.map((row) => row.id))
+  return rows.map((row) => toView(deps.clock, row, lines.get(row.id) ?? []))
+}
+
+/** pending → approved; its processing date and time are now, in the zone. */
+export function approveReturn(deps: ReturnsDeps, operator: string, id: string): ReturnView {
+  return changeState(deps, operator, id, 'approved', null)
+}
+
+/** pending → rejected, with a reason. */
+export function rejectReturn(deps: ReturnsDeps, operator: string, id: string, motivo: string): ReturnView {
+  return changeState(deps, operator, id, 'rejected', motivo)
+}
+
+/** approved → cancelled, with a reason: it leaves the client's listing and frees its units. */
+export function cancelReturn(deps: ReturnsDeps, operator: string, id: string, motivo: string): ReturnView {
+  return changeState(deps, operator, id, 'cancelled', motivo)
+}
+
+const ALLOWED_FROM: Record<'approved' | 'rejected' | 'cancelled', ReturnState> = {
+  approved: 'pending',
+  rejected: 'pending',
+  cancelled: 'approved',
+}
+
+const STATE_NAMES: Record<ReturnState, string> = {
+  pending: 'pendiente',
+  approved: 'aprobada',
+  rejected: 'rechazada',
+  cancelled: 'anulada',
+}
+
+function changeState(deps: ReturnsDeps, operator: string, id: string, target: 'approved' | 'rejected' | 'cancelled', motivo: string | null): ReturnView {
+  const { db, clock } = deps
+  const view = transaction(db, () => {
+    const before = getReturn(deps, id)
+    if (before.estado !== ALLOWED_FROM[target]) {
+      throw new DomainError(
+        'INVALID_TRANSITION',
+        `La devolución ${id} está ${STATE_NAMES[before.estado]}; solo una devolución ${STATE_NAMES[ALLOWED_FROM[target]]} puede quedar ${STATE_NAMES[target]}.`,
+      )
+    }
+    const at = clock.now()
+    const local = localDateTime(clock, at)
+    updateReturn(
+      db,
+      Number(id),
+      target === 'approved'
+        ? { estado: target, processed_date: local.toLocalDate().toString(), processed_time: timeOf(local), approved_by: operator }
+        : { estado: target, closed_at: toStoredInstant(at), closed_by: operator, closing_note: motivo },
+    )
+    const after = getReturn(deps, id)
+    const action = { approved: 'devolucion.aprobada', rejected: 'devolucion.rechazada', cancelled: 'devolucion.anulada' }[target]
+    insertAuditEntry(db, { at: toStoredInstant(at), actor: operator, action, subjectType: 'devolucion', subjectId: id, before: JSON.stringify(before), after: JSON.stringify(after) })
+    return after
+  })
+  if (view.fechaProcesado) deps.listing.forgetDate(view.fechaProcesado)
+  return view
+}
+
+/** The return lines to write, each checked against its invoice line and what is already held. */
+function returnLines(
+  input: Static<typeof RegisterReturnBody>,
+  invoiceLines: ReturnType<typeof findInvoiceLines>,
+  held: ReadonlyMap<number, number>,
+): Array<Omit<ReturnLineRow, 'return_id'>> {
+  const seen = new Set<number>()
+  return input.lineas.map((requested, index) => {
+    const label = `Línea #${index + 1} (NumeroLinea ${requested.numeroLinea})`
+    if (seen.has(requested.numeroLinea)) throw invalidInput(`${label}: la línea ya aparece en esta devolución.`)
+    seen.add(requested.numeroLinea)
+    const line = invoiceLines.find((candidate) => candidate.numero_linea === requested.numeroLinea)
+    if (!line) {
+      throw invalidInput(`${label}: la factura ${input.factura} no tiene esa línea (tiene ${invoiceLines.map((l) => l.numero_linea).join(', ')}).`)
+    }
+    const factor = factorOf(line)
+    const units = returnedUnits(factor, requested.cajas ?? 0, requested.unidades ?? 0)
+    if (units <= 0) throw invalidInput(`${label}: indique cajas y/o unidades mayores que cero.`)
+    const total = lineUnits(line)
+    const already = held.get(line.numero_linea) ?? 0
+    if (toMilliUnits(already) + toMilliUnits(units) > toMilliUnits(total)) {
+      throw invalidInput(
+        `${label}, ${line.producto_desc}: se quieren devolver ${units} unidades, pero la línea tiene ${total} y ya hay ${already} en devoluciones pendientes o aprobadas (disponibles: ${total - already}).`,
+      )
+    }
+    return {
+      numero_linea: line.numero_linea,
+      producto_id: line.producto_id,
+      producto_desc: line.producto_desc,
+      uni_venta: line.uni_venta,
+      factor_conversion: factor,
+      units,
+      amount_cents: lineAmountCents(line.total, units, total),
+    }
+  })
+}
+
+/** `YYYY-MM-DDTHH:mm:ss` as given, or `YYYY-MM-DD` as its midnight; an impossible date is 422. */
+function returnDate(text: string): string {
+  const full = text.length === 10 ? `${text}T00:00:00` : text
+  try {
+    LocalDateTime.parse(full)
+  } catch {
+    throw invalidInput(`fecha: ${text} no es una fecha real (use YYYY-MM-DDTHH:mm:ss o YYYY-MM-DD).`)
+  }
+  return full
+}
+
+function viewOf(deps: ReturnsDeps, id: number): ReturnView {
+  return getReturn(deps, String(id))
+}
+
+function toView(clock: Clock, row: ReturnRow, lines: readonly ReturnLineRow[]): ReturnView {
+  return {
+    id: String(row.id),
+    factura: row.nfactura,
+    manifiesto: row.manifiesto,
+    concepto: row.reason_codigo,
+    conceptoDescripcion: row.reason_descripcion,
+    fecha: row.fecha,
+    estado: row.estado,
+    total: centsToAmount(row.total_cents),
+    fechaProcesado: row.processed_date,
+    horaProcesado: row.processed_time,
+    registradaPor: row.registered_by,
+    registradaEn: formatLocalDateTime(clock, row.registered_at),
+    aprobadaPor: row.approved_by,
+    cerradaPor: row.closed_by,
+    motivo: row.closing_note,
+    lineas: lines.map((line) => ({
+      numeroLinea: line.numero_linea,
+      productoId: line.producto_id,
+      producto: line.producto_desc,
+      uniVenta: line.uni_venta,
+      unidades: line.units,
+      cantidad: Number(listedQuantity(line.units, line.uni_venta, line.factor_conversion)),
+      lineTotal: centsToAmount(line.amount_cents),
+    })),
+  }
+}
+
+const TIME = DateTimeFormatter.ofPattern('HH:mm:ss')
+
+function timeOf(local: LocalDateTime): string {
+  return local.format(TIME)
+}

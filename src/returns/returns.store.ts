@@ -1,0 +1,150 @@
+import { sql } from 'kysely'
+import { all, first, run, type Database } from '../db/database.ts'
+import type { ManifestState, ReturnLineTable, ReturnState, ReturnTable } from '../db/tables.ts'
+
+export interface InvoiceForReturn {
+  id: number
+  nfactura: string
+  manifiesto: string
+  manifest_estado: ManifestState
+}
+
+export interface InvoiceLineForReturn {
+  numero_linea: number
+  producto_id: string
+  producto_desc: string
+  uni_venta: string | null
+  cantidad_fracciones: number | null
+  cantidad_caja: number | null
+  factor_conversion: number | null
+  total: number
+}
+
+/** A return with what its views show of its invoice, manifest and reason. */
+export interface ReturnRow {
+  id: number
+  estado: ReturnState
+  fecha: string
+  total_cents: number
+  registered_at: string
+  registered_by: string
+  processed_date: string | null
+  processed_time: string | null
+  approved_by: string | null
+  closed_at: string | null
+  closed_by: string | null
+  closing_note: string | null
+  reason_codigo: string
+  reason_descripcion: string
+  reason_id_proveedor: string | null
+  nfactura: string
+  cliente_id: string
+  cliente: string
+  almacen: string
+  manifiesto: string
+}
+
+export type ReturnLineRow = Omit<ReturnLineTable, 'id'>
+
+export function findInvoiceForReturn(db: Database, nfactura: string): InvoiceForReturn | undefined {
+  return first(
+    db,
+    db.query
+      .selectFrom('invoices as i')
+      .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+      .select(['i.id', 'i.nfactura', 'm.numero as manifiesto', 'm.estado as manifest_estado'])
+      .where('i.nfactura', '=', nfactura),
+  )
+}
+
+export function findInvoiceLines(db: Database, invoiceId: number): InvoiceLineForReturn[] {
+  return all(
+    db,
+    db.query
+      .selectFrom('invoice_lines')
+      .select(['numero_linea', 'producto_id', 'producto_desc', 'uni_venta', 'cantidad_fracciones', 'cantidad_caja', 'factor_conversion', 'total'])
+      .where('invoice_id', '=', invoiceId)
+      .orderBy('position'),
+  )
+}
+
+/** Units held by the pending and approved returns of an invoice, per line number. */
+export function findHeldUnits(db: Database, invoiceId: number): Map<number, number> {
+  const rows = all(
+    db,
+    db.query
+      .selectFrom('return_lines as l')
+      .innerJoin('returns as r', 'r.id', 'l.return_id')
+      .select(['l.numero_linea', sql<number>`sum(l.units)`.as('units')])
+      .where('r.invoice_id', '=', invoiceId)
+      .where('r.estado', 'in', ['pending', 'approved'])
+      .groupBy('l.numero_linea'),
+  )
+  return new Map(rows.map((row) => [row.numero_linea, row.units]))
+}
+
+export function insertReturn(db: Database, row: Omit<ReturnTable, 'id'>): number {
+  return Number(run(db, db.query.insertInto('returns').values(row)).lastInsertRowid)
+}
+
+export function insertReturnLines(db: Database, lines: readonly ReturnLineRow[]): void {
+  if (lines.length > 0) run(db, db.query.insertInto('return_lines').values([...lines]))
+}
+
+export function updateReturn(db: Database, id: number, changes: Partial<Omit<ReturnTable, 'id'>>): void {
+  run(db, db.query.updateTable('returns').set(changes).where('id', '=', id))
+}
+
+function returnsWithContext(db: Database) {
+  return db.query
+    .selectFrom('returns as r')
+    .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
+    .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+    .innerJoin('return_reasons as c', 'c.codigo', 'r.reason_codigo')
+    .select([
+      'r.id', 'r.estado', 'r.fecha', 'r.total_cents', 'r.registered_at', 'r.registered_by', 'r.processed_date', 'r.processed_time',
+      'r.approved_by', 'r.closed_at', 'r.closed_by', 'r.closing_note', 'r.reason_codigo',
+      'c.descripcion as reason_descripcion', 'c.id_proveedor as reason_id_proveedor',
+      'i.nfactura', 'i.cliente_id', 'i.cliente', 'i.almacen', 'm.numero as manifiesto',
+    ])
+}
+
+export function findReturn(db: Database, id: number): ReturnRow | undefined {
+  return first(db, returnsWithContext(db).where('r.id', '=', id))
+}
+
+export function findReturns(db: Database, filters: { registeredDate?: string; estado?: ReturnState; invoiceId?: number }): ReturnRow[] {
+  let query = returnsWithContext(db)
+  if (filters.registeredDate !== undefined) query = query.where('r.registered_date', '=', filters.registeredDate)
+  if (filters.estado !== undefined) query = query.where('r.estado', '=', filters.estado)
+  if (filters.invoiceId !== undefined) query = query.where('r.invoice_id', '=', filters.invoiceId)
+  return all(db, query.orderBy('r.id'))
+}
+
+/** One page of the approved returns processed on a date, by id (the client's listing). */
+export function findApprovedReturnsProcessedOn(db: Database, date: string, offset: number, limit: number): ReturnRow[] {
+  return all(
+    db,
+    returnsWithContext(db).where('r.processed_date', '=', date).where('r.estado', '=', 'approved').orderBy('r.id').limit(limit).offset(offset),
+  )
+}
+
+/** The lines of the given returns, grouped by return, in line order. */
+export function findReturnLines(db: Database, returnIds: readonly number[]): Map<number, ReturnLineRow[]> {
+  const rows = all(
+    db,
+    db.query
+      .selectFrom('return_lines')
+      .select(['return_id', 'numero_linea', 'producto_id', 'producto_desc', 'uni_venta', 'factor_conversion', 'units', 'amount_cents'])
+      .where(sql<boolean>`return_id IN (SELECT value FROM json_each(${JSON.stringify(returnIds)}))`)
+      .orderBy('return_id')
+      .orderBy('id'),
+  )
+  const byReturn = new Map<number, ReturnLineRow[]>()
+  for (const row of rows) {
+    const lines = byReturn.get(row.return_id)
+    if (lines) lines.push(row)
+    else byReturn.set(row.return_id, [row])
+  }
+  return byReturn
+}
