@@ -37,6 +37,8 @@ function describe(keyword: string, params: Record<string, unknown>): string {
       return 'no puede estar vacío'
     case 'maxLength':
       return `admite como máximo ${String(params.limit)} caracteres`
+    case 'minProperties':
+      return 'debe incluir al menos un campo'
     case 'minItems':
       return `debe tener al menos ${String(params.limit)} elemento(s)`
     case 'maxItems':

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { all } from '../../src/db/database.ts'
+import { databaseState } from '../support/batches.ts'
+import { FACTURA, OPERATOR, operator, registerReturn, seedReturns } from '../support/operator.ts'
+import { withService, type TestService } from '../support/service.ts'
+
+interface Rejection {
+  name: string
+  setup?: (service: TestService) => Promise<unknown> | unknown
+  body: Record<string, unknown>
+  message: string
+}
+
+const base = { factura: FACTURA, concepto: 'DANADO', fecha: '2026-11-22T09:30:00' }
+
+const rejections: Rejection[] = [
+  { name: 'more units than the line has', body: { ...base, lineas: [{ numeroLinea: 1, unidades: 13 }] }, message: 'Línea #1 (NumeroLinea 1), ACEITE VEGETAL 410 mL 1/24: se quieren devolver 13 unidades, pero la línea tiene 12 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 12).' },
+  { name: 'more boxes than the line has', body: { ...base, lineas: [{ numeroLinea: 2, cajas: 2, unidades: 1 }] }, message: 'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: se quieren devolver 193 unidades, pero la línea tiene 192 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 192).' },
+  {
+    name: 'over-returning across earlier pending and approved returns',
+    setup: async (service) => {
+      await registerReturn(service, [{ numeroLinea: 3, cajas: 1 }])
+      await registerReturn(service, [{ numeroLinea: 3, unidades: 5 }], { aprobar: true })
+    },
+    body: { ...base, lineas: [{ numeroLinea: 3, unidades: 6 }] },
+    message: 'Línea #1 (NumeroLinea 3), JABON LIMON 115GRX72: se quieren devolver 6 unidades, pero la línea tiene 82 y ya hay 77 en devoluciones pendientes o aprobadas (disponibles: 5).',
+  },
+  { name: 'a line the invoice does not have', body: { ...base, lineas: [{ numeroLinea: 9, unidades: 1 }] }, message: `Línea #1 (NumeroLinea 9): la factura ${FACTURA} no tiene esa línea (tiene 1, 2, 3).` },
+  { name: 'the same line twice', body: { ...base, lineas: [{ numeroLinea: 1, unidades: 1 }, { numeroLinea: 1, unidades: 1 }] }, message: 'Línea #2 (NumeroLinea 1): la línea ya aparece en esta devolución.' },
+  { name: 'no quantity', body: { ...base, lineas: [{ numeroLinea: 1, cajas: 0 }] }, message: 'Línea #1 (NumeroLinea 1): indique cajas y/o unidades mayores que cero.' },
+  { name: 'a negative quantity', body: { ...base, lineas: [{ numeroLinea: 1, unidades: -1 }] }, message: 'Cuerpo inválido: lineas[0].unidades: debe ser al menos 0.' },
+  { name: 'no lines', body: { ...base, lineas: [] }, message: 'Cuerpo inválido: lineas: debe tener al menos 1 elemento(s).' },
+  { name: 'an unknown invoice', body: { ...base, factura: 'NO-EXISTE', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'No existe la factura NO-EXISTE.' },
+  { name: 'an unknown reason', body: { ...base, concepto: 'NADA', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'No existe el concepto NADA.' },
+  { name: 'an inactive reason', setup: (service) => operator(service, 'PUT', 'conceptos/VENCIDO', { activo: false }), body: { ...base, concepto: 'VENCIDO', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'El concepto VENCIDO está inactivo: no admite devoluciones nuevas.' },
+  { name: 'a closed manifest', setup: (service) => service.db.sqlite.exec("UPDATE manifests SET estado = 'closed'"), body: { ...base, lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: `El manifiesto 905112 de la factura ${FACTURA} está cerrado: no admite devoluciones.` },
+  { name: 'an impossible date', body: { ...base, fecha: '2026-02-30', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'fecha: 2026-02-30 no es una fecha real (use YYYY-MM-DDTHH:mm:ss o YYYY-MM-DD).' },
+  { name: 'a date in another format', body: { ...base, fecha: '22/11/2026', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'Cuerpo inválido: fecha: no tiene el formato esperado.' },
+]
+
+for (const scenario of rejections) {
+  test(`returns: ${scenario.name} → 422, nothing written`, () =>
+    withService({}, async (service) => {
+      await seedReturns(service)
+      await scenario.setup?.(service)
+      const before = { ...databaseState(service.db), returns: returnsCount(service) }
+      const { status, body } = await operator(service, 'POST', 'devoluciones', scenario.body)
+      assert.equal(status, 422, JSON.stringify(body))
+      assert.deepEqual(body, { success: false, message: scenario.message })
+      assert.deepEqual({ ...databaseState(service.db), returns: returnsCount(service) }, before)
+    }))
+}
+
+function returnsCount(service: TestService): unknown {
+  return service.db.sqlite.prepare('SELECT (SELECT count(*) FROM returns) || \'/\' || (SELECT count(*) FROM return_lines)').pluck().get()
+}
+
+const amounts: Array<{ name: string; steps: unknown[][]; totals: number[] }> = [
+  { name: 'whole boxes: one box of two (1476.77 × 96/192)', steps: [[{ numeroLinea: 2, cajas: 1 }]], totals: [738.39] },
+  { name: 'all the boxes', steps: [[{ numeroLinea: 2, cajas: 2 }]], totals: [1476.77] },
+  { name: 'loose units of a UN line (430.56 × 5/12)', steps: [[{ numeroLinea: 1, unidades: 5 }]], totals: [179.4] },
+  { name: 'the box of a mixed line (392.85 × 72/82)', steps: [[{ numeroLinea: 3, cajas: 1 }]], totals: [344.94] },
+  { name: 'the loose units of a mixed line (392.85 × 10/82)', steps: [[{ numeroLinea: 3, unidades: 10 }]], totals: [47.91] },
+  { name: 'boxes given as units', steps: [[{ numeroLinea: 2, unidades: 96 }]], totals: [738.39] },
+  { name: 'several lines in one return', steps: [[{ numeroLinea: 1, unidades: 12 }, { numeroLinea: 2, cajas: 1, unidades: 6 }]], totals: [430.56 + 784.53] },
+  { name: 'partial returns in several steps up to the whole line', steps: [[{ numeroLinea: 1, unidades: 5 }], [{ numeroLinea: 1, unidades: 5 }], [{ numeroLinea: 1, unidades: 2 }]], totals: [179.4, 179.4, 71.76] },
+]
+
+for (const scenario of amounts) {
+  test(`returns amounts: ${scenario.name}`, () =>
+    withService({}, async (service) => {
+      await seedReturns(service)
+      const totals = []
+      for (const lineas of scenario.steps) {
+        const { status, body } = await registerReturn(service, lineas)
+        assert.equal(status, 201, JSON.stringify(body))
+        totals.push(body.total)
+      }
+      assert.deepEqual(totals, scenario.totals.map((total) => Math.round(total * 100) / 100))
+    }))
+}
+
+test('returns: registering answers 201 with the return, its lines in the listing unit, and audits it', () =>
+  withService({}, async (service) => {
+    await seedReturns(service)
+    const { status, body } = await registerReturn(service, [{ numeroLinea: 2, cajas: 1 }, { numeroLinea: 3, cajas: 1, unidades: 10 }], { fecha: '2026-11-21' })
+    assert.equal(status, 201)
+    const expected = {
+      id: '1', factura: FACTURA, manifiesto: '905112', concepto: 'DANADO', conceptoDescripcion: 'Producto dañado',
+      fecha: '2026-11-21T00:00:00', estado: 'pending', total: 1131.24, fechaProcesado: null, horaProcesado: null,
+      registradaPor: OPERATOR, registradaEn: '2026-11-22 10:00:00', aprobadaPor: null, cerradaPor: null, motivo: null,
+      lineas: [
+        { numeroLinea: 2, productoId: '81800012', producto: 'SALSA DE TOMATE 8X12X87GR', uniVenta: 'CJ', unidades: 96, cantidad: 1, lineTotal: 738.39 },
+        { numeroLinea: 3, productoId: '52480038', producto: 'JABON LIMON 115GRX72', uniVenta: 'CJ', unidades: 82, cantidad: 1.138889, lineTotal: 392.85 },
+      ],
+    }
+    assert.deepEqual(body, expected)
+    assert.deepEqual((await operator(service, 'GET', 'devoluciones/1')).body, expected)
+    const audit = all(service.db, service.db.query.selectFrom('audit_log').selectAll().where('subject_type', '=', 'devolucion'))
+    assert.deepEqual(audit.map((row) => [row.actor, row.action, row.subject_id, JSON.parse(row.after!)]), [[OPERATOR, 'devolucion.registrada', '1', expected]])
+  }))
+
+test('returns: aprobar: true registers and approves at once, processed now in Honduras', () =>
+  withService({ now: '2026-11-23T05:30:15.000Z' }, async (service) => {
+    await seedReturns(service)
+    const { status, body } = await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true })
+    assert.equal(status, 201)
+    assert.deepEqual([body.estado, body.fechaProcesado, body.horaProcesado, body.aprobadaPor], ['approved', '2026-11-22', '23:30:15', OPERATOR])
+  }))
