@@ -73,3 +73,13 @@ test('openapi: the intake route documents its request body and every answer', as
     'ALMACENES_DESCONOCIDOS|MANIFIESTO_CERRADO|FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO|MOTIVOS_MIXTOS',
   ])
 })
+
+test('openapi: the returns listing documents its Fecha header, pagina and the returned fields', async () => {
+  const { document } = await fetchDocument()
+  const listing = document.paths['/api/v1/devoluciones/listar']!.get!
+  assert.deepEqual(listing.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`), ['query:pagina', 'header:Fecha'])
+  const items = (listing.responses['200']!.content!['application/json']!.schema as { items: { properties: Record<string, unknown> } }).items
+  assert.deepEqual(Object.keys(items.properties), ['devolucion', 'factura', 'clienteid', 'cliente', 'fecha', 'total', 'almacen', 'idConcepto', 'concepto', 'numeroManifiesto', 'fechaProcesado', 'horaProcesado', 'lineasDevolucion'])
+  const operatorRoute = document.paths['/api/v1/operador/devoluciones']!.post!
+  assert.deepEqual(operatorRoute.security, [{ OperatorKey: [] }])
+})
