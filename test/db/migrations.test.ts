@@ -116,3 +116,12 @@ test('db: a prepared statement is reused for the same SQL text', () => {
   assert.equal(db.statements.size, size)
   closeDatabase(db)
 })
+
+test('db: a database of an earlier version migrates forward keeping its data', () => {
+  const db = freshDatabase()
+  assert.deepEqual(migrateDatabase(db, MIGRATIONS.slice(0, 1)), { from: 0, to: 1 })
+  insertManifestRow(db, { numero: '905112', createdAt: '2026-11-22T16:00:00.000Z', batchId: insertBatchRow(db) })
+  assert.deepEqual(migrateDatabase(db), { from: 1, to: LATEST_SCHEMA_VERSION })
+  assert.deepEqual(all(db, db.query.selectFrom('manifests').select(['numero', 'estado'])), [{ numero: '905112', estado: 'imported' }])
+  closeDatabase(db)
+})
