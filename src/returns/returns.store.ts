@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import { all, first, run, type Database } from '../db/database.ts'
 import type { ManifestState, ReturnLineTable, ReturnState, ReturnTable } from '../db/tables.ts'
 
@@ -21,20 +21,7 @@ export interface InvoiceLineForReturn {
 }
 
 /** A return with what its views show of its invoice, manifest and reason. */
-export interface ReturnRow {
-  id: number
-  estado: ReturnState
-  fecha: string
-  total_cents: number
-  registered_at: string
-  registered_by: string
-  processed_date: string | null
-  processed_time: string | null
-  approved_by: string | null
-  closed_at: string | null
-  closed_by: string | null
-  closing_note: string | null
-  reason_codigo: string
+export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered_date'> & {
   reason_descripcion: string
   reason_id_proveedor: string | null
   nfactura: string
