@@ -4,13 +4,17 @@ import type { Clock } from './clock.ts'
 import { keyList, type Config } from './config.ts'
 import type { Database } from './db/database.ts'
 import { createAlerter } from './alerts/alerter.ts'
+import { auditRoutes } from './audit/audit.routes.ts'
+import { batchRoutes } from './batches/batches.routes.ts'
+import { conflictRoutes } from './conflicts/conflicts.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { createHttpApp } from './http/http-app.ts'
 import { buildOpenApiDocument } from './http/openapi.ts'
 import { openApiRoutes } from './http/openapi.routes.ts'
 import type { Route } from './http/route.ts'
 import { intakeRoutes } from './intake/intake.routes.ts'
-import { manifestRoutes } from './manifests/manifests.routes.ts'
+import { invoiceRoutes } from './invoices/invoices.routes.ts'
+import { manifestOperatorRoutes, manifestRoutes } from './manifests/manifests.routes.ts'
 import { reasonRoutes } from './reasons/reasons.routes.ts'
 import { ListingCache } from './returns/listing.cache.ts'
 import { returnRoutes } from './returns/returns.routes.ts'
@@ -43,10 +47,15 @@ export function createApp({ config, db, clock, log }: AppDeps): ManifiestoApp {
   const listing = new ListingCache(config.returnsCache, clock)
   const routes: Route[] = [
     ...healthRoutes({ db, clock }),
-    ...intakeRoutes({ db, clock, config, log, maxBodyBytes }),
+    ...intakeRoutes({ db, clock, config, log, maxBodyBytes, onInvoicesChanged: () => listing.forgetAll() }),
     ...manifestRoutes({ db, clock }),
+    ...manifestOperatorRoutes({ db, clock }),
     ...returnRoutes({ db, clock, listing }),
     ...reasonRoutes({ db, clock, onChange: () => listing.forgetAll() }),
+    ...invoiceRoutes({ db, clock, listing }),
+    ...conflictRoutes({ db, clock, onInvoiceChanged: () => listing.forgetAll() }),
+    ...batchRoutes({ db, clock, config }),
+    ...auditRoutes({ db, clock }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),
   ]
   const app = createHttpApp({

@@ -73,6 +73,11 @@ export function localDateOf(clock: Clock, storedInstant: string): LocalDate {
   return LocalDate.ofInstant(Instant.parse(storedInstant), clock.zone)
 }
 
+/** The stored instant at which a local date (`YYYY-MM-DD`) begins in the clock's zone. */
+export function startOfLocalDay(clock: Clock, date: string): string {
+  return toStoredInstant(LocalDate.parse(date).atStartOfDay(clock.zone).toInstant())
+}
+
 export function isKnownZone(zone: string): boolean {
   try {
     ZoneId.of(zone)

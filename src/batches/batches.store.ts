@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { first, run, type Database } from '../db/database.ts'
+import { all, first, run, type Database } from '../db/database.ts'
 import type { BatchState } from '../db/tables.ts'
 
 export interface NewBatch {
@@ -105,4 +105,43 @@ export function deletePayloadsReceivedBefore(db: Database, cutoff: string, prune
   const old = db.query.selectFrom('batches').select('id').where('received_at', '<', cutoff)
   run(db, db.query.updateTable('batches').set({ payload_pruned_at: prunedAt }).where('id', 'in', old).where(sql<boolean>`id IN (SELECT batch_id FROM batch_payloads)`))
   return run(db, db.query.deleteFrom('batch_payloads').where('batch_id', 'in', old)).changes
+}
+
+export interface BatchRecord {
+  id: number
+  uuid: string
+  received_at: string
+  received_date: string
+  estado: BatchState
+  invoice_count: number
+  http_status: number | null
+  summary: string | null
+  failure: string | null
+  finished_at: string | null
+  client_ip: string
+  key_fingerprint: string
+  payload_pruned_at: string | null
+  payload_bytes: number | null
+}
+
+function records(db: Database) {
+  return db.query
+    .selectFrom('batches as b')
+    .leftJoin('batch_payloads as p', 'p.batch_id', 'b.id')
+    .select([
+      'b.id', 'b.uuid', 'b.received_at', 'b.received_date', 'b.estado', 'b.invoice_count', 'b.http_status', 'b.summary',
+      'b.failure', 'b.finished_at', 'b.client_ip', 'b.key_fingerprint', 'b.payload_pruned_at', 'p.byte_length as payload_bytes',
+    ])
+}
+
+export function findBatchesReceivedOn(db: Database, receivedDate: string): BatchRecord[] {
+  return all(db, records(db).where('b.received_date', '=', receivedDate).orderBy('b.id'))
+}
+
+export function findBatchRecord(db: Database, uuid: string): BatchRecord | undefined {
+  return first(db, records(db).where('b.uuid', '=', uuid))
+}
+
+export function findPayload(db: Database, batchId: number): { encoding: string; data: Buffer } | undefined {
+  return first(db, db.query.selectFrom('batch_payloads').select(['encoding', 'data']).where('batch_id', '=', batchId))
 }

@@ -120,7 +120,8 @@ async function readJsonBody(event: H3Event, validators: RouteValidators, maxBody
   const raw = await readBody(event, maxBodyBytes)
   let body: unknown
   try {
-    body = JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''))
+    // No body at all reads as {}: `cerrar` needs none, and a required field is then named.
+    body = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''))
   } catch {
     throw new DomainError('INVALID_INPUT', 'El cuerpo de la solicitud debe ser JSON válido.')
   }
@@ -133,6 +134,10 @@ async function readJsonBody(event: H3Event, validators: RouteValidators, maxBody
 function sendReply(event: H3Event, reply: Reply): Promise<void> {
   setResponseStatus(event, reply.status)
   if (reply.headers) setResponseHeaders(event, reply.headers)
+  if ('bytes' in reply) {
+    setResponseHeader(event, 'Content-Type', reply.contentType)
+    return send(event, reply.bytes)
+  }
   setResponseHeader(event, 'Content-Type', 'application/json; charset=utf-8')
   return send(event, 'json' in reply ? reply.json : JSON.stringify(reply.body))
 }

@@ -55,6 +55,8 @@ export type Reply =
   | { status: number; body: unknown; headers?: Record<string, string> }
   /** A body already serialized (for formats JSON.stringify cannot write, like fixed decimals). */
   | { status: number; json: string; headers?: Record<string, string> }
+  /** Bytes sent as they are (a batch's raw body). */
+  | { status: number; bytes: Buffer; contentType: string; headers?: Record<string, string> }
 
 /** Keeps a route's schema types attached to its handler. */
 export function defineRoute<Params extends TSchema, Query extends TSchema, Body extends TSchema>(

@@ -17,6 +17,8 @@ export interface IntakeDeps {
   clock: Clock
   config: Config
   log: Logger
+  /** Called when stored invoices changed in place (the returns listing shows their data). */
+  onInvoicesChanged: () => void
 }
 
 export interface IncomingBatch {
@@ -129,6 +131,7 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
     await keepPayload(deps, batchId, incoming, compressed)
   }
 
+  if (outcome.resumen.actualizadas > 0) deps.onInvoicesChanged()
   const numbers = [...manifests.keys()]
   if (outcome.rejected.length > 0) {
     const answer = answers.manifestsRejected(incoming.uuid, numbers, outcome)

@@ -1,9 +1,26 @@
 import type { Clock } from '../clock.ts'
 import type { Database } from '../db/database.ts'
 import { defineRoute, type Route } from '../http/route.ts'
-import { errorResponse, PROTECTED_ERRORS } from '../http/schemas.ts'
-import { ManifestNumberParams, ManifestStatus } from './manifests.schemas.ts'
-import { getManifestStatus, manifestNotFoundMessage } from './manifests.service.ts'
+import Type from 'typebox'
+import { errorResponse, OPERATOR_ERRORS, PROTECTED_ERRORS } from '../http/schemas.ts'
+import {
+  CloseBody,
+  ManifestAnyNumberParams,
+  ManifestDetail,
+  ManifestListQuery,
+  ManifestNumberParams,
+  ManifestStatus,
+  ManifestView,
+  ReopenBody,
+} from './manifests.schemas.ts'
+import {
+  closeManifest,
+  getManifestDetail,
+  getManifestStatus,
+  listManifests,
+  manifestNotFoundMessage,
+  reopenManifest,
+} from './manifests.service.ts'
 
 export function manifestRoutes(deps: { db: Database; clock: Clock }): Route[] {
   return [
@@ -24,6 +41,56 @@ export function manifestRoutes(deps: { db: Database; clock: Clock }): Route[] {
         status: 200,
         body: { success: true, ...getManifestStatus(deps.db, deps.clock, params.numero) },
       }),
+    }),
+  ]
+}
+
+const TAG = 'operador: manifiestos'
+const notFoundAnswer = errorResponse('No existe el manifiesto')
+
+export function manifestOperatorRoutes(deps: { db: Database; clock: Clock }): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/operador/manifiestos',
+      access: 'operator',
+      tag: TAG,
+      summary: 'Manifiestos por estado y fecha de ingreso',
+      query: ManifestListQuery,
+      responses: { 200: { description: 'Manifiestos por fecha de ingreso', schema: Type.Array(ManifestView) }, ...OPERATOR_ERRORS },
+      handle: ({ query }) => ({ status: 200, body: listManifests(deps.db, deps.clock, query) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/operador/manifiestos/:numero',
+      access: 'operator',
+      tag: TAG,
+      summary: 'Un manifiesto con sus facturas',
+      params: ManifestAnyNumberParams,
+      responses: { 200: { description: 'El manifiesto', schema: ManifestDetail }, ...OPERATOR_ERRORS, 404: notFoundAnswer },
+      handle: ({ params }) => ({ status: 200, body: getManifestDetail(deps.db, deps.clock, params.numero) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/operador/manifiestos/:numero/cerrar',
+      access: 'operator',
+      tag: TAG,
+      summary: 'Cierra un manifiesto: no acepta más facturas ni devoluciones',
+      params: ManifestAnyNumberParams,
+      body: { description: 'Motivo opcional', schema: CloseBody },
+      responses: { 200: { description: 'Manifiesto cerrado', schema: ManifestView }, ...OPERATOR_ERRORS, 404: notFoundAnswer, 422: errorResponse('Ya está cerrado') },
+      handle: ({ params, body, operator }) => ({ status: 200, body: closeManifest(deps.db, deps.clock, operator, params.numero, body.motivo) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/operador/manifiestos/:numero/reabrir',
+      access: 'operator',
+      tag: TAG,
+      summary: 'Reabre un manifiesto cerrado (motivo obligatorio)',
+      params: ManifestAnyNumberParams,
+      body: { description: 'Por qué se reabre', schema: ReopenBody },
+      responses: { 200: { description: 'Manifiesto reabierto', schema: ManifestView }, ...OPERATOR_ERRORS, 404: notFoundAnswer, 422: errorResponse('No está cerrado, o falta motivo') },
+      handle: ({ params, body, operator }) => ({ status: 200, body: reopenManifest(deps.db, deps.clock, operator, params.numero, body.motivo) }),
     }),
   ]
 }

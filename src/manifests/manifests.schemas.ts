@@ -14,3 +14,45 @@ export const ManifestStatus = Type.Object({
     fecha_ingreso: Type.String({ description: 'Creación del manifiesto, hora de Honduras, YYYY-MM-DD HH:mm:ss' }),
   }),
 })
+
+const ManifestStateSchema = Type.Union([Type.Literal('imported'), Type.Literal('closed')])
+const LocalDate = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description })
+
+export const ManifestListQuery = Type.Object({
+  estado: Type.Optional(ManifestStateSchema),
+  desde: Type.Optional(LocalDate('fecha_ingreso desde (YYYY-MM-DD, incluida)')),
+  hasta: Type.Optional(LocalDate('fecha_ingreso hasta (YYYY-MM-DD, incluida)')),
+})
+
+export const ManifestView = Type.Object({
+  numero: Type.String(),
+  estado: ManifestStateSchema,
+  fecha_ingreso: Type.String(),
+  cerrado_en: Type.Union([Type.String(), Type.Null()]),
+  total_facturas: Type.Integer(),
+  total_importe: Type.Number(),
+  devoluciones: Type.Object({ cantidad: Type.Integer({ description: 'Pendientes y aprobadas' }), total_aprobado: Type.Number() }),
+})
+
+export const ManifestDetail = Type.Intersect([
+  ManifestView,
+  Type.Object({
+    facturas: Type.Array(
+      Type.Object({
+        factura: Type.String(),
+        almacen: Type.String(),
+        clienteid: Type.String(),
+        cliente: Type.String(),
+        fecha_factura: Type.String(),
+        total: Type.Number(),
+        devoluciones_aprobadas: Type.Number(),
+        conflicto_pendiente: Type.Boolean(),
+      }),
+    ),
+  }),
+])
+
+export const ManifestAnyNumberParams = Type.Object({ numero: Type.String({ minLength: 1, maxLength: 100 }) })
+
+export const CloseBody = Type.Object({ motivo: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false })
+export const ReopenBody = Type.Object({ motivo: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false })

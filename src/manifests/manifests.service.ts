@@ -1,9 +1,11 @@
-import { formatLocalDateTime, type Clock } from '../clock.ts'
-import type { Database } from '../db/database.ts'
+import { LocalDate } from '@js-joda/core'
+import { insertAuditEntry } from '../audit/audit.store.ts'
+import { formatLocalDateTime, startOfLocalDay, toStoredInstant, type Clock } from '../clock.ts'
+import { transaction, type Database } from '../db/database.ts'
 import type { ManifestState } from '../db/tables.ts'
-import { notFound } from '../errors.ts'
+import { DomainError, notFound } from '../errors.ts'
 import { microsToCentsAmount } from '../money.ts'
-import { findManifestSummary } from './manifests.store.ts'
+import { findManifestInvoices, findManifestSummaries, findManifestSummary, updateManifestState, type ManifestSummaryRow } from './manifests.store.ts'
 
 export interface ManifestStatus {
   manifiesto: string
@@ -36,4 +38,107 @@ export function manifestNotFoundMessage(numero: string): string {
 
 function manifestNotFound(numero: string) {
   return notFound(manifestNotFoundMessage(numero))
+}
+
+/** A manifest as the operator API shows it. */
+export interface ManifestView {
+  numero: string
+  estado: ManifestState
+  fecha_ingreso: string
+  cerrado_en: string | null
+  total_facturas: number
+  total_importe: number
+  devoluciones: { cantidad: number; total_aprobado: number }
+}
+
+export interface ManifestDetail extends ManifestView {
+  facturas: Array<{
+    factura: string
+    almacen: string
+    clienteid: string
+    cliente: string
+    fecha_factura: string
+    total: number
+    devoluciones_aprobadas: number
+    conflicto_pendiente: boolean
+  }>
+}
+
+/** Manifests by state and by local date range of fecha_ingreso (`desde`/`hasta` inclusive). */
+export function listManifests(db: Database, clock: Clock, filters: { estado?: ManifestState; desde?: string; hasta?: string }): ManifestView[] {
+  const rows = findManifestSummaries(db, {
+    estado: filters.estado,
+    from: filters.desde === undefined ? undefined : startOfLocalDay(clock, filters.desde),
+    to: filters.hasta === undefined ? undefined : startOfLocalDay(clock, LocalDate.parse(filters.hasta).plusDays(1).toString()),
+  })
+  return rows.map((row) => toManifestView(clock, row))
+}
+
+/** One manifest with its invoices, their totals, approved return amounts and pending conflicts. */
+export function getManifestDetail(db: Database, clock: Clock, numero: string): ManifestDetail {
+  const row = findManifestSummary(db, numero)
+  if (row === undefined) throw manifestNotFound(numero)
+  return {
+    ...toManifestView(clock, row),
+    facturas: findManifestInvoices(db, row.id).map((invoice) => ({
+      factura: invoice.nfactura,
+      almacen: invoice.almacen,
+      clienteid: invoice.cliente_id,
+      cliente: invoice.cliente,
+      fecha_factura: invoice.fecha_factura,
+      total: invoice.total,
+      devoluciones_aprobadas: invoice.returned_cents / 100,
+      conflicto_pendiente: invoice.pending_conflicts > 0,
+    })),
+  }
+}
+
+/**
+ * imported → closed: the manifest accepts no more invoices (MANIFIESTO_CERRADO) nor returns.
+ * @throws DomainError NOT_FOUND, INVALID_TRANSITION when it is already closed.
+ */
+export function closeManifest(db: Database, clock: Clock, operator: string, numero: string, motivo: string | undefined): ManifestView {
+  return changeManifestState(db, clock, operator, numero, 'closed', motivo)
+}
+
+/** closed → imported, with the reason (required). @throws DomainError NOT_FOUND, INVALID_TRANSITION */
+export function reopenManifest(db: Database, clock: Clock, operator: string, numero: string, motivo: string): ManifestView {
+  return changeManifestState(db, clock, operator, numero, 'imported', motivo)
+}
+
+function changeManifestState(db: Database, clock: Clock, operator: string, numero: string, target: ManifestState, motivo: string | undefined): ManifestView {
+  return transaction(db, () => {
+    const row = findManifestSummary(db, numero)
+    if (row === undefined) throw manifestNotFound(numero)
+    if (row.estado === target) {
+      throw new DomainError('INVALID_TRANSITION', target === 'closed' ? `El manifiesto ${numero} ya está cerrado.` : `El manifiesto ${numero} no está cerrado: no hay nada que reabrir.`)
+    }
+    const at = toStoredInstant(clock.now())
+    updateManifestState(db, row.id, target, target === 'closed' ? at : null)
+    const before = toManifestView(clock, row)
+    const after = toManifestView(clock, findManifestSummary(db, numero)!)
+    insertAuditEntry(db, {
+      at,
+      actor: operator,
+      action: target === 'closed' ? 'manifiesto.cerrado' : 'manifiesto.reabierto',
+      subjectType: 'manifiesto',
+      subjectId: numero,
+      before: JSON.stringify(before),
+      after: JSON.stringify(after),
+      ...(motivo === undefined ? {} : { detail: { motivo } }),
+    })
+    return after
+  })
+}
+
+function toManifestView(clock: Clock, row: ManifestSummaryRow): ManifestView {
+  return {
+    numero: row.numero,
+    estado: row.estado,
+    fecha_ingreso: formatLocalDateTime(clock, row.created_at),
+    cerrado_en: row.closed_at === null ? null : formatLocalDateTime(clock, row.closed_at),
+    total_facturas: row.invoice_count,
+    total_importe: microsToCentsAmount(row.total_micros),
+    devoluciones: { cantidad: row.return_count, total_aprobado: row.returned_cents / 100 },
+  }
 }

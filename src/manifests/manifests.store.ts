@@ -1,30 +1,86 @@
 import { sql } from 'kysely'
-import { first, type Database } from '../db/database.ts'
+import { all, first, run, type Database } from '../db/database.ts'
 import type { ManifestState } from '../db/tables.ts'
 
 export interface ManifestSummaryRow {
+  id: number
   numero: string
   estado: ManifestState
   created_at: string
+  closed_at: string | null
   invoice_count: number
   total_micros: number
+  /** Pending and approved returns of its invoices, and the sum of the approved ones in cents. */
+  return_count: number
+  returned_cents: number
+}
+
+const RETURN_COUNT = sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND r.estado IN ('pending', 'approved'))`
+const RETURNED_CENTS = sql<number>`(SELECT coalesce(sum(r.total_cents), 0) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND r.estado = 'approved')`
+
+function summaries(db: Database) {
+  return db.query
+    .selectFrom('manifests as m')
+    .leftJoin('invoices as i', 'i.manifest_id', 'm.id')
+    .groupBy('m.id')
+    .select([
+      'm.id',
+      'm.numero',
+      'm.estado',
+      'm.created_at',
+      'm.closed_at',
+      sql<number>`count(i.id)`.as('invoice_count'),
+      sql<number>`coalesce(sum(i.total_micros), 0)`.as('total_micros'),
+      RETURN_COUNT.as('return_count'),
+      RETURNED_CENTS.as('returned_cents'),
+    ])
 }
 
 /** The manifest with its invoice count and exact sum of invoice totals, or undefined. */
 export function findManifestSummary(db: Database, numero: string): ManifestSummaryRow | undefined {
-  return first(
+  return first(db, summaries(db).where('m.numero', '=', numero))
+}
+
+/** Manifests by state and creation instant range (`from` inclusive, `to` exclusive), by number. */
+export function findManifestSummaries(db: Database, filters: { estado?: ManifestState; from?: string; to?: string }): ManifestSummaryRow[] {
+  let query = summaries(db)
+  if (filters.estado !== undefined) query = query.where('m.estado', '=', filters.estado)
+  if (filters.from !== undefined) query = query.where('m.created_at', '>=', filters.from)
+  if (filters.to !== undefined) query = query.where('m.created_at', '<', filters.to)
+  return all(db, query.orderBy('m.created_at').orderBy('m.numero'))
+}
+
+export interface ManifestInvoiceRow {
+  nfactura: string
+  almacen: string
+  cliente_id: string
+  cliente: string
+  fecha_factura: string
+  total: number
+  returned_cents: number
+  pending_conflicts: number
+}
+
+export function findManifestInvoices(db: Database, manifestId: number): ManifestInvoiceRow[] {
+  return all(
     db,
     db.query
-      .selectFrom('manifests as m')
-      .leftJoin('invoices as i', 'i.manifest_id', 'm.id')
-      .where('m.numero', '=', numero)
-      .groupBy('m.id')
+      .selectFrom('invoices as i')
       .select([
-        'm.numero',
-        'm.estado',
-        'm.created_at',
-        sql<number>`count(i.id)`.as('invoice_count'),
-        sql<number>`coalesce(sum(i.total_micros), 0)`.as('total_micros'),
-      ]),
+        'i.nfactura',
+        'i.almacen',
+        'i.cliente_id',
+        'i.cliente',
+        'i.fecha_factura',
+        'i.total',
+        sql<number>`(SELECT coalesce(sum(r.total_cents), 0) FROM returns r WHERE r.invoice_id = i.id AND r.estado = 'approved')`.as('returned_cents'),
+        sql<number>`(SELECT count(*) FROM invoice_conflicts c WHERE c.invoice_id = i.id AND c.estado = 'pending')`.as('pending_conflicts'),
+      ])
+      .where('i.manifest_id', '=', manifestId)
+      .orderBy('i.id'),
   )
+}
+
+export function updateManifestState(db: Database, id: number, estado: ManifestState, closedAt: string | null): void {
+  run(db, db.query.updateTable('manifests').set({ estado, closed_at: closedAt }).where('id', '=', id))
 }

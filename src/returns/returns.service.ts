@@ -110,9 +110,9 @@ export function getReturn(deps: ReturnsDeps, id: string): ReturnView {
   return toView(deps.clock, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? [])
 }
 
-/** Returns registered on a local date and/or in a state, by id. */
-export function listReturns(deps: ReturnsDeps, filters: { fecha?: string; estado?: ReturnState }): ReturnView[] {
-  const rows = findReturns(deps.db, { registeredDate: filters.fecha, estado: filters.estado })
+/** Returns registered on a local date, in a state and/or of one invoice, by id. */
+export function listReturns(deps: ReturnsDeps, filters: { fecha?: string; estado?: ReturnState; invoiceId?: number }): ReturnView[] {
+  const rows = findReturns(deps.db, { registeredDate: filters.fecha, estado: filters.estado, invoiceId: filters.invoiceId })
   const lines = findReturnLines(deps.db, rows.map((row) => row.id))
   return rows.map((row) => toView(deps.clock, row, lines.get(row.id) ?? []))
 }

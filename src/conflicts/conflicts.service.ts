@@ -1,0 +1,97 @@
+import { insertAuditEntry } from '../audit/audit.store.ts'
+import { formatLocalDateTime, toStoredInstant, type Clock } from '../clock.ts'
+import { transaction, type Database } from '../db/database.ts'
+import type { ConflictState } from '../db/tables.ts'
+import { DomainError, notFound } from '../errors.ts'
+import { invoiceDate } from '../intake/intake.dates.ts'
+import { replaceInvoice } from '../intake/intake.store.ts'
+import { decideConflict, findConflict, findConflicts, type ConflictRow } from './conflicts.store.ts'
+
+export interface ConflictView {
+  id: string
+  factura: string
+  manifiesto: string
+  estado: ConflictState
+  campos_con_cambio: string[]
+  recibido_en: string
+  batch_uuid: string
+  decidido_por: string | null
+  decidido_en: string | null
+  nota: string | null
+  /** The stored version when the conflict arose, and the version that was held. */
+  existente: unknown
+  entrante: unknown
+}
+
+export function listConflicts(db: Database, clock: Clock, estado: ConflictState | undefined): ConflictView[] {
+  return findConflicts(db, { estado }).map((row) => toView(clock, row))
+}
+
+/**
+ * pending → accepted: the held version replaces the stored invoice, lines included; audited.
+ * @throws DomainError NOT_FOUND; INVALID_TRANSITION when decided or the manifest is closed.
+ */
+export function acceptConflict(db: Database, clock: Clock, operator: string, id: string, nota: string | undefined): ConflictView {
+  return decide(db, clock, operator, id, 'accepted', nota, (row, at) => {
+    const incoming = JSON.parse(row.incoming_original) as Record<string, unknown>
+    const fecha = invoiceDate(incoming.FechaFactura as string, clock.zone)
+    replaceInvoice(db, row.invoice_id, { fecha: String(fecha), raw: incoming, original: row.incoming_original, contentHash: row.incoming_hash, at })
+  })
+}
+
+/** pending → discarded: the stored version stays; audited. @throws DomainError like acceptConflict */
+export function discardConflict(db: Database, clock: Clock, operator: string, id: string, nota: string | undefined): ConflictView {
+  return decide(db, clock, operator, id, 'discarded', nota, () => {})
+}
+
+function decide(
+  db: Database,
+  clock: Clock,
+  operator: string,
+  id: string,
+  estado: 'accepted' | 'discarded',
+  nota: string | undefined,
+  apply: (row: ConflictRow, at: string) => void,
+): ConflictView {
+  return transaction(db, () => {
+    const row = findConflict(db, Number(id))
+    if (!row) throw notFound(`No existe el conflicto ${id}.`)
+    if (row.estado !== 'pending') {
+      throw new DomainError('INVALID_TRANSITION', `El conflicto ${id} ya fue decidido (${row.estado === 'accepted' ? 'aceptado' : 'descartado'}).`)
+    }
+    if (row.manifest_estado === 'closed') {
+      throw new DomainError('INVALID_TRANSITION', `El manifiesto ${row.manifiesto} está cerrado: reábralo para decidir el conflicto ${id}.`)
+    }
+    const at = toStoredInstant(clock.now())
+    apply(row, at)
+    decideConflict(db, row.id, estado, at, operator, nota ?? null)
+    insertAuditEntry(db, {
+      at,
+      actor: operator,
+      action: estado === 'accepted' ? 'conflicto.aceptado' : 'conflicto.descartado',
+      subjectType: 'factura',
+      subjectId: row.nfactura,
+      before: row.existing_original,
+      after: estado === 'accepted' ? row.incoming_original : row.existing_original,
+      detail: { conflicto: String(row.id), campos_con_cambio: JSON.parse(row.changed_fields) as unknown, ...(nota ? { nota } : {}) },
+    })
+    return toView(clock, findConflict(db, row.id)!)
+  })
+}
+
+function toView(clock: Clock, row: ConflictRow): ConflictView {
+  return {
+    id: String(row.id),
+    factura: row.nfactura,
+    manifiesto: row.manifiesto,
+    estado: row.estado,
+    campos_con_cambio: JSON.parse(row.changed_fields) as string[],
+    recibido_en: formatLocalDateTime(clock, row.created_at),
+    batch_uuid: row.batch_uuid,
+    decidido_por: row.decided_by,
+    decidido_en: row.decided_at === null ? null : formatLocalDateTime(clock, row.decided_at),
+    nota: row.decision_note,
+    existente: JSON.parse(row.existing_original) as unknown,
+    entrante: JSON.parse(row.incoming_original) as unknown,
+  }
+}
