@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { pruneRawPayloads } from '../../src/batches/batches.service.ts'
+import { invoice, postBatch, type Answer } from '../support/batches.ts'
+import { operator, OPERATOR } from '../support/operator.ts'
+import { OPERATOR_KEY, withService } from '../support/service.ts'
+
+test('operator batches: listed by date with state and summary; one by uuid; 404 unknown or not a uuid', () =>
+  withService({ config: { rateLimits: { insertPerMinute: 100 } } }, async (service) => {
+    const ok = await postBatch(service, [invoice('F-1')])
+    const rejected = await postBatch(service, [invoice('F-2', '905113', { Almacen: 'ZZZ' })])
+    const refused = await postBatch(service, [invoice('F-3', '905114', { FechaFactura: 'ayer' })])
+    assert.equal(refused.body.batch_uuid, undefined, 'a step-4 refusal records no batch')
+    const listed = (await operator(service, 'GET', 'lotes?fecha=2026-11-22')).body as Answer[]
+    assert.deepEqual(listed.map((batch) => [batch.batch_uuid, batch.estado, batch.http_status, batch.resumen?.rechazadas]), [
+      [ok.body.batch_uuid, 'processed', 200, 0],
+      [rejected.body.batch_uuid, 'processed', 422, 1],
+    ])
+    const one = (await operator(service, 'GET', `lotes/${ok.body.batch_uuid}`)).body
+    assert.deepEqual({ ...one, clave: typeof one.clave, cuerpo: { ...one.cuerpo, bytes: typeof one.cuerpo.bytes } }, {
+      batch_uuid: ok.body.batch_uuid, recibido_en: '2026-11-22 10:00:00', estado: 'processed', facturas: 1, http_status: 200,
+      resumen: ok.body.resumen, fallo: null, terminado_en: '2026-11-22 10:00:00', ip: '127.0.0.1', clave: 'string',
+      cuerpo: { guardado: true, bytes: 'number', eliminado_en: null },
+    })
+    assert.deepEqual((await operator(service, 'GET', 'lotes')).body.length, 2, 'today by default')
+    assert.deepEqual((await operator(service, 'GET', 'lotes?fecha=2026-11-21')).body, [])
+    const unknown = '00000000-0000-4000-8000-000000000000'
+    assert.deepEqual(await operator(service, 'GET', `lotes/${unknown}`), { status: 404, body: { success: false, message: `No existe el lote ${unknown}.` } })
+    assert.deepEqual(await operator(service, 'GET', 'lotes/abc'), { status: 404, body: { success: false, message: 'No existe el lote abc.' } })
+  }))
+
+test('operator batches: the payload is exactly the bytes that were posted', () =>
+  withService({}, async (service) => {
+    const posted = Buffer.from(`\uFEFF[ ${JSON.stringify(invoice('F-1', '905112', { Cliente: 'PULPERÍA “LA NIÑA”' }), null, '\t')} ]\r\n`, 'utf8')
+    const response = await service.client('/api/v1/facturas/insertar', { method: 'POST', body: posted })
+    const { batch_uuid: uuid } = (await response.json()) as { batch_uuid: string }
+    const payload = await service.fetch(`/api/v1/operador/lotes/${uuid}/payload`, { headers: { OperatorKey: OPERATOR_KEY } })
+    assert.equal(payload.status, 200)
+    assert.match(payload.headers.get('content-type') ?? '', /^application\/json/)
+    assert.ok(Buffer.from(await payload.arrayBuffer()).equals(posted))
+  }))
+
+test('operator batches: a pruned payload → 404 naming the retention rule; the record stays', () =>
+  withService({ config: { intake: { rawPayloadRetentionDays: 30 } } }, async (service) => {
+    const { body } = await postBatch(service, [invoice('F-1')])
+    service.clock.advance(31 * 24 * 60 * 60 * 1000)
+    pruneRawPayloads(service.db, service.clock, 30)
+    assert.deepEqual(await operator(service, 'GET', `lotes/${body.batch_uuid}/payload`), {
+      status: 404,
+      body: { success: false, message: `El cuerpo del lote ${body.batch_uuid} se eliminó el 2026-12-23 10:00:00 por la regla de retención (intake.rawPayloadRetentionDays = 30 días); el registro del lote y su resumen se conservan.` },
+    })
+    const record = (await operator(service, 'GET', `lotes/${body.batch_uuid}`)).body
+    assert.deepEqual([record.estado, record.cuerpo.guardado, record.cuerpo.eliminado_en, record.resumen.insertadas], ['processed', false, '2026-12-23 10:00:00', 1])
+  }))
+
+test('operator audit: filtered by date range and by subject, oldest first', () =>
+  withService({}, async (service) => {
+    await operator(service, 'POST', 'conceptos', { codigo: 'A', descripcion: 'Uno' })
+    service.clock.advance(24 * 60 * 60 * 1000)
+    await operator(service, 'POST', 'conceptos', { codigo: 'B', descripcion: 'Dos' })
+    await operator(service, 'PUT', 'conceptos/A', { activo: false })
+    const entries = async (query: string) => ((await operator(service, 'GET', `auditoria${query}`)).body as Array<Record<string, unknown>>).map((entry) => `${entry.en} ${entry.accion} ${entry.tipo}:${entry.sujeto}`)
+    assert.deepEqual(await entries(''), ['2026-11-22 10:00:00 concepto.creado concepto:A', '2026-11-23 10:00:00 concepto.creado concepto:B', '2026-11-23 10:00:00 concepto.modificado concepto:A'])
+    assert.deepEqual(await entries('?desde=2026-11-23'), ['2026-11-23 10:00:00 concepto.creado concepto:B', '2026-11-23 10:00:00 concepto.modificado concepto:A'])
+    assert.deepEqual(await entries('?hasta=2026-11-22'), ['2026-11-22 10:00:00 concepto.creado concepto:A'])
+    assert.deepEqual(await entries('?tipo=concepto&sujeto=A'), ['2026-11-22 10:00:00 concepto.creado concepto:A', '2026-11-23 10:00:00 concepto.modificado concepto:A'])
+    const [first] = (await operator(service, 'GET', 'auditoria?sujeto=A')).body as Array<Record<string, unknown>>
+    assert.deepEqual(first, { id: '1', en: '2026-11-22 10:00:00', quien: OPERATOR, accion: 'concepto.creado', tipo: 'concepto', sujeto: 'A', antes: null, despues: { codigo: 'A', idProveedor: null, descripcion: 'Uno', activo: true }, detalle: null })
+    assert.deepEqual(await operator(service, 'GET', 'auditoria?desde=ayer'), { status: 422, body: { success: false, message: 'Parámetros de consulta inválidos: desde: no tiene el formato esperado.' } })
+  }))
