@@ -15,7 +15,8 @@ export class ListingCache {
     private readonly settings: Config['returnsCache'],
     private readonly clock: Clock,
   ) {
-    this.pages = new LRUCache<string, string>({ max: 2000, ttlAutopurge: false, perf: { now: () => nowMillis(clock) } })
+    // ttlResolution 0: read the clock on every check (lru-cache otherwise reuses a reading for 1 ms).
+    this.pages = new LRUCache<string, string>({ max: 2000, ttlResolution: 0, perf: { now: () => nowMillis(clock) } })
   }
 
   get(date: string, page: number): string | undefined {
