@@ -169,6 +169,7 @@ CREATE TABLE returns (
   fecha TEXT NOT NULL,
   estado TEXT NOT NULL CHECK (estado IN ('pending', 'approved', 'rejected', 'cancelled')),
   total_cents INTEGER NOT NULL,
+  listed_lines TEXT NOT NULL,
   registered_at TEXT NOT NULL,
   registered_date TEXT NOT NULL,
   registered_by TEXT NOT NULL,

@@ -166,6 +166,11 @@ export interface ReturnTable {
   fecha: string
   estado: ReturnState
   total_cents: number
+  /**
+   * `lineasDevolucion` of the client's listing, written once at registration: a return's lines
+   * never change, so the listing does not read and format them again for every page.
+   */
+  listed_lines: string
   registered_at: string
   /** Local date of `registered_at` (the operator list filters on it). */
   registered_date: string

@@ -9,12 +9,21 @@ import { DomainError } from '../errors.ts'
  */
 export function readBody(event: H3Event, maxBytes: number): Promise<Buffer> {
   const request = event.node.req
+  // With a Content-Length (the pipeline already refused one over the limit) the body is copied
+  // into one buffer as it arrives: a 50 MB batch never exists twice (chunks, then their concat).
+  const declared = Number(request.headers['content-length'])
+  const whole = Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes ? Buffer.allocUnsafe(declared) : null
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     let refused = false
     request.on('data', (chunk: Buffer) => {
       if (refused) return
+      if (whole !== null && size + chunk.length <= whole.length) {
+        chunk.copy(whole, size)
+        size += chunk.length
+        return
+      }
       size += chunk.length
       if (size <= maxBytes) {
         chunks.push(chunk)
@@ -32,7 +41,9 @@ export function readBody(event: H3Event, maxBytes: number): Promise<Buffer> {
       )
     })
     request.once('end', () => {
-      if (!refused) resolve(Buffer.concat(chunks, size))
+      if (refused) return
+      if (whole !== null && chunks.length === 0) resolve(whole.subarray(0, size))
+      else resolve(Buffer.concat(whole === null ? chunks : [whole.subarray(0, Math.min(size, whole.length)), ...chunks], size))
     })
     request.once('error', reject)
   })

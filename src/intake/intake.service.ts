@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { Logger } from 'pino'
 import { localDateOf, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
@@ -81,7 +80,7 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
   }
 
   // Step 6: an identical batch already processed today is answered from its record.
-  const contentHash = batchHash(invoices)
+  const contentHash = structure.batchHash
   const receivedDate = todayDate.toString()
   const earlier = findClaimingBatch(db, contentHash, receivedDate)
   if (earlier?.estado === 'processed') return answers.duplicate(earlier.uuid, JSON.parse(earlier.summary!) as Resumen)
@@ -149,13 +148,6 @@ function groupByManifest(invoices: readonly ReceivedInvoice[]): Map<string, Rece
     else manifests.set(invoice.manifiesto, [invoice])
   }
   return manifests
-}
-
-/** The batch's content hash: over the canonical form of each invoice, in order (contract §3a). */
-function batchHash(invoices: readonly ReceivedInvoice[]): string {
-  const hash = createHash('sha256')
-  for (const invoice of invoices) hash.update(invoice.canonical).update('\n')
-  return hash.digest('hex')
 }
 
 /** Stores the raw body once compressed; a failure here loses support data, never the batch. */

@@ -14,13 +14,18 @@ export interface ReceivedInvoice {
   manifiesto: string
   almacen: string
   fechaFactura: string | number
-  /** Canonical JSON of the invoice exactly as sent: the batch's content hash covers these. */
-  canonical: string
   /** Hash of the normalised content (string fields as text, numeric fields as numbers). */
   contentHash: string
 }
 
-export type StructureResult = { ok: true; invoices: ReceivedInvoice[] } | { ok: false; errors: string[]; total: number }
+export type StructureResult =
+  | {
+      ok: true
+      invoices: ReceivedInvoice[]
+      /** The batch's content hash (contract §3a): over the canonical form of each invoice as sent. */
+      batchHash: string
+    }
+  | { ok: false; errors: string[]; total: number }
 
 export const MAX_LISTED_ERRORS = 200
 
@@ -44,6 +49,7 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
   const problems: string[] = []
   const invoices: ReceivedInvoice[] = []
   const canonical = new CanonicalWriter()
+  const batchHash = createHash('sha256')
   const firstPosition = new Map<string, number>()
 
   for (let index = 0; index < batch.length; index++) {
@@ -72,14 +78,16 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
       continue
     }
     try {
-      invoices.push(receive(canonical, position, nfactura, raw))
+      const invoice = receive(canonical, position, nfactura, raw)
+      batchHash.update(invoice.asSentHash)
+      invoices.push(invoice)
     } catch (error) {
       if (!(error instanceof NestingTooDeepError)) throw error
       problems.push(`${label}: ${error.message} en sus campos`)
     }
   }
 
-  if (problems.length === 0) return { ok: true, invoices }
+  if (problems.length === 0) return { ok: true, invoices, batchHash: batchHash.digest('hex') }
   const listed = problems.slice(0, MAX_LISTED_ERRORS)
   if (problems.length > MAX_LISTED_ERRORS) listed.push(`… y ${problems.length - MAX_LISTED_ERRORS} errores más`)
   return { ok: false, errors: listed, total: problems.length }
@@ -87,8 +95,12 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
 
 const validator = Compile(InvoiceSchema)
 
-function receive(writer: CanonicalWriter, position: number, nfactura: string, raw: Record<string, unknown>): ReceivedInvoice {
-  const canonical = writer.write(raw)
+/**
+ * Hashes the invoice's canonical text as sent (what the batch's content hash covers), which is
+ * also its content hash unless some field needed normalising. The text itself is not kept.
+ */
+function receive(canonical: CanonicalWriter, position: number, nfactura: string, raw: Record<string, unknown>): ReceivedInvoice & { asSentHash: string } {
+  const asSentHash = sha256(canonical.write(raw))
   const normalized = normalize(raw)
   return {
     position,
@@ -97,8 +109,8 @@ function receive(writer: CanonicalWriter, position: number, nfactura: string, ra
     manifiesto: textOf(raw.NumeroManifiesto as string | number),
     almacen: textOf(raw.Almacen as string | number),
     fechaFactura: raw.FechaFactura as string | number,
-    canonical,
-    contentHash: sha256(normalized === raw ? canonical : writer.write(normalized)),
+    contentHash: normalized === raw ? asSentHash : sha256(canonical.write(normalized)),
+    asSentHash,
   }
 }
 

@@ -1,16 +1,32 @@
 import { centsToSixDecimals, listedQuantity } from './quantities.ts'
-import type { ReturnLineRow, ReturnRow } from './returns.store.ts'
+import type { ReturnRow } from './returns.store.ts'
+
+/** The fields of a returned line the listing shows. */
+export interface ListedLine {
+  numero_linea: number
+  producto_id: string
+  producto_desc: string
+  uni_venta: string | null
+  factor_conversion: number
+  units: number
+  amount_cents: number
+}
 
 /**
  * Writes one page of the client's listing (interface-v1 §2.3) as JSON text. JSON.stringify
  * cannot write `150.000000`, so this writes the objects itself: strings through JSON.stringify,
  * the amounts and quantities as exact decimals with six places, fields in the interface's order.
  */
-export function serializeListing(rows: readonly ReturnRow[], lines: ReadonlyMap<number, readonly ReturnLineRow[]>): string {
-  return `[${rows.map((row) => serializeReturn(row, lines.get(row.id) ?? [])).join(',')}]`
+export function serializeListing(rows: readonly ReturnRow[]): string {
+  return `[${rows.map(serializeReturn).join(',')}]`
 }
 
-function serializeReturn(row: ReturnRow, lines: readonly ReturnLineRow[]): string {
+/** `lineasDevolucion` of one return, written when it is registered (its lines never change). */
+export function serializeListedLines(lines: readonly ListedLine[]): string {
+  return `[${lines.map(serializeLine).join(',')}]`
+}
+
+function serializeReturn(row: ReturnRow): string {
   const fields: Array<[string, string]> = [
     ['devolucion', text(String(row.id))],
     ['factura', text(row.nfactura)],
@@ -24,12 +40,12 @@ function serializeReturn(row: ReturnRow, lines: readonly ReturnLineRow[]): strin
     ['numeroManifiesto', text(row.manifiesto)],
     ['fechaProcesado', row.processed_date === null ? 'null' : text(`${row.processed_date}T00:00:00`)],
     ['horaProcesado', row.processed_time === null ? 'null' : text(row.processed_time)],
-    ['lineasDevolucion', `[${lines.map(serializeLine).join(',')}]`],
+    ['lineasDevolucion', row.listed_lines],
   ]
   return objectOf(fields)
 }
 
-function serializeLine(line: ReturnLineRow): string {
+function serializeLine(line: ListedLine): string {
   return objectOf([
     ['productoId', text(line.producto_id)],
     ['producto', text(line.producto_desc)],

@@ -3,22 +3,22 @@ import type { Database } from '../db/database.ts'
 import { invalidInput } from '../errors.ts'
 import type { ListingCache } from './listing.cache.ts'
 import { serializeListing } from './listing.serializer.ts'
-import { findApprovedReturnsProcessedOn, findReturnLines } from './returns.store.ts'
+import { findApprovedReturnsProcessedOn } from './returns.store.ts'
 
 export const PAGE_SIZE = 1000
 
 /**
  * The approved (not cancelled) returns processed on the `Fecha` date, ordered by id, 1000 per
- * page, as the JSON text of interface-v1 §2.3 — from the cache when it has the page.
+ * page, as the UTF-8 bytes of the JSON text of interface-v1 §2.3 — from the cache when it has it.
  * @throws DomainError INVALID_INPUT for a missing or malformed Fecha or pagina.
  */
-export function listProcessedReturns(deps: { db: Database; listing: ListingCache }, fecha: string | undefined, pagina: string | undefined): string {
+export function listProcessedReturns(deps: { db: Database; listing: ListingCache }, fecha: string | undefined, pagina: string | undefined): Buffer {
   const date = processingDate(fecha)
   const page = pageNumber(pagina)
   const cached = deps.listing.get(date, page)
   if (cached !== undefined) return cached
   const rows = findApprovedReturnsProcessedOn(deps.db, date, (page - 1) * PAGE_SIZE, PAGE_SIZE)
-  const json = serializeListing(rows, findReturnLines(deps.db, rows.map((row) => row.id)))
+  const json = Buffer.from(serializeListing(rows), 'utf8')
   deps.listing.set(date, page, json)
   return json
 }

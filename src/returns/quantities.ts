@@ -45,22 +45,30 @@ export function lineAmountCents(lineTotal: number, returned: number, held: numbe
   return Number(divideRounded(numerator, denominator))
 }
 
-/** An exact decimal with six places (`150.000000`), rounded half away from zero. */
-export function formatSixDecimals(numerator: bigint, denominator: bigint): string {
-  const scaled = divideRounded(numerator * 1_000_000n, denominator)
-  const negative = scaled < 0n
-  const digits = (negative ? -scaled : scaled).toString().padStart(7, '0')
+/**
+ * numerator ÷ denominator (integers, denominator > 0) as an exact decimal with six places
+ * (`150.000000`), rounded half away from zero. Plain numbers while every step is exact (the
+ * listing formats thousands of them per page), BigInt beyond that.
+ */
+export function formatSixDecimals(numerator: number, denominator: number): string {
+  const scaledNumerator = numerator * 1_000_000
+  const scaled: number | bigint =
+    Number.isSafeInteger(scaledNumerator) && denominator <= 1e9
+      ? Math.sign(scaledNumerator) * Math.round(Math.abs(scaledNumerator) / denominator)
+      : divideRounded(BigInt(numerator) * 1_000_000n, BigInt(denominator))
+  const negative = scaled < 0
+  const digits = String(negative ? -scaled : scaled).padStart(7, '0')
   return `${negative ? '-' : ''}${digits.slice(0, -6)}.${digits.slice(-6)}`
 }
 
 export function centsToSixDecimals(cents: number): string {
-  return formatSixDecimals(BigInt(cents), 100n)
+  return formatSixDecimals(cents, 100)
 }
 
 /** The listing's quantity: boxes (units ÷ FactorConversion) for a CJ line, otherwise units. */
 export function listedQuantity(units: number, uniVenta: string | null, factor: number): string {
-  const milli = BigInt(toMilliUnits(units))
-  return uniVenta === 'CJ' ? formatSixDecimals(milli, BigInt(toMilliUnits(factor))) : formatSixDecimals(milli, 1000n)
+  const milli = toMilliUnits(units)
+  return uniVenta === 'CJ' ? formatSixDecimals(milli, toMilliUnits(factor)) : formatSixDecimals(milli, 1000)
 }
 
 export function centsToAmount(cents: number): number {

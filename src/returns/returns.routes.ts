@@ -33,7 +33,8 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       },
       handle: ({ event, query }) => {
         const fecha = event.node.req.headers['fecha']
-        return { status: 200, json: listProcessedReturns(deps, Array.isArray(fecha) ? fecha[0] : fecha, query.pagina) }
+        const page = listProcessedReturns(deps, Array.isArray(fecha) ? fecha[0] : fecha, query.pagina)
+        return { status: 200, bytes: page, contentType: 'application/json; charset=utf-8' }
       },
     }),
     defineRoute({

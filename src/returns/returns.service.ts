@@ -7,6 +7,7 @@ import type { ReturnState } from '../db/tables.ts'
 import { DomainError, invalidInput, notFound } from '../errors.ts'
 import { findReason } from '../reasons/reasons.store.ts'
 import type { ListingCache } from './listing.cache.ts'
+import { serializeListedLines } from './listing.serializer.ts'
 import { centsToAmount, factorOf, lineAmountCents, lineUnits, listedQuantity, returnedUnits, toMilliUnits } from './quantities.ts'
 import type { RegisterReturnBody } from './returns.schemas.ts'
 import {
@@ -69,6 +70,7 @@ export function registerReturn(deps: ReturnsDeps, operator: string, input: Stati
     if (reason.activo !== 1) throw invalidInput(`El concepto ${input.concepto} está inactivo: no admite devoluciones nuevas.`)
 
     const lines = returnLines(input, findInvoiceLines(db, invoice.id), findHeldUnits(db, invoice.id))
+    const listedLines = serializeListedLines(lines)
     const at = clock.now()
     const approved = input.aprobar === true
     const processed = localDateTime(clock, at)
@@ -78,6 +80,7 @@ export function registerReturn(deps: ReturnsDeps, operator: string, input: Stati
       fecha,
       estado: approved ? 'approved' : 'pending',
       total_cents: lines.reduce((sum, line) => sum + line.amount_cents, 0),
+      listed_lines: listedLines,
       registered_at: toStoredInstant(at),
       registered_date: processed.toLocalDate().toString(),
       registered_by: operator,

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
 import { collect, freePort, spawnCli, waitForPing } from '../support/cli.ts'
-import { generateBatch } from '../support/generator.ts'
+import { generateBatch } from '../../bench/generator.ts'
 import { API_KEY } from '../support/service.ts'
 
 const SIZE = 10_000

@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import { ListingCache } from '../../src/returns/listing.cache.ts'
 import { registerReturn as registerDirectly } from '../../src/returns/returns.service.ts'
 import { postBatch } from '../support/batches.ts'
-import { generateBatch } from '../support/generator.ts'
+import { generateBatch } from '../../bench/generator.ts'
 import { operator, registerReturn, seedReturns } from '../support/operator.ts'
 import { withService, type TestService } from '../support/service.ts'
 

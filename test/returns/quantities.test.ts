@@ -29,17 +29,19 @@ test('quantities: partial returns in steps add up to at most the line (each roun
   assert.deepEqual(steps, [3333, 3333, 3333])
 })
 
-const decimals: Array<[bigint, bigint, string]> = [
-  [15000n, 100n, '150.000000'],
-  [5n, 100n, '0.050000'],
-  [0n, 1n, '0.000000'],
-  [-12345n, 100n, '-123.450000'],
-  [82000n, 72000n, '1.138889'],
-  [1n, 3n, '0.333333'],
-  [2n, 3n, '0.666667'],
-  [1n, 2_000_000n, '0.000001'],
-  [-1n, 2_000_000n, '-0.000001'],
-  [123456789012345n, 100n, '1234567890123.450000'],
+const decimals: Array<[number, number, string]> = [
+  [15000, 100, '150.000000'],
+  [5, 100, '0.050000'],
+  [0, 1, '0.000000'],
+  [-12345, 100, '-123.450000'],
+  [82000, 72000, '1.138889'],
+  [1, 3, '0.333333'],
+  [2, 3, '0.666667'],
+  [1, 2_000_000, '0.000001'],
+  [-1, 2_000_000, '-0.000001'],
+  [123456789012345, 100, '1234567890123.450000'], // past 2^53 once scaled: the BigInt path
+  [7, 2, '3.500000'],
+  [9_007_199_254_740_991, 1, '9007199254740991.000000'],
 ]
 for (const [numerator, denominator, text] of decimals) {
   test(`quantities: ${numerator}/${denominator} with six decimals is ${text}`, () => assert.equal(formatSixDecimals(numerator, denominator), text))

@@ -1,4 +1,9 @@
-import { EXAMPLE_BATCH, type Invoice } from './batches.ts'
+import { readFileSync } from 'node:fs'
+
+type Invoice = Record<string, unknown>
+
+/** The example batch of shared/examples (copied into test/fixtures): every field the client sends. */
+const EXAMPLE_BATCH = JSON.parse(readFileSync(new URL('../test/fixtures/batch-small.json', import.meta.url), 'utf8')) as Invoice[]
 
 /**
  * A deterministic batch of realistic shape: every field of the example invoice (extra fields

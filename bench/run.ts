@@ -1,0 +1,253 @@
+/**
+ * `npm run bench`: the service against the budgets of contract §8, measured as ratios to a floor
+ * measured in the same run, so the table means the same on any machine. `--smoke` runs a
+ * 200-invoice batch once (CI runs it so the bench cannot rot) and enforces no budget.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { bundleService } from '../build/bundle.ts'
+import { generateBatch } from './generator.ts'
+
+const smoke = process.argv.includes('--smoke')
+const RUNS = smoke ? 1 : 3
+const SIZES = smoke ? [200] : [1_000, 10_000]
+const API_KEY = 'bench-api-key'
+const OPERATOR_KEY = 'bench-operator-key'
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const TSX = import.meta.resolve('tsx')
+const EXECUTABLE = join(ROOT, 'build/dist/manifiesto-linux-x64')
+/** The service is measured as it ships: bundled, on plain node (not through tsx). */
+const BUNDLE = join(ROOT, 'build/cache/bench/manifiesto.mjs')
+const FLOOR = join(ROOT, 'build/cache/bench/floor.mjs')
+
+interface Row {
+  measure: string
+  value: number | null
+  unit: string
+  budget?: number
+  floor?: number
+  /** Budget as a multiple of the floor. */
+  ratioBudget?: number
+}
+
+const rows: Row[] = []
+const work = mkdtempSync(join(tmpdir(), 'manifiesto-bench-'))
+const today = new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10) // Honduras, UTC-6
+
+try {
+  await bundleService(BUNDLE)
+  await bundleService(FLOOR, 'bench/floor.ts')
+  for (const size of SIZES) await benchBatch(size)
+  await benchListing(smoke ? 50 : 1_000)
+  await benchIdleAndStart()
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+const missed = printTable()
+process.exitCode = !smoke && missed > 0 ? 1 : 0
+
+async function benchBatch(size: number): Promise<void> {
+  const file = join(work, `batch-${size}.json`)
+  const bytes = Buffer.from(JSON.stringify(generateBatch(size, { fecha: today, perManifest: 100 })))
+  writeFileSync(file, bytes)
+  const floors = []
+  for (let run = 0; run < RUNS; run++) {
+    const dir = mkdtempSync(join(work, 'floor-'))
+    const out = spawnSync(process.execPath, [FLOOR, file, dir], { encoding: 'utf8' })
+    if (out.status !== 0) throw new Error(`floor failed: ${out.stderr}`)
+    floors.push(JSON.parse(out.stdout) as { ms: number; peakMB: number })
+  }
+  const floorMs = median(floors.map((floor) => floor.ms))
+  const floorPeak = median(floors.map((floor) => floor.peakMB))
+
+  const times: number[] = []
+  const duplicates: number[] = []
+  const peaks: number[] = []
+  for (let run = 0; run < RUNS; run++) {
+    const service = await startService()
+    try {
+      const started = performance.now()
+      const answer = await post(service.url, bytes)
+      times.push(performance.now() - started)
+      if (answer.status !== 200) throw new Error(`batch answered ${answer.status}: ${answer.text.slice(0, 300)}`)
+      peaks.push(memoryOf(service.child, 'VmHWM'))
+      const again = performance.now()
+      const duplicate = await post(service.url, bytes)
+      duplicates.push(performance.now() - again)
+      if (!duplicate.text.includes('ya fue procesado')) throw new Error('the resend was not answered as a duplicate')
+    } finally {
+      await service.stop()
+    }
+  }
+  const label = `${size.toLocaleString('en')}-invoice batch (${(bytes.length / 1e6).toFixed(1)} MB)`
+  rows.push({ measure: `${label}: floor (JSON.parse + bare inserts)`, value: floorMs, unit: 'ms' })
+  rows.push({ measure: `${label}: end to end`, value: median(times), unit: 'ms', floor: floorMs, ratioBudget: size === 10_000 ? 2 : undefined })
+  rows.push({ measure: `${label}: same batch resent (duplicate)`, value: median(duplicates), unit: 'ms', floor: floorMs })
+  rows.push({ measure: `${label}: floor peak memory`, value: floorPeak, unit: 'MB' })
+  rows.push({ measure: `${label}: service peak memory`, value: median(peaks), unit: 'MB', floor: floorPeak, ratioBudget: size === 10_000 ? 1.5 : undefined })
+}
+
+async function benchListing(count: number): Promise<void> {
+  const service = await startService()
+  try {
+    const invoices = Math.ceil(count / 1)
+    const batch = generateBatch(invoices, { fecha: today, perManifest: 200, prefix: 'L' })
+    if ((await post(service.url, Buffer.from(JSON.stringify(batch)))).status !== 200) throw new Error('listing batch refused')
+    await operator(service.url, 'conceptos', { codigo: 'DANADO', idProveedor: '7', descripcion: 'Producto dañado' })
+    for (let i = 0; i < count; i++) {
+      const lineas = [1, 2, 3, 4, 5].map((numeroLinea) => ({ numeroLinea, unidades: 1 }))
+      const created = await operator(service.url, 'devoluciones', { factura: batch[i]!.Nfactura, concepto: 'DANADO', fecha: today, lineas, aprobar: true })
+      if (created.status !== 201) throw new Error(`return refused: ${created.text}`)
+    }
+    const fecha = today.split('-').reverse().join('/')
+    const cold: number[] = []
+    const cached: number[] = []
+    for (let run = 0; run < Math.max(RUNS, 5); run++) {
+      // Approving one more return forgets today's cached pages: the next read is cold.
+      const extra = await operator(service.url, 'devoluciones', { factura: batch[count - 1 - run]!.Nfactura, concepto: 'DANADO', fecha: today, lineas: [{ numeroLinea: 6, unidades: 1 }], aprobar: true })
+      if (extra.status !== 201) throw new Error(`return refused: ${extra.text}`)
+      cold.push(await timeListing(service.url, fecha))
+      for (let i = 0; i < 20; i++) cached.push(await timeListing(service.url, fecha))
+    }
+    rows.push({ measure: `returns listing, one full page (${Math.min(count, 1000)} returns × 5 lines): cold`, value: median(cold), unit: 'ms', budget: 50 })
+    rows.push({ measure: 'returns listing, same page: cached', value: median(cached), unit: 'ms', budget: 5 })
+  } finally {
+    await service.stop()
+  }
+}
+
+async function benchIdleAndStart(): Promise<void> {
+  const service = await startService()
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    rows.push({ measure: 'service resident memory, idle (bundled, on node)', value: memoryOf(service.child, 'VmRSS'), unit: 'MB', budget: 120 })
+  } finally {
+    await service.stop()
+  }
+  if (!existsSync(EXECUTABLE)) {
+    rows.push({ measure: 'executable: start to first ping (not built: npm run build)', value: null, unit: 'ms', budget: 500 })
+    return
+  }
+  const starts: number[] = []
+  let idle = 0
+  for (let run = 0; run < RUNS; run++) {
+    const started = performance.now()
+    const service = await startService([EXECUTABLE, 'serve'])
+    starts.push(performance.now() - started)
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    idle = memoryOf(service.child, 'VmRSS')
+    await service.stop()
+  }
+  rows.push({ measure: 'executable: start to first ping', value: median(starts), unit: 'ms', budget: 500 })
+  rows.push({ measure: 'executable: resident memory, idle', value: idle, unit: 'MB', budget: 120 })
+}
+
+async function startService(command?: string[]) {
+  const dir = mkdtempSync(join(work, 'service-'))
+  const port = await freePort()
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      server: { host: '127.0.0.1', port },
+      auth: { apiKey: API_KEY, operatorKey: OPERATOR_KEY },
+      rateLimits: { insertPerMinute: 1000, returnsPerMinute: 100_000, generalPerMinute: 100_000, operatorPerMinute: 100_000 },
+      log: { level: 'warn' },
+    }),
+  )
+  const [executable, ...args] = command ?? [process.execPath, BUNDLE, 'serve']
+  const child = spawn(executable!, [...args, '--config', join(dir, 'config.json')], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/api/v1/ping`)).ok) break
+    } catch {
+      if (i > 2000 || child.exitCode !== null) throw new Error('the service did not start')
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  }
+  return {
+    url,
+    child,
+    stop: async () => {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+    },
+  }
+}
+
+async function post(url: string, body: Buffer): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${url}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY, 'Content-Type': 'application/json' }, body })
+  return { status: response.status, text: await response.text() }
+}
+
+async function operator(url: string, path: string, body: unknown): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${url}/api/v1/operador/${path}`, {
+    method: 'POST',
+    headers: { OperatorKey: OPERATOR_KEY, Operador: 'bench', 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { status: response.status, text: await response.text() }
+}
+
+async function timeListing(url: string, fecha: string): Promise<number> {
+  const started = performance.now()
+  const response = await fetch(`${url}/api/v1/devoluciones/listar`, { headers: { ApiKey: API_KEY, Fecha: fecha } })
+  const text = await response.text()
+  const elapsed = performance.now() - started
+  if (response.status !== 200 || !text.startsWith('[')) throw new Error(`listing answered ${response.status}`)
+  return elapsed
+}
+
+/** A line of /proc/<pid>/status in MB (VmRSS: resident now, VmHWM: peak resident). */
+function memoryOf(child: ChildProcess, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)
+  return match ? Number(match[1]) / 1024 : NaN
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+/** Prints the table; returns how many budgets were missed. */
+function printTable(): number {
+  let missed = 0
+  const lines = rows.map((row) => {
+    const limit = row.ratioBudget !== undefined && row.floor !== undefined ? row.ratioBudget * row.floor : row.budget
+    const verdict = limit === undefined || row.value === null ? (row.value === null ? 'n/a' : '') : row.value <= limit ? 'pass' : 'MISS'
+    if (verdict === 'MISS') missed++
+    const budget = row.ratioBudget !== undefined ? `≤ ${row.ratioBudget}× floor (${format(limit!)} ${row.unit})` : row.budget !== undefined ? `≤ ${row.budget} ${row.unit}` : ''
+    const ratio = row.floor !== undefined && row.value !== null ? `${(row.value / row.floor).toFixed(2)}×` : ''
+    return [row.measure, row.value === null ? '—' : `${format(row.value)} ${row.unit}`, budget, ratio, verdict]
+  })
+  const header = ['measure', 'median', 'budget', 'vs floor', 'result']
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)))
+  const print = (cells: string[]) => console.log(`| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`)
+  console.log(`\nmanifiesto bench — ${smoke ? 'smoke (200 invoices, 1 run)' : `${RUNS} runs each, median`} — node ${process.versions.node}, ${new Date().toISOString()}\n`)
+  print(header)
+  print(widths.map((width) => '-'.repeat(width)))
+  for (const line of lines) print(line)
+  console.log(missed === 0 ? '\nEvery budget met.' : `\n${missed} budget(s) missed.`)
+  return missed
+}
+
+function format(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value.toFixed(1)
+}
