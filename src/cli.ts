@@ -1,5 +1,8 @@
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { backupDatabase } from './backup/backup.service.ts'
 import { checkInstallation } from './commands/check.ts'
+import { closeDatabase, openDatabase } from './db/database.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { DatabaseTooNewError } from './db/migrate.ts'
 import { serve } from './main.ts'
@@ -9,7 +12,11 @@ const USAGE = `manifiesto ${VERSION}
 
 Uso:
   manifiesto [serve] [--config ARCHIVO]   inicia el servicio (comando por defecto)
-  manifiesto check [--config ARCHIVO]     valida la configuración y la integridad de la base de datos
+  manifiesto check [BASE] [--config ARCHIVO]
+                                          valida la configuración y la integridad de la base de datos
+                                          (o de BASE, por ejemplo una copia de seguridad)
+  manifiesto backup ARCHIVO [--config ARCHIVO]
+                                          copia consistente de la base de datos, aun con el servicio en marcha
   manifiesto version                      muestra la versión
 
 Configuración: --config ARCHIVO, si no MANIFIESTO_CONFIG, si no ./config.json, si no los valores por defecto.
@@ -33,7 +40,9 @@ export async function runCli(argv: string[]): Promise<number> {
     console.log(USAGE)
     return 0
   }
-  if (rest.length > 0 || !['serve', 'check', 'version'].includes(command)) {
+  const arity: Record<string, [number, number]> = { serve: [0, 0], check: [0, 1], backup: [1, 1], version: [0, 0] }
+  const allowed = arity[command]
+  if (allowed === undefined || rest.length < allowed[0] || rest.length > allowed[1]) {
     console.error(`Comando o argumento desconocido: ${parsed.positionals.join(' ')}\n\n${USAGE}`)
     return 2
   }
@@ -44,9 +53,19 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     const loaded = loadConfig({ flag: parsed.values.config })
     if (command === 'check') {
-      const report = checkInstallation(loaded)
+      const report = checkInstallation(loaded, rest[0] === undefined ? undefined : resolve(rest[0]))
       console.log(report.lines.join('\n'))
       return report.healthy ? 0 : 1
+    }
+    if (command === 'backup') {
+      const db = openDatabase(loaded.config.database.path, { mustExist: true })
+      try {
+        const result = await backupDatabase(db, resolve(rest[0]!))
+        console.log(`copia de seguridad creada: ${result.file} (${result.bytes} bytes); verifíquela con: manifiesto check ${result.file}`)
+        return 0
+      } finally {
+        closeDatabase(db)
+      }
     }
     await serve(loaded)
     return -1 // keep running

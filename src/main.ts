@@ -1,5 +1,6 @@
 import type { Listener } from 'listhen'
 import { createApp } from './app.ts'
+import { Snapshotter } from './backup/backup.service.ts'
 import { failInterruptedBatches, pruneRawPayloads } from './batches/batches.service.ts'
 import { systemClock } from './clock.ts'
 import { keyList, type LoadedConfig } from './config.ts'
@@ -38,6 +39,11 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
     }
     prune()
     const pruneTimer = setInterval(prune, 24 * 60 * 60 * 1000).unref()
+    const snapshots = new Snapshotter(db, clock, config.backup, log)
+    const snapshot = () =>
+      void snapshots.runIfDue().catch((error: unknown) => log.error({ err: error }, 'no se pudo crear la copia de seguridad automática'))
+    snapshot()
+    const snapshotTimer = setInterval(snapshot, 10 * 60 * 1000).unref()
     const { listener: requestListener } = createApp({ config, db, clock, log })
     const listener = await startServer(requestListener, config.server)
     log.info(
@@ -57,7 +63,9 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
       (stopping ??= (async () => {
         log.info('deteniendo: no se aceptan más solicitudes; se terminan las que están en curso')
         clearInterval(pruneTimer)
+        clearInterval(snapshotTimer)
         await listener.close()
+        await snapshots.idle()
         closeDatabase(db)
         log.info('detenido')
         log.flush()

@@ -12,7 +12,7 @@ export interface CheckReport {
  * `manifiesto check`: the configuration is valid (it was loaded to get here) and the database
  * passes SQLite's integrity check. Never creates or migrates the database.
  */
-export function checkInstallation({ config, file }: LoadedConfig, databasePath = config.database.path): CheckReport {
+export function checkInstallation({ config, file }: LoadedConfig, databasePath: string = config.database.path): CheckReport {
   const lines = [`configuración: ok (${file ?? 'valores por defecto'})`, `base de datos: ${databasePath}`]
   if (!existsSync(databasePath)) {
     return { healthy: false, lines: [...lines, 'error: la base de datos no existe (se crea al iniciar el servicio)'] }

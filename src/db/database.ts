@@ -27,6 +27,8 @@ export interface Database {
 
 export interface OpenDatabaseOptions {
   readonly?: boolean
+  /** Refuse to create the file (commands that work on an existing database). */
+  mustExist?: boolean
   /** Native addon already loaded (the single executable passes it; see better-sqlite3's docs). */
   nativeBinding?: string
 }
@@ -36,10 +38,11 @@ export interface OpenDatabaseOptions {
  * WAL, synchronous=FULL (a batch's commit survives power loss), foreign keys, busy timeout.
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database {
-  if (!options.readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const mustExist = options.readonly === true || options.mustExist === true
+  if (!mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new BetterSqlite3(path, {
     readonly: options.readonly ?? false,
-    fileMustExist: options.readonly ?? false,
+    fileMustExist: mustExist,
     ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
   })
   if (!options.readonly) sqlite.pragma('journal_mode = WAL')

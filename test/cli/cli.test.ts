@@ -64,7 +64,10 @@ test('cli: serve with no config at all serves ping, answers 503 on protected end
   const result = await finished
   assert.equal(result.code, 0, result.stderr)
   const messages = result.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg)
-  assert.deepEqual(messages.filter((msg) => msg !== 'request'), [
+  const snapshot = 'copia de seguridad automática creada'
+  assert.equal(messages.filter((msg) => msg === snapshot).length, 1, 'a first automatic snapshot at start')
+  assert.ok(existsSync(join(dir, 'backups')), 'snapshots go to ./backups by default')
+  assert.deepEqual(messages.filter((msg) => msg !== 'request' && msg !== snapshot), [
     'manifiesto escuchando',
     'sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver README, "Configuración")',
     'deteniendo: no se aceptan más solicitudes; se terminan las que están en curso',

@@ -1,0 +1,107 @@
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { DateTimeFormatter, LocalDateTime } from '@js-joda/core'
+import BetterSqlite3 from 'better-sqlite3'
+import type { Logger } from 'pino'
+import { localDateTime, nowMillis, type Clock } from '../clock.ts'
+import type { Config } from '../config.ts'
+import type { Database } from '../db/database.ts'
+
+export interface BackupResult {
+  file: string
+  bytes: number
+}
+
+/**
+ * A consistent online snapshot with SQLite's backup API: it sees the last committed state even
+ * while a batch is being written. Written to a temporary name, switched to a single-file journal
+ * (no -wal beside it), then renamed into place, so `file` is never a half-written snapshot.
+ */
+export async function backupDatabase(db: Database, file: string): Promise<BackupResult> {
+  mkdirSync(dirname(file), { recursive: true })
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`)
+  rmSync(temporary, { force: true })
+  try {
+    await db.sqlite.backup(temporary)
+    const copy = new BetterSqlite3(temporary)
+    try {
+      copy.pragma('journal_mode = DELETE')
+    } finally {
+      copy.close()
+    }
+    renameSync(temporary, file)
+  } catch (error) {
+    rmSync(temporary, { force: true })
+    throw error
+  }
+  return { file, bytes: statSync(file).size }
+}
+
+const SNAPSHOT = /^manifiesto-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})\.db$/
+
+/**
+ * The automatic snapshots of contract §5: every `backup.everyHours` a snapshot goes to
+ * `backup.dir` (named by its local time), keeping the newest `backup.keep`. `everyHours: 0`
+ * turns them off.
+ */
+export class Snapshotter {
+  private running: Promise<void> | null = null
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly settings: Config['backup'],
+    private readonly log: Logger,
+  ) {}
+
+  /** Takes a snapshot if the newest one is older than the interval (or there is none). */
+  async runIfDue(): Promise<BackupResult | null> {
+    if (this.settings.everyHours <= 0 || this.running) return null
+    const newest = this.snapshots()[0]
+    if (newest && nowMillis(this.clock) - newest.takenAt < this.settings.everyHours * 3_600_000) return null
+    let result: BackupResult | null = null
+    this.running = (async () => {
+      const stamp = localDateTime(this.clock).format(STAMP)
+      result = await backupDatabase(this.db, join(this.settings.dir, `manifiesto-${stamp}.db`))
+      this.rotate()
+      this.log.info({ file: result.file, bytes: result.bytes }, 'copia de seguridad automática creada')
+    })()
+    try {
+      await this.running
+    } finally {
+      this.running = null
+    }
+    return result
+  }
+
+  /** Resolves when no snapshot is being written (the service waits for it before closing). */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => {})
+  }
+
+  /** Snapshot files, newest first, by the time in their names. */
+  snapshots(): Array<{ file: string; takenAt: number }> {
+    let names: string[]
+    try {
+      names = readdirSync(this.settings.dir)
+    } catch {
+      return []
+    }
+    return names
+      .map((name) => ({ name, match: SNAPSHOT.exec(name) }))
+      .filter((entry) => entry.match !== null)
+      .map((entry) => ({ file: join(this.settings.dir, entry.name), takenAt: this.localStampToMillis(entry.match![1]!) }))
+      .sort((a, b) => b.takenAt - a.takenAt)
+  }
+
+  private rotate(): void {
+    for (const old of this.snapshots().slice(this.settings.keep)) rmSync(old.file, { force: true })
+  }
+
+  private localStampToMillis(stamp: string): number {
+    return LocalDateTime.parse(stamp, STAMP).atZone(this.clock.zone).toInstant().toEpochMilli()
+  }
+}
+
+/** Snapshot names carry their local time with dashes (`:` is not allowed in Windows names). */
+const STAMP = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH-mm-ss")
