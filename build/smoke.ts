@@ -7,7 +7,7 @@
  *   npm run smoke:windows    build/dist/manifiesto-win-x64.exe under Wine (Debian's `wine`)
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -29,9 +29,20 @@ const env: NodeJS.ProcessEnv = windows
   : { PATH: join(dir, 'no-node-here'), HOME: dir }
 if (!windows && execFileSync('/bin/sh', ['-c', 'command -v node || true'], { env, encoding: 'utf8' }).trim() !== '') throw new Error('node is on the PATH')
 
+/**
+ * Runs a command of the executable and returns what it printed. Its output goes to a file, not a
+ * pipe: under Wine, Node cannot open a Unix pipe as its stdout (EBADF).
+ */
 const run = (args: string[]) => {
   const [command, ...rest] = windows ? ['wine', exe, ...args] : [exe, ...args]
-  return execFileSync(command!, rest, { cwd: dir, env, encoding: 'utf8' })
+  const output = join(dir, 'salida.txt')
+  const fd = openSync(output, 'w')
+  try {
+    execFileSync(command!, rest, { cwd: dir, env, stdio: ['ignore', fd, fd] })
+  } finally {
+    closeSync(fd)
+  }
+  return readFileSync(output, 'utf8')
 }
 const step = (name: string, detail = '') => console.log(`ok  ${name}${detail ? ` — ${detail}` : ''}`)
 
@@ -75,9 +86,11 @@ console.log(`\nsmoke ${windows ? 'windows (wine)' : 'linux'}: every step passed`
 
 function start(): ChildProcess {
   const [command, ...rest] = windows ? ['wine', exe, 'serve'] : [exe, 'serve']
-  const child = spawn(command!, rest, { cwd: dir, env, stdio: ['ignore', 'ignore', 'inherit'] })
+  const log = openSync(join(dir, 'servicio.log'), 'w')
+  const child = spawn(command!, rest, { cwd: dir, env, stdio: ['ignore', log, log] })
   child.once('exit', (code) => {
-    if (code !== 0 && code !== null) console.error(`the service exited with ${code}`)
+    closeSync(log)
+    if (code !== 0 && code !== null) console.error(`the service exited with ${code}:\n${readFileSync(join(dir, 'servicio.log'), 'utf8')}`)
   })
   return child
 }
