@@ -20,7 +20,11 @@ const OPERATOR_KEY = 'bench-operator-key'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const TSX = import.meta.resolve('tsx')
 const EXECUTABLE = join(ROOT, 'build/dist/manifiesto-linux-x64')
-/** The service is measured as it ships: bundled, on plain node (not through tsx). */
+/**
+ * Batches and listings are measured on the service's bundle on plain node (not through tsx): the
+ * same Node as the floor, so the ratio compares code, not runtimes. The executable's own rows
+ * (start, idle memory) are measured on the executable.
+ */
 const BUNDLE = join(ROOT, 'build/cache/bench/manifiesto.mjs')
 const FLOOR = join(ROOT, 'build/cache/bench/floor.mjs')
 
@@ -124,7 +128,7 @@ async function benchIdleAndStart(): Promise<void> {
   const service = await startService()
   try {
     await new Promise((resolve) => setTimeout(resolve, 1000))
-    rows.push({ measure: 'service resident memory, idle (bundled, on node)', value: memoryOf(service.child, 'VmRSS'), unit: 'MB', budget: 120 })
+    rows.push({ measure: `service resident memory, idle (bundled, on node ${process.versions.node})`, value: memoryOf(service.child, 'VmRSS'), unit: 'MB', budget: existsSync(EXECUTABLE) ? undefined : 120 })
   } finally {
     await service.stop()
   }

@@ -13,13 +13,15 @@ import sea from 'node:sea'
  */
 export function nativeAddon(): object | undefined {
   if (!sea.isSea()) return undefined
-  const bytes = Buffer.from(sea.getAsset('better_sqlite3.node'))
-  const name = `better_sqlite3-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.node`
+  // The build stores the addon's hash beside it, so a start that finds the file already written
+  // does not read (and keep in memory) the 3 MB asset just to name it.
+  const hash = Buffer.from(sea.getAsset('better_sqlite3.node.sha256')).toString('utf8').trim().slice(0, 16)
+  const name = `better_sqlite3-${hash}.node`
   const failures: string[] = []
   for (const folder of candidateFolders()) {
     const file = join(folder, name)
     try {
-      if (!existsSync(file)) writeAtomically(file, bytes)
+      if (!existsSync(file)) writeAtomically(file, verifiedAsset(hash))
       const module = { exports: {} as object }
       process.dlopen(module, file)
       return module.exports
@@ -28,6 +30,12 @@ export function nativeAddon(): object | undefined {
     }
   }
   throw new Error(`No se pudo cargar el complemento nativo de SQLite:\n  ${failures.join('\n  ')}`)
+}
+
+function verifiedAsset(hash: string): Buffer {
+  const bytes = Buffer.from(sea.getAsset('better_sqlite3.node'))
+  if (!createHash('sha256').update(bytes).digest('hex').startsWith(hash)) throw new Error('el complemento nativo incluido está dañado')
+  return bytes
 }
 
 function candidateFolders(): string[] {
