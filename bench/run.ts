@@ -5,10 +5,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '../build/free-port.ts'
 import { bundleService } from '../build/bundle.ts'
 import { generateBatch } from './generator.ts'
 
@@ -213,16 +213,6 @@ function memoryOf(child: ChildProcess, field: 'VmRSS' | 'VmHWM'): number {
   return match ? Number(match[1]) / 1024 : NaN
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)

@@ -8,10 +8,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from './free-port.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const windows = process.argv[2] === 'windows'
@@ -108,13 +108,3 @@ async function waitForPing(child: ChildProcess): Promise<void> {
   throw new Error('no ping answer')
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}

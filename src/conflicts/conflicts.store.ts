@@ -1,22 +1,13 @@
 import { all, first, run, type Database } from '../db/database.ts'
 import { formatLocalDateTime, type Clock } from '../clock.ts'
-import type { ConflictState } from '../db/tables.ts'
+import type { Selectable } from 'kysely'
+import type { ConflictState, InvoiceConflictTable, ManifestState } from '../db/tables.ts'
 
-export interface ConflictRow {
-  id: number
-  invoice_id: number
-  estado: ConflictState
-  changed_fields: string
-  existing_original: string
-  incoming_original: string
-  incoming_hash: string
-  created_at: string
-  decided_at: string | null
-  decided_by: string | null
-  decision_note: string | null
+/** A conflict with its invoice number, its manifest and the batch that brought it. */
+export type ConflictRow = Omit<Selectable<InvoiceConflictTable>, 'batch_id'> & {
   nfactura: string
   manifiesto: string
-  manifest_estado: string
+  manifest_estado: ManifestState
   batch_uuid: string
 }
 

@@ -1,16 +1,9 @@
 import { centsToSixDecimals, listedQuantity } from './quantities.ts'
+import type { ReturnLineTable } from '../db/tables.ts'
 import type { ReturnRow } from './returns.store.ts'
 
 /** The fields of a returned line the listing shows. */
-export interface ListedLine {
-  numero_linea: number
-  producto_id: string
-  producto_desc: string
-  uni_venta: string | null
-  factor_conversion: number
-  units: number
-  amount_cents: number
-}
+export type ListedLine = Pick<ReturnLineTable, 'numero_linea' | 'producto_id' | 'producto_desc' | 'uni_venta' | 'factor_conversion' | 'units' | 'amount_cents'>
 
 /**
  * Writes one page of the client's listing (interface-v1 §2.3) as JSON text. JSON.stringify

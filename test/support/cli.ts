@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url))
@@ -31,16 +30,7 @@ export function collect(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
+export { freePort } from '../../build/free-port.ts'
 
 /** Polls until ping answers (or gives up after ~10 s). */
 export async function waitForPing(url: string): Promise<Response> {
