@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { all, first, run, type Database } from '../db/database.ts'
-import type { BatchState } from '../db/tables.ts'
+import type { Selectable } from 'kysely'
+import type { BatchState, BatchTable } from '../db/tables.ts'
 
 export interface NewBatch {
   uuid: string
@@ -107,22 +108,8 @@ export function deletePayloadsReceivedBefore(db: Database, cutoff: string, prune
   return run(db, db.query.deleteFrom('batch_payloads').where('batch_id', 'in', old)).changes
 }
 
-export interface BatchRecord {
-  id: number
-  uuid: string
-  received_at: string
-  received_date: string
-  estado: BatchState
-  invoice_count: number
-  http_status: number | null
-  summary: string | null
-  failure: string | null
-  finished_at: string | null
-  client_ip: string
-  key_fingerprint: string
-  payload_pruned_at: string | null
-  payload_bytes: number | null
-}
+/** A batch as the operator API shows it: its record and the size of its raw body, if kept. */
+export type BatchRecord = Omit<Selectable<BatchTable>, 'content_hash'> & { payload_bytes: number | null }
 
 function records(db: Database) {
   return db.query
