@@ -18,7 +18,6 @@ const SIZES = smoke ? [200] : [1_000, 10_000]
 const API_KEY = 'bench-api-key'
 const OPERATOR_KEY = 'bench-operator-key'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const TSX = import.meta.resolve('tsx')
 const EXECUTABLE = join(ROOT, 'build/dist/manifiesto-linux-x64')
 /**
  * Batches and listings are measured on the service's bundle on plain node (not through tsx): the
@@ -98,8 +97,7 @@ async function benchBatch(size: number): Promise<void> {
 async function benchListing(count: number): Promise<void> {
   const service = await startService()
   try {
-    const invoices = Math.ceil(count / 1)
-    const batch = generateBatch(invoices, { fecha: today, perManifest: 200, prefix: 'L' })
+    const batch = generateBatch(count, { fecha: today, perManifest: 200, prefix: 'L' })
     if ((await post(service.url, Buffer.from(JSON.stringify(batch)))).status !== 200) throw new Error('listing batch refused')
     await operator(service.url, 'conceptos', { codigo: 'DANADO', idProveedor: '7', descripcion: 'Producto dañado' })
     for (let i = 0; i < count; i++) {

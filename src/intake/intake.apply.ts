@@ -1,3 +1,4 @@
+import type { LocalDate } from '@js-joda/core'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import type { Database } from '../db/database.ts'
 import { canonicalJson } from './canonical-json.ts'
@@ -55,8 +56,8 @@ export interface ApplyContext {
   at: string
   warehouses: ReadonlySet<string>
   autoUpdateFields: ReadonlySet<string>
-  /** FechaFactura of each invoice as the date it means (step 4 already read them). */
-  dates: ReadonlyMap<ReceivedInvoice, string>
+  /** FechaFactura of each invoice as the date it means (step 4 read them, and refused unreadable ones). */
+  dates: ReadonlyMap<ReceivedInvoice, LocalDate | null>
 }
 
 /**
@@ -212,7 +213,7 @@ export function changedFields(existingRaw: Record<string, unknown>, incomingRaw:
 
 function writeOf(context: ApplyContext, invoice: ReceivedInvoice) {
   return {
-    fecha: context.dates.get(invoice)!,
+    fecha: String(context.dates.get(invoice)),
     raw: invoice.raw,
     original: JSON.stringify(invoice.raw),
     contentHash: invoice.contentHash,

@@ -114,7 +114,7 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
           at: receivedAt,
           warehouses: new Set(config.warehouses),
           autoUpdateFields: new Set(config.intake.autoUpdateFields),
-          dates: new Map([...parsedDates].map(([invoice, date]) => [invoice, String(date)])),
+          dates: parsedDates,
         },
         manifests,
         existing,

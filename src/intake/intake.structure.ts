@@ -78,8 +78,8 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
       continue
     }
     try {
-      const invoice = receive(canonical, position, nfactura, raw)
-      batchHash.update(invoice.asSentHash)
+      const [invoice, asSentHash] = receive(canonical, position, nfactura, raw)
+      batchHash.update(asSentHash)
       invoices.push(invoice)
     } catch (error) {
       if (!(error instanceof NestingTooDeepError)) throw error
@@ -97,12 +97,13 @@ const validator = Compile(InvoiceSchema)
 
 /**
  * Hashes the invoice's canonical text as sent (what the batch's content hash covers), which is
- * also its content hash unless some field needed normalising. The text itself is not kept.
+ * also its content hash unless some field needed normalising. Returns the invoice and that hash;
+ * neither the text nor the hash is kept on the invoice.
  */
-function receive(canonical: CanonicalWriter, position: number, nfactura: string, raw: Record<string, unknown>): ReceivedInvoice & { asSentHash: string } {
+function receive(canonical: CanonicalWriter, position: number, nfactura: string, raw: Record<string, unknown>): [ReceivedInvoice, string] {
   const asSentHash = sha256(canonical.write(raw))
   const normalized = normalize(raw)
-  return {
+  const invoice: ReceivedInvoice = {
     position,
     raw,
     nfactura,
@@ -110,8 +111,8 @@ function receive(canonical: CanonicalWriter, position: number, nfactura: string,
     almacen: textOf(raw.Almacen as string | number),
     fechaFactura: raw.FechaFactura as string | number,
     contentHash: normalized === raw ? asSentHash : sha256(canonical.write(normalized)),
-    asSentHash,
   }
+  return [invoice, asSentHash]
 }
 
 /**

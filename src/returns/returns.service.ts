@@ -59,7 +59,7 @@ export interface ReturnView {
 export function registerReturn(deps: ReturnsDeps, operator: string, input: Static<typeof RegisterReturnBody>): ReturnView {
   const { db, clock } = deps
   const fecha = returnDate(input.fecha)
-  const id = transaction(db, () => {
+  const view = transaction(db, () => {
     const invoice = findInvoiceForReturn(db, input.factura)
     if (!invoice) throw invalidInput(`No existe la factura ${input.factura}.`)
     if (invoice.manifest_estado === 'closed') {
@@ -92,17 +92,17 @@ export function registerReturn(deps: ReturnsDeps, operator: string, input: Stati
       closing_note: null,
     })
     insertReturnLines(db, lines.map((line) => ({ ...line, return_id: returnId })))
+    const registered = getReturn(deps, String(returnId))
     insertAuditEntry(db, {
       at: toStoredInstant(at),
       actor: operator,
       action: approved ? 'devolucion.registrada_y_aprobada' : 'devolucion.registrada',
       subjectType: 'devolucion',
       subjectId: String(returnId),
-      after: JSON.stringify(viewOf(deps, returnId)),
+      after: JSON.stringify(registered),
     })
-    return returnId
+    return registered
   })
-  const view = viewOf(deps, id)
   if (view.fechaProcesado) deps.listing.forgetDate(view.fechaProcesado)
   return view
 }
@@ -222,10 +222,6 @@ function returnDate(text: string): string {
     throw invalidInput(`fecha: ${text} no es una fecha real (use YYYY-MM-DDTHH:mm:ss o YYYY-MM-DD).`)
   }
   return full
-}
-
-function viewOf(deps: ReturnsDeps, id: number): ReturnView {
-  return getReturn(deps, String(id))
 }
 
 function toView(clock: Clock, row: ReturnRow, lines: readonly ReturnLineRow[]): ReturnView {
