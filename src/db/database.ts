@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import {
@@ -24,6 +24,13 @@ export interface Database {
   /** Query builder: build with it, execute with `all`, `first` or `run`. */
   readonly query: Kysely<Tables>
   readonly statements: LRUCache<string, BetterSqlite3.Statement>
+  /** The file's device and inode when it was opened (null in memory), to notice it being deleted or replaced. */
+  readonly identity: FileIdentity | null
+}
+
+export interface FileIdentity {
+  dev: number
+  ino: number
 }
 
 export interface OpenDatabaseOptions {
@@ -55,7 +62,37 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     sqlite,
     query: createQueryBuilder(),
     statements: new LRUCache({ max: 500 }),
+    identity: path === ':memory:' ? null : identityOf(path),
   }
+}
+
+/**
+ * Why the file SQLite has open is no longer the one at `path` (deleted, moved, replaced or
+ * truncated under the running service), or null when it still is. Only `stat` is used: opening and
+ * closing any descriptor of the database file would drop every POSIX lock SQLite holds on it, and
+ * the next outside reader would then delete the live write-ahead log (contract §9).
+ */
+export function databaseFileProblem(db: Database): string | null {
+  if (db.identity === null) return null
+  let stats
+  try {
+    stats = statSync(db.path)
+  } catch (error) {
+    return `el archivo ${db.path} ya no existe (${(error as NodeJS.ErrnoException).code ?? 'error'}): se borró o se movió con el servicio en marcha`
+  }
+  if (stats.dev !== db.identity.dev || stats.ino !== db.identity.ino || stats.nlink === 0) {
+    return `el archivo ${db.path} fue reemplazado por otro con el servicio en marcha`
+  }
+  const pageSize = db.sqlite.pragma('page_size', { simple: true }) as number
+  if (stats.size < pageSize || stats.size % pageSize !== 0) {
+    return `el archivo ${db.path} fue truncado o sobrescrito (${stats.size} bytes no es un múltiplo de la página de ${pageSize})`
+  }
+  return null
+}
+
+function identityOf(path: string): FileIdentity {
+  const stats = statSync(path)
+  return { dev: stats.dev, ino: stats.ino }
 }
 
 /** The SQLite library's version (`manifiesto version`). */
