@@ -1,4 +1,6 @@
--- manifiesto: the current database schema (schema version 2, PRAGMA user_version = 2).
+-- manifiesto: the current database schema (schema version 3, PRAGMA user_version = 3).
+-- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
+-- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
 -- test/db/migrations.test.ts keeps this file equal to what they build.
 --

@@ -13,6 +13,9 @@ import { bundleService } from '../build/bundle.ts'
 import { generateBatch } from './generator.ts'
 
 const smoke = process.argv.includes('--smoke')
+/** `--only=hostile,listing`: run only those groups (batches, listing, hostile, executable). */
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice(7).split(',')
+const wanted = (group: string) => only === undefined || only.includes(group)
 const RUNS = smoke ? 1 : 3
 const SIZES = smoke ? [200] : [1_000, 10_000]
 const API_KEY = 'bench-api-key'
@@ -44,9 +47,10 @@ const today = new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10) // 
 try {
   await bundleService(BUNDLE)
   await bundleService(FLOOR, 'bench/floor.ts')
-  for (const size of SIZES) await benchBatch(size)
-  await benchListing(smoke ? 50 : 1_000)
-  await benchIdleAndStart()
+  if (wanted('batches')) for (const size of SIZES) await benchBatch(size)
+  if (wanted('listing')) await benchListing(smoke ? 50 : 1_000)
+  if (wanted('hostile')) await benchHostileBodies(smoke ? 4 : 128)
+  if (wanted('executable')) await benchIdleAndStart()
 } finally {
   rmSync(work, { recursive: true, force: true })
 }
@@ -122,6 +126,42 @@ async function benchListing(count: number): Promise<void> {
   }
 }
 
+/**
+ * Bodies of the worst shapes up to server.maxBodyMB (contract §9: any body answered within 10 s,
+ * with bounded memory): floods of tiny values, and bodies padded to sit exactly at the density the
+ * intake still parses. Each on a fresh service, so its peak memory is its own.
+ */
+async function benchHostileBodies(megabytes: number): Promise<void> {
+  const size = megabytes * 1024 * 1024 - 2
+  const flood = (element: string) => Buffer.from(`[${`${element},`.repeat(Math.floor(size / (element.length + 1)) - 1)}${element}]`)
+  const padded = (element: string, width: number) => flood(element.padEnd(width - 1, ' '))
+  const shapes: Array<[string, () => Buffer]> = [
+    ['empty objects', () => flood('{}')],
+    ['zeros', () => flood('0')],
+    ['fractions, one per 8 bytes (parsed)', () => padded('1.5', 8)],
+    ['empty objects, one per 32 bytes (parsed)', () => padded('{}', 32)],
+    ['nested arrays, 4 per 128 bytes (parsed)', () => padded('[[[[0]]]]', 128)],
+    ['strings that are not invoices (parsed)', () => padded('"no soy una factura"', 24)],
+  ]
+  let slowest = 0
+  let peak = 0
+  for (const [, make] of shapes) {
+    const body = make()
+    const service = await startService(undefined, { maxBodyMB: megabytes })
+    try {
+      const started = performance.now()
+      const answer = await post(service.url, body)
+      slowest = Math.max(slowest, performance.now() - started)
+      if (answer.status !== 422) throw new Error(`hostile body answered ${answer.status}: ${answer.text.slice(0, 200)}`)
+      peak = Math.max(peak, memoryOf(service.child, 'VmHWM'))
+    } finally {
+      await service.stop()
+    }
+  }
+  rows.push({ measure: `hostile bodies (${shapes.length} shapes × ${megabytes} MB): slowest answer`, value: slowest, unit: 'ms', budget: 10_000 })
+  rows.push({ measure: 'hostile bodies: largest service peak memory', value: peak, unit: 'MB', budget: 1_500 })
+}
+
 async function benchIdleAndStart(): Promise<void> {
   const service = await startService()
   try {
@@ -148,13 +188,13 @@ async function benchIdleAndStart(): Promise<void> {
   rows.push({ measure: 'executable: resident memory, idle', value: idle, unit: 'MB', budget: 120 })
 }
 
-async function startService(command?: string[]) {
+async function startService(command?: string[], server: Record<string, unknown> = {}) {
   const dir = mkdtempSync(join(work, 'service-'))
   const port = await freePort()
   writeFileSync(
     join(dir, 'config.json'),
     JSON.stringify({
-      server: { host: '127.0.0.1', port },
+      server: { host: '127.0.0.1', port, ...server },
       auth: { apiKey: API_KEY, operatorKey: OPERATOR_KEY },
       rateLimits: { insertPerMinute: 1000, returnsPerMinute: 100_000, generalPerMinute: 100_000, operatorPerMinute: 100_000 },
       log: { level: 'warn' },

@@ -2,13 +2,14 @@ import { toNodeListener, type App } from 'h3'
 import type { Logger } from 'pino'
 import type { Clock } from './clock.ts'
 import { keyList, type Config } from './config.ts'
-import type { Database } from './db/database.ts'
+import { databaseFileProblem, type Database } from './db/database.ts'
 import { createAlerter } from './alerts/alerter.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { batchRoutes } from './batches/batches.routes.ts'
 import { conflictRoutes } from './conflicts/conflicts.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { createHttpApp } from './http/http-app.ts'
+import { UploadSlots } from './http/upload-slots.ts'
 import { buildOpenApiDocument } from './http/openapi.ts'
 import { openApiRoutes } from './http/openapi.routes.ts'
 import type { Route } from './http/route.ts'
@@ -47,7 +48,16 @@ export function createApp({ config, db, clock, log }: AppDeps): ManifiestoApp {
   const listing = new ListingCache(config.returnsCache, clock)
   const routes: Route[] = [
     ...healthRoutes({ db, clock }),
-    ...intakeRoutes({ db, clock, config, log, maxBodyBytes, onInvoicesChanged: () => listing.forgetAll() }),
+    ...intakeRoutes({
+      db,
+      clock,
+      config,
+      log,
+      maxBodyBytes,
+      bodyTimeoutMs: config.server.bodyTimeoutSeconds * 1000,
+      uploads: new UploadSlots(config.intake.maxConcurrentBatches),
+      onInvoicesChanged: () => listing.forgetAll(),
+    }),
     ...manifestRoutes({ db, clock }),
     ...manifestOperatorRoutes({ db, clock }),
     ...returnRoutes({ db, clock, listing }),
@@ -65,7 +75,9 @@ export function createApp({ config, db, clock, log }: AppDeps): ManifiestoApp {
     rateLimits,
     trustProxy: config.server.trustProxy,
     maxBodyBytes,
+    bodyTimeoutMs: config.server.bodyTimeoutSeconds * 1000,
     keys: { client: keyList(config.auth.apiKey), operator: keyList(config.auth.operatorKey) },
+    databaseFileProblem: () => databaseFileProblem(db),
     onInternalError: (error, context) => alerter.notify(error, context),
   })
   return { app, listener: toNodeListener(app), routes }

@@ -2,9 +2,10 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { backupDatabase } from './backup/backup.service.ts'
 import { checkInstallation } from './commands/check.ts'
+import { describeStartFailure } from './commands/start-failure.ts'
 import { closeDatabase, openDatabase, sqliteVersion } from './db/database.ts'
 import { ConfigError, loadConfig } from './config.ts'
-import { DatabaseTooNewError } from './db/migrate.ts'
+import { DatabaseTooNewError, ForeignDatabaseError } from './db/migrate.ts'
 import { serve } from './main.ts'
 import { VERSION } from './version.ts'
 
@@ -50,8 +51,10 @@ export async function runCli(argv: string[]): Promise<number> {
     console.log(`manifiesto ${VERSION} (node ${process.versions.node}, sqlite ${sqliteVersion()})`)
     return 0
   }
+  let configuredDatabase = ''
   try {
     const loaded = loadConfig({ flag: parsed.values.config })
+    configuredDatabase = loaded.config.database.path
     if (command === 'check') {
       const report = checkInstallation(loaded, rest[0] === undefined ? undefined : resolve(rest[0]))
       console.log(report.lines.join('\n'))
@@ -74,11 +77,11 @@ export async function runCli(argv: string[]): Promise<number> {
       console.error(`Configuración inválida: ${error.message}`)
       return 2
     }
-    if (error instanceof DatabaseTooNewError) {
+    if (error instanceof DatabaseTooNewError || error instanceof ForeignDatabaseError) {
       console.error(error.message)
       return 1
     }
-    console.error('No se pudo iniciar manifiesto:', error)
+    console.error(describeStartFailure(error, configuredDatabase))
     return 1
   }
 }

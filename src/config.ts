@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path'
 import Type, { type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { isKnownZone } from './clock.ts'
+import { parseJsonText } from './json-text.ts'
 
 /** One or several keys: an array lets a key be rotated without downtime. */
 const KeySet = Type.Union([Type.String(), Type.Array(Type.String({ minLength: 1 }))])
@@ -17,6 +18,7 @@ const ConfigSchema = Type.Object(
         port: Port,
         trustProxy: Type.Boolean(),
         maxBodyMB: Type.Number({ exclusiveMinimum: 0, maximum: 2048 }),
+        bodyTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
         https: Type.Object(
           { certFile: Type.String(), keyFile: Type.String() },
           { additionalProperties: false },
@@ -52,6 +54,7 @@ const ConfigSchema = Type.Object(
       {
         autoUpdateFields: Type.Array(Type.String({ minLength: 1 })),
         rawPayloadRetentionDays: Type.Integer({ minimum: 1 }),
+        maxConcurrentBatches: Type.Integer({ minimum: 1, maximum: 16 }),
       },
       { additionalProperties: false },
     ),
@@ -86,14 +89,14 @@ export type Config = Static<typeof ConfigSchema>
 
 /** The built-in defaults; `config.example.json` shows the same values (a test keeps them equal). */
 export const DEFAULT_CONFIG: Config = {
-  server: { host: '0.0.0.0', port: 8080, trustProxy: false, maxBodyMB: 128, https: { certFile: '', keyFile: '' } },
+  server: { host: '0.0.0.0', port: 8080, trustProxy: false, maxBodyMB: 128, bodyTimeoutSeconds: 120, https: { certFile: '', keyFile: '' } },
   database: { path: 'data/manifiesto.db' },
   auth: { apiKey: '', operatorKey: '' },
   warehouses: ['OAC', 'OAS', 'OAO'],
   dates: { timezone: 'America/Tegucigalpa', maxAgeDays: 30, strictMixedDates: false },
   rateLimits: { insertPerMinute: 5, returnsPerMinute: 10, generalPerMinute: 60, operatorPerMinute: 600 },
   returnsCache: { pastDateMinutes: 60, todayMinutes: 5 },
-  intake: { autoUpdateFields: [], rawPayloadRetentionDays: 180 },
+  intake: { autoUpdateFields: [], rawPayloadRetentionDays: 180, maxConcurrentBatches: 2 },
   backup: { dir: 'backups', everyHours: 24, keep: 14 },
   alerts: { webhookUrl: '' },
   log: { level: 'info', file: '' },
@@ -168,7 +171,7 @@ function readConfigFile(file: string): unknown {
     throw new ConfigError(`${file}: no se puede leer el archivo de configuración (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
   }
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown
+    return parseJsonText(text)
   } catch (error) {
     throw new ConfigError(`${file}: no es JSON válido (${(error as Error).message})`)
   }

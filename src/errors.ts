@@ -11,6 +11,9 @@ export type ErrorCode =
   | 'NOT_CONFIGURED'
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'
+  | 'REQUEST_TIMEOUT'
+  /** The client closed the connection or stopped sending: nothing can be answered, and it is no fault of ours. */
+  | 'CLIENT_CLOSED'
   | 'UNAVAILABLE'
   | 'INTERNAL'
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import type { LoadedConfig } from '../config.ts'
 import { closeDatabase, openDatabase } from '../db/database.ts'
-import { LATEST_SCHEMA_VERSION, schemaVersion } from '../db/migrate.ts'
+import { foreignDatabaseProblem, LATEST_SCHEMA_VERSION, schemaVersion } from '../db/migrate.ts'
 
 export interface CheckReport {
   healthy: boolean
@@ -21,9 +21,14 @@ export function checkInstallation({ config, file }: LoadedConfig, databasePath: 
   try {
     db = openDatabase(databasePath, { readonly: true })
   } catch (error) {
-    return { healthy: false, lines: [...lines, `error: no se puede abrir: ${(error as Error).message}`] }
+    return { healthy: false, lines: [...lines, `error: ${reasonOf(error, 'no se puede abrir: ')}`] }
   }
   try {
+    const foreign = foreignDatabaseProblem(db)
+    const tables = db.sqlite.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").pluck().get() as number
+    if (foreign !== null || tables === 0) {
+      return { healthy: false, lines: [...lines, `error: no es una base de datos de manifiesto: ${foreign ?? 'está vacía (0 bytes o sin tablas)'}`] }
+    }
     const version = schemaVersion(db)
     const integrity = db.sqlite.pragma('integrity_check', { simple: false }) as Array<{ integrity_check: string }>
     const problems = integrity.map((row) => row.integrity_check).filter((result) => result !== 'ok')
@@ -34,8 +39,13 @@ export function checkInstallation({ config, file }: LoadedConfig, databasePath: 
     )
     return { healthy: problems.length === 0 && !newer, lines }
   } catch (error) {
-    return { healthy: false, lines: [...lines, `error: ${(error as Error).message}`] }
+    return { healthy: false, lines: [...lines, `error: ${reasonOf(error, '')}`] }
   } finally {
     closeDatabase(db)
   }
+}
+
+function reasonOf(error: unknown, prefix: string): string {
+  if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') return 'no es una base de datos de manifiesto: no es un archivo SQLite'
+  return `${prefix}${(error as Error).message}`
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs'
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import {
@@ -47,6 +47,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   const mustExist = options.readonly === true || options.mustExist === true
   const addon = nativeAddon()
   if (!mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (!options.readonly && path !== ':memory:') requireWritable(path)
   const sqlite = new BetterSqlite3(path, {
     readonly: options.readonly ?? false,
     fileMustExist: mustExist,
@@ -88,6 +89,34 @@ export function databaseFileProblem(db: Database): string | null {
     return `el archivo ${db.path} fue truncado o sobrescrito (${stats.size} bytes no es un múltiplo de la página de ${pageSize})`
   }
   return null
+}
+
+/** The folder, the file or its -wal/-shm cannot be written (read-only file system, immutable, permissions). */
+export class DatabaseNotWritableError extends Error {
+  override readonly name = 'DatabaseNotWritableError'
+
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`no se puede escribir en ${path} (${code})`)
+  }
+}
+
+/**
+ * SQLite in WAL mode writes the folder (-wal and -shm are created there), the file and its -wal
+ * and -shm; when any of them cannot be written it fails later and less clearly (a -shm it may
+ * only read is mapped read-only). `access` checks them without opening them.
+ */
+function requireWritable(path: string): void {
+  for (const candidate of [dirname(path), path, `${path}-wal`, `${path}-shm`]) {
+    if (!existsSync(candidate)) continue
+    try {
+      accessSync(candidate, constants.W_OK)
+    } catch (error) {
+      throw new DatabaseNotWritableError(candidate, (error as NodeJS.ErrnoException).code ?? 'error')
+    }
+  }
 }
 
 function identityOf(path: string): FileIdentity {

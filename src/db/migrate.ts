@@ -1,9 +1,14 @@
 import type { Database } from './database.ts'
-import { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations.ts'
+import { LATEST_SCHEMA_VERSION, MANIFIESTO_APPLICATION_ID, MIGRATIONS, type Migration } from './migrations.ts'
 
 /** The database was written by a newer manifiesto; running an older one on it is refused. */
 export class DatabaseTooNewError extends Error {
   override readonly name = 'DatabaseTooNewError'
+}
+
+/** The file is a SQLite database of another program (or not one at all): never written into. */
+export class ForeignDatabaseError extends Error {
+  override readonly name = 'ForeignDatabaseError'
 }
 
 export interface MigrationResult {
@@ -17,6 +22,10 @@ export interface MigrationResult {
  * @throws DatabaseTooNewError when the file's version is newer than this build knows.
  */
 export function migrateDatabase(db: Database, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
+  const foreign = foreignDatabaseProblem(db)
+  if (foreign !== null) {
+    throw new ForeignDatabaseError(`${db.path} no es una base de datos de manifiesto: ${foreign}. Revise database.path; manifiesto no escribe en ella.`)
+  }
   const from = schemaVersion(db)
   const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1]!.version
   if (from > latest) {
@@ -40,3 +49,19 @@ export function schemaVersion(db: Database): number {
 }
 
 export { LATEST_SCHEMA_VERSION }
+
+/**
+ * Why the file is not a manifiesto database, or null when it is one (or is new and empty).
+ * Ours carry application_id "MANI" (from schema version 3) or, written before that, the version
+ * and tables of our migrations; an empty file or database is new.
+ */
+export function foreignDatabaseProblem(db: Database): string | null {
+  const applicationId = db.sqlite.pragma('application_id', { simple: true }) as number
+  if (applicationId === MANIFIESTO_APPLICATION_ID) return null
+  if (applicationId !== 0) return `su cabecera la marca como de otro programa (application_id ${applicationId})`
+  const tables = db.sqlite.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[]
+  if (tables.length === 0) return null
+  const ours = ['batches', 'invoices', 'manifests']
+  if (schemaVersion(db) >= 1 && ours.every((table) => tables.includes(table))) return null
+  return `es una base de datos SQLite de otro programa (tablas: ${tables.slice(0, 8).join(', ')}${tables.length > 8 ? ', …' : ''})`
+}

@@ -3,6 +3,9 @@
  * single executable carries them). `PRAGMA user_version` holds the number of the last one applied.
  * Never edit a migration once it has landed: add the next one, and update `schema.sql`.
  */
+/** `PRAGMA application_id` of a manifiesto database: "MANI" in ASCII. */
+export const MANIFIESTO_APPLICATION_ID = 0x4d414e49
+
 export interface Migration {
   version: number
   name: string
@@ -197,6 +200,11 @@ CREATE TABLE return_lines (
 );
 CREATE INDEX return_lines_return ON return_lines (return_id);
 `,
+  },
+  {
+    version: 3,
+    name: "the file's header names it a manifiesto database (application_id)",
+    sql: `PRAGMA application_id = ${MANIFIESTO_APPLICATION_ID};`,
   },
 ]
 

@@ -10,14 +10,22 @@ import {
 } from 'h3'
 import type { Logger } from 'pino'
 import type { Clock } from '../clock.ts'
-import { DomainError } from '../errors.ts'
+import { DomainError, invalidInput } from '../errors.ts'
+import { parseJsonText } from '../json-text.ts'
+import { findMalformedText, invalidUtf8Offset } from '../unicode.ts'
 import { formatMB, readBody } from './body.ts'
 import { hasKeyInQuery, keyInQueryError, requireKey } from './auth.ts'
 import { toErrorResponse } from './error-response.ts'
+import { operatorNameOf } from './headers.ts'
+import { parseQuery } from './query.ts'
 import { RateLimiter, rateGroupOf, type RateGroup } from './rate-limit.ts'
+import { createRedactor, type Redactor } from './redaction.ts'
 import type { Reply, Route } from './route.ts'
 import { RouteTable, type RouteValidators } from './route-table.ts'
 import { describeProblems } from './validation.ts'
+
+/** JSON bodies of every route but the batch intake (which takes server.maxBodyMB). */
+export const JSON_BODY_MAX_BYTES = 1024 * 1024
 
 export interface HttpAppOptions {
   routes: readonly Route[]
@@ -25,10 +33,18 @@ export interface HttpAppOptions {
   log: Logger
   rateLimits: Record<RateGroup, number>
   trustProxy: boolean
+  /** server.maxBodyMB: the batch intake's limit; every other body is limited to 1 MB. */
   maxBodyBytes: number
+  bodyTimeoutMs: number
   keys: { client: readonly string[]; operator: readonly string[] }
+  /** Why the database file can no longer take writes (deleted or replaced under the service), or null. */
+  databaseFileProblem: () => string | null
   /** Called for every genuine internal failure (after it is logged), to alert the team. */
   onInternalError?: (error: unknown, context: Record<string, unknown>) => void
+}
+
+interface Pipeline extends HttpAppOptions {
+  redact: Redactor
 }
 
 /**
@@ -36,7 +52,8 @@ export interface HttpAppOptions {
  * (per IP and group), routing (404/405), body size (413), key in the URL (401), key (503/401),
  * path and query validation (404/422), handler. Errors of every stage leave through one mapper.
  */
-export function createHttpApp(options: HttpAppOptions): App {
+export function createHttpApp(settings: HttpAppOptions): App {
+  const options: Pipeline = { ...settings, redact: createRedactor([...settings.keys.client, ...settings.keys.operator]) }
   const limiter = new RateLimiter(options.rateLimits, options.clock)
   const table = new RouteTable(options.routes)
 
@@ -58,7 +75,7 @@ export function createHttpApp(options: HttpAppOptions): App {
     const { pathname, search } = splitUrl(event.node.req.url ?? '/')
     const clientIp = clientIpOf(event, options.trustProxy)
     event.context.clientIp = clientIp
-    logOnCompletion(event, pathname, options.log)
+    logOnCompletion(event, options.redact(pathname), options.log)
 
     const decision = limiter.hit(rateGroupOf(pathname), clientIp)
     setResponseHeaders(event, {
@@ -76,55 +93,62 @@ export function createHttpApp(options: HttpAppOptions): App {
     }
 
     const { route, params, validators } = table.match(event.method, pathname)
-    rejectOversizedBody(event, options.maxBodyBytes)
-    if (hasKeyInQuery(search)) throw keyInQueryError()
+    const maxBodyBytes = route.body?.raw ? options.maxBodyBytes : Math.min(JSON_BODY_MAX_BYTES, options.maxBodyBytes)
+    rejectOversizedBody(event, maxBodyBytes)
+    // Leniently parsed: a key in the URL is refused (401) before the query is judged (422).
+    if (hasKeyInQuery(new URLSearchParams(search))) throw keyInQueryError()
     const keyFingerprint =
       route.access === 'public' ? '' : requireKey(route.access, event.node.req.headers, options.keys[route.access])
     event.context.keyFingerprint = keyFingerprint
+    if (event.method !== 'GET') requireWritableDatabase(event, options)
 
     if (validators.params && !validators.params.Check(params)) {
       throw new DomainError('NOT_FOUND', route.paramsNotFound?.(params) ?? `No existe el recurso ${pathname}.`)
     }
-    const query = Object.fromEntries(search)
+    const query = parseQuery(search)
     if (validators.query && !validators.query.Check(query)) {
       throw new DomainError('INVALID_INPUT', `Parámetros de consulta inválidos: ${describeProblems(validators.query, query).join('; ')}.`)
     }
-    const operator = route.access === 'operator' ? requireOperatorName(event) : ''
-    const body = validators.body ? await readJsonBody(event, validators, options.maxBodyBytes) : undefined
+    const changes = event.method === 'POST' || event.method === 'PUT'
+    const operator = route.access === 'operator' ? operatorNameOf(event.node.req.headers['operador'], changes) : ''
+    const body = validators.body ? await readJsonBody(event, validators, { maxBytes: maxBodyBytes, timeoutMs: options.bodyTimeoutMs }) : undefined
 
     const reply = await route.handle({ event, params, query, body, operator, clientIp, keyFingerprint })
     return sendReply(event, reply)
   }
 }
 
-/** The person behind an operator change: `Operador` header, percent-encoded when not ASCII. */
-function requireOperatorName(event: H3Event): string {
-  const raw = event.node.req.headers['operador']
-  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? ''
-  const changes = event.method === 'POST' || event.method === 'PUT'
-  if (value === '') {
-    if (!changes) return ''
-    throw new DomainError('INVALID_INPUT', 'Falta el encabezado Operador: el nombre de la persona que hace el cambio (codificado con %XX si no es ASCII).')
-  }
-  let name: string
-  try {
-    name = decodeURIComponent(value)
-  } catch {
-    throw new DomainError('INVALID_INPUT', 'El encabezado Operador tiene una codificación %XX inválida.')
-  }
-  if (name.length > 120) throw new DomainError('INVALID_INPUT', 'El encabezado Operador admite como máximo 120 caracteres.')
-  return name
+/**
+ * A write to a database file that was deleted or replaced under the service would be acknowledged
+ * and then lost: refused (503) like ping, logged and alerted (contract §9).
+ */
+function requireWritableDatabase(event: H3Event, options: Pipeline): void {
+  const problem = options.databaseFileProblem()
+  if (problem === null) return
+  const failure = new Error(`Base de datos inutilizable: ${problem}`)
+  failure.name = 'DatabaseFileGone'
+  const path = options.redact(splitUrl(event.node.req.url ?? '/').pathname)
+  options.log.error({ err: failure, method: event.method, path }, 'base de datos inutilizable: escritura rechazada')
+  options.onInternalError?.(failure, { method: event.method, path })
+  throw new DomainError(
+    'UNAVAILABLE',
+    `No se guardó nada: ${problem}. El servicio no acepta cambios hasta que el administrador restaure la base de datos y lo reinicie.`,
+  )
 }
 
-async function readJsonBody(event: H3Event, validators: RouteValidators, maxBodyBytes: number): Promise<unknown> {
-  const raw = await readBody(event, maxBodyBytes)
+async function readJsonBody(event: H3Event, validators: RouteValidators, limits: { maxBytes: number; timeoutMs: number }): Promise<unknown> {
+  const raw = await readBody(event, limits)
+  const badByte = invalidUtf8Offset(raw)
+  if (badByte !== -1) throw invalidInput(`El cuerpo de la solicitud no es texto UTF-8 válido (byte ${badByte}): envíelo codificado en UTF-8.`)
   let body: unknown
   try {
     // No body at all reads as {}: `cerrar` needs none, and a required field is then named.
-    body = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''))
+    body = raw.length === 0 ? {} : parseJsonText(raw.toString('utf8'))
   } catch {
     throw new DomainError('INVALID_INPUT', 'El cuerpo de la solicitud debe ser JSON válido.')
   }
+  const malformed = findMalformedText(body)
+  if (malformed !== null) throw invalidInput(`Cuerpo inválido: ${malformed}: el texto tiene caracteres Unicode inválidos (un sustituto suelto).`)
   if (!validators.body!.Check(body)) {
     throw new DomainError('INVALID_INPUT', `Cuerpo inválido: ${describeProblems(validators.body!, body).join('; ')}.`)
   }
@@ -142,17 +166,18 @@ function sendReply(event: H3Event, reply: Reply): Promise<void> {
   return send(event, 'json' in reply ? reply.json : JSON.stringify(reply.body))
 }
 
-function sendError(event: H3Event, error: unknown, options: HttpAppOptions): Promise<void> | void {
+function sendError(event: H3Event, error: unknown, options: Pipeline): Promise<void> | void {
   const response = toErrorResponse(error)
   if (response.internal) {
     // An internal DomainError carries the real failure as its cause (with the stack to log).
     const failure = error instanceof DomainError && error.cause !== undefined ? error.cause : error
-    const path = splitUrl(event.node.req.url ?? '/').pathname
+    const path = options.redact(splitUrl(event.node.req.url ?? '/').pathname)
     options.log.error({ err: failure, method: event.method, path, batch_uuid: event.context.batchUuid }, 'error interno')
     options.onInternalError?.(failure, { method: event.method, path, batch_uuid: event.context.batchUuid })
   }
-  if (event.node.res.headersSent) return
-  return sendReply(event, { status: response.status, body: response.body, headers: response.headers })
+  if (event.node.res.headersSent || event.node.res.writableEnded) return
+  const body = { ...response.body, message: options.redact(String(response.body.message)) }
+  return sendReply(event, { status: response.status, body, headers: response.headers })
 }
 
 /** A declared body over the limit is refused before it is read; the connection is then closed. */
@@ -204,8 +229,7 @@ function normalizeIp(ip: string): string {
   return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip
 }
 
-function splitUrl(url: string): { pathname: string; search: URLSearchParams } {
+function splitUrl(url: string): { pathname: string; search: string } {
   const mark = url.indexOf('?')
-  if (mark === -1) return { pathname: url, search: new URLSearchParams() }
-  return { pathname: url.slice(0, mark), search: new URLSearchParams(url.slice(mark + 1)) }
+  return mark === -1 ? { pathname: url, search: '' } : { pathname: url.slice(0, mark), search: url.slice(mark + 1) }
 }

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net'
 import { listen, type Listener } from 'listhen'
 import type { Config } from '../config.ts'
 
@@ -24,5 +25,32 @@ export async function startServer(
     await started.close()
     throw new Error(`No se pudo escuchar en el puerto ${server.port} (se obtuvo ${started.address.port}).`)
   }
+  // The body timeout of each route (server.bodyTimeoutSeconds) answers first; Node's own limit on
+  // receiving a whole request is a backstop a little later.
+  started.server.requestTimeout = (server.bodyTimeoutSeconds + 10) * 1000
+  started.server.on('clientError', answerClientError)
   return started
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'Los encabezados de la solicitud son demasiado grandes.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'La solicitud no terminó de llegar a tiempo; revise la conexión y reenvíe.'],
+}
+const BAD_REQUEST: [number, string, string] = [400, 'Bad Request', 'La solicitud HTTP está mal formada.']
+
+/**
+ * What Node answers by itself (a malformed request, headers too large, a request that never
+ * finished arriving) gets the service's error shape in Spanish instead of an empty body. As in
+ * Node's own handler, nothing is written once an answer to that request has begun.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (socket.writable && error.code !== 'ECONNRESET' && !inFlight?.headersSent) {
+    const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? BAD_REQUEST
+    const body = JSON.stringify({ success: false, message })
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy(error)
 }

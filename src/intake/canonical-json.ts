@@ -3,8 +3,15 @@
  * form (`450` = `450.0`), arrays in order, no whitespace. Equal content gives equal text whatever
  * the sender's key order or formatting.
  */
+import { isWellFormed } from '../unicode.ts'
+
 export class NestingTooDeepError extends Error {
   override readonly name = 'NestingTooDeepError'
+}
+
+/** A string or key with a lone surrogate half: it cannot be stored or answered faithfully. */
+export class MalformedTextError extends Error {
+  override readonly name = 'MalformedTextError'
 }
 
 /** Deeper than this is refused: recursion on client data must stay far from the stack's limit. */
@@ -33,13 +40,15 @@ export function canonicalJson(value: unknown, depth = 0): string {
 export class CanonicalWriter {
   private readonly shapes = new Map<string, Shape[]>()
 
-  /** @throws NestingTooDeepError */
+  /** @throws NestingTooDeepError, MalformedTextError */
   write(value: unknown, depth = 0): string {
     switch (typeof value) {
       case 'number':
         return Number.isFinite(value) ? String(value) : 'null'
       case 'string':
-        return PLAIN_STRING.test(value) ? `"${value}"` : JSON.stringify(value)
+        if (PLAIN_STRING.test(value)) return `"${value}"`
+        if (!isWellFormed(value)) throw new MalformedTextError('texto con un carácter Unicode inválido (un sustituto suelto)')
+        return JSON.stringify(value)
       case 'boolean':
         return value ? 'true' : 'false'
     }
@@ -68,6 +77,7 @@ export class CanonicalWriter {
     if (candidates) {
       for (const shape of candidates) if (shape.keys.every((key) => Object.hasOwn(object, key))) return shape
     }
+    if (!keys.every(isWellFormed)) throw new MalformedTextError('nombre de campo con un carácter Unicode inválido (un sustituto suelto)')
     const sorted = [...keys].sort()
     const shape = { keys: sorted, prefixes: sorted.map((key, i) => `${i === 0 ? '' : ','}${JSON.stringify(key)}:`) }
     if (this.shapes.size < 10_000) this.shapes.set(signature, [...(candidates ?? []), shape])

@@ -9,9 +9,10 @@ import type { ReceivedInvoice } from './intake.structure.ts'
 
 export const BODY_INVALID_MESSAGE = 'El cuerpo de la solicitud debe ser un arreglo JSON no vacío de facturas.'
 
-export function structureInvalid(errors: string[], total: number) {
+export function structureInvalid(errors: string[], total: number, complete: boolean) {
+  const count = complete ? (total === 1 ? '1 error' : `${total} errores`) : `al menos ${total} errores`
   return {
-    message: `La estructura del lote es inválida (${total === 1 ? '1 error' : `${total} errores`}); no se insertó nada. Corrija las facturas indicadas y reenvíe el lote.`,
+    message: `La estructura del lote es inválida (${count}); no se insertó nada. Corrija las facturas indicadas y reenvíe el lote.`,
     details: { errores: errors },
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import Type from 'typebox'
 import { DomainError } from '../errors.ts'
 import { readBody } from '../http/body.ts'
+import { UploadSlots } from '../http/upload-slots.ts'
 import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
 import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse, PROTECTED_ERRORS } from '../http/schemas.ts'
@@ -17,8 +18,16 @@ import {
   BatchStructureInvalid,
 } from './intake.schemas.ts'
 import { receiveBatch, type IntakeDeps } from './intake.service.ts'
+import { JsonShape } from './json-shape.ts'
 
-export function intakeRoutes(deps: IntakeDeps & { maxBodyBytes: number }): Route[] {
+export interface IntakeRouteDeps extends IntakeDeps {
+  maxBodyBytes: number
+  bodyTimeoutMs: number
+  /** intake.maxConcurrentBatches: batch bodies received at once. */
+  uploads: UploadSlots
+}
+
+export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
   return [
     defineRoute({
       method: 'POST',
@@ -34,22 +43,30 @@ export function intakeRoutes(deps: IntakeDeps & { maxBodyBytes: number }): Route
       responses: {
         200: { description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)', schema: Type.Union([BatchProcessed, BatchDuplicate]) },
         ...PROTECTED_ERRORS,
+        408: errorResponse('El cuerpo no terminó de llegar en server.bodyTimeoutSeconds'),
         413: errorResponse('El cuerpo excede server.maxBodyMB'),
         422: {
           description: 'Cuerpo inválido, estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos rechazados',
           schema: Type.Union([BatchBodyInvalid, BatchStructureInvalid, BatchDatesInvalid, BatchOldManifests, BatchManifestsRejected]),
         },
         500: { description: 'Error interno; el lote queda fallido y puede reenviarse', schema: BatchInternalError },
+        503: errorResponse('Ya se están recibiendo intake.maxConcurrentBatches lotes (reenvíe tras Retry-After), la base de datos es inutilizable, o no hay ApiKey configurada'),
       },
       handle: async ({ event, clientIp, keyFingerprint }) => {
-        const uuid = randomUUID()
-        event.context.batchUuid = uuid
-        const body = await readBody(event, deps.maxBodyBytes)
+        const release = deps.uploads.acquire()
         try {
-          return { status: 200, body: await receiveBatch(deps, { uuid, body, clientIp, keyFingerprint }) }
-        } catch (error) {
-          if (error instanceof DomainError) throw error
-          throw new DomainError('INTERNAL', INTERNAL_ERROR_MESSAGE, { batch_uuid: uuid }, {}, { cause: error })
+          const uuid = randomUUID()
+          event.context.batchUuid = uuid
+          const shape = new JsonShape()
+          const body = await readBody(event, { maxBytes: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs, inspect: (chunk) => shape.add(chunk) })
+          try {
+            return { status: 200, body: await receiveBatch(deps, { uuid, body, shape, clientIp, keyFingerprint }) }
+          } catch (error) {
+            if (error instanceof DomainError) throw error
+            throw new DomainError('INTERNAL', INTERNAL_ERROR_MESSAGE, { batch_uuid: uuid }, {}, { cause: error })
+          }
+        } finally {
+          release()
         }
       },
     }),

@@ -1,25 +1,37 @@
 import Type, { type TSchema } from 'typebox'
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, type FieldSpec } from './invoice-fields.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_AMOUNT, MAX_FACTOR, type FieldSpec } from './invoice-fields.ts'
 
 const NUMERIC = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
 const NON_NEGATIVE = '^(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
-const INTEGER = '^-?(0|[1-9][0-9]*)$'
+/** At most 15 digits: always a safe integer. */
+const INTEGER = '^-?(0|[1-9][0-9]{0,14})$'
+const FACTOR = '^[1-9][0-9]{0,6}$'
+const SAFE = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }
+
+/** A numeric string whose number lies in [min, max] (a pattern cannot bound `1e400`). */
+const numericText = (pattern: string, min: number, max: number) =>
+  Type.Refine(Type.String({ pattern }), (text) => {
+    const value = Number(text)
+    return value >= min && value <= max
+  })
 
 /**
- * The accepted types of one field (contract §3): string fields also take a JSON number (kept as
- * its decimal text), numeric fields also take a numeric string. Required: null and "" are missing.
+ * The accepted types of one field (contracts §3 and §9): string fields also take a JSON number
+ * that is an exact (safe) integer, kept as its decimal text; numeric fields also take a numeric
+ * string; every number is finite and within its limits. Required: null and "" are missing.
  */
 function fieldSchema(spec: FieldSpec<string>): TSchema {
   const options = spec.description ? { description: spec.description } : {}
+  const minimum = spec.nonNegative ? 0 : -MAX_AMOUNT
   let accepted: TSchema[]
   if (spec.kind === 'text') {
-    accepted = [Type.String(spec.required ? { minLength: 1 } : {}), Type.Number()]
+    accepted = [Type.String(spec.required ? { minLength: 1 } : {}), Type.Integer(SAFE)]
   } else if (spec.kind === 'integer') {
-    accepted = [Type.Integer(), Type.String({ pattern: INTEGER })]
-  } else if (spec.nonNegative) {
-    accepted = [Type.Number({ minimum: 0 }), Type.String({ pattern: NON_NEGATIVE })]
+    accepted = [Type.Integer(SAFE), Type.String({ pattern: INTEGER })]
+  } else if (spec.kind === 'factor') {
+    accepted = [Type.Integer({ minimum: 1, maximum: MAX_FACTOR }), numericText(FACTOR, 1, MAX_FACTOR)]
   } else {
-    accepted = [Type.Number(), Type.String({ pattern: NUMERIC })]
+    accepted = [Type.Number({ minimum, maximum: MAX_AMOUNT }), numericText(spec.nonNegative ? NON_NEGATIVE : NUMERIC, minimum, MAX_AMOUNT)]
   }
   if (spec.required) return Type.Union(accepted, options)
   return Type.Optional(Type.Union([...accepted, Type.Null()], options))

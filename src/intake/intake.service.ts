@@ -9,7 +9,9 @@ import { applyBatch, type Resumen } from './intake.apply.ts'
 import * as answers from './intake.answers.ts'
 import { checkManifestDates, invoiceDates, type ManifestDateVerdict } from './intake.dates.ts'
 import { findManifestsByNumbers, type ExistingManifest } from './intake.store.ts'
-import { checkStructure, parseBatchBody, type ReceivedInvoice } from './intake.structure.ts'
+import { parseBatchBody } from './intake.body.ts'
+import { checkStructure, type ReceivedInvoice } from './intake.structure.ts'
+import type { JsonShape } from './json-shape.ts'
 
 export interface IntakeDeps {
   db: Database
@@ -23,6 +25,8 @@ export interface IntakeDeps {
 export interface IncomingBatch {
   uuid: string
   body: Buffer
+  /** What the body holds, counted while it arrived (step 2 refuses absurdly dense bodies). */
+  shape: JsonShape
   clientIp: string
   keyFingerprint: string
 }
@@ -40,13 +44,12 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
   const { db, clock, config } = deps
 
   // Step 2: a non-empty JSON array.
-  const batch = parseBatchBody(incoming.body)
-  if (batch === null) throw invalidInput(answers.BODY_INVALID_MESSAGE)
+  const batch = parseBatchBody(incoming.body, incoming.shape)
 
   // Step 3: structure.
   const structure = checkStructure(batch)
   if (!structure.ok) {
-    const answer = answers.structureInvalid(structure.errors, structure.total)
+    const answer = answers.structureInvalid(structure.errors, structure.total, structure.complete)
     throw invalidInput(answer.message, answer.details)
   }
   const invoices = structure.invoices

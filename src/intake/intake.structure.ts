@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import { Compile } from 'typebox/compile'
-import { CanonicalWriter, NestingTooDeepError } from './canonical-json.ts'
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, textOf, type FieldSpec } from './invoice-fields.ts'
+import { findMalformedText, isWellFormed } from '../unicode.ts'
+import { CanonicalWriter, MalformedTextError, NestingTooDeepError } from './canonical-json.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_AMOUNT, MAX_FACTOR, textOf, type FieldSpec } from './invoice-fields.ts'
 import { InvoiceSchema } from './intake.schemas.ts'
 
 /** An invoice that passed step 3, with what the later steps need computed once. */
@@ -25,56 +26,50 @@ export type StructureResult =
       /** The batch's content hash (contract §3a): over the canonical form of each invoice as sent. */
       batchHash: string
     }
-  | { ok: false; errors: string[]; total: number }
+  | { ok: false; errors: string[]; total: number; /** false when counting stopped early */ complete: boolean }
 
 export const MAX_LISTED_ERRORS = 200
 
-/** Step 2: the body parsed, if it is a non-empty JSON array; null otherwise. */
-export function parseBatchBody(body: Buffer): unknown[] | null {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''))
-  } catch {
-    return null
-  }
-  return Array.isArray(parsed) && parsed.length > 0 ? parsed : null
-}
-
 /**
- * Step 3: each invoice checked by the compiled TypeBox schema (required fields, accepted types),
- * then the batch-wide rule (an Nfactura only once) and the nesting limit. Every problem of every
- * invoice is reported, named by position, Nfactura and field; the list is capped.
+ * Step 3: each invoice checked by the compiled TypeBox schema (required fields, accepted types,
+ * limits), then the batch-wide rule (an Nfactura only once), the nesting limit and valid Unicode.
+ * Problems are named by position, Nfactura and field. The first 200 are listed; counting goes on
+ * for at most 10,000 more invoices, so a body of millions of broken entries is answered at once.
  */
 export function checkStructure(batch: readonly unknown[]): StructureResult {
-  const problems: string[] = []
+  const problems = new ProblemList()
   const invoices: ReceivedInvoice[] = []
   const canonical = new CanonicalWriter()
   const batchHash = createHash('sha256')
   const firstPosition = new Map<string, number>()
 
   for (let index = 0; index < batch.length; index++) {
+    if (problems.exhausted()) {
+      problems.stopAt(index + 1, batch.length)
+      break
+    }
     const position = index + 1
     const value = batch[index]
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      problems.push(`Factura #${position}: debe ser un objeto JSON (se recibió ${describe(value)})`)
+      problems.add(`Factura #${position}: debe ser un objeto JSON (se recibió ${describe(value)})`)
       continue
     }
     const raw = value as Record<string, unknown>
     const label = invoiceLabel(position, raw)
     if (!validator.Check(raw)) {
-      for (const message of describeSchemaErrors(raw)) problems.push(`${label}: ${message}`)
+      for (const message of describeSchemaErrors(raw)) problems.add(`${label}: ${message}`)
       continue
     }
     const nfactura = textOf(raw.Nfactura as string | number)
     const earlier = firstPosition.get(nfactura)
     if (earlier !== undefined) {
-      problems.push(`${label}: Nfactura repetido en el lote (ya aparece en la factura #${earlier})`)
+      problems.add(`${label}: Nfactura repetido en el lote (ya aparece en la factura #${earlier})`)
       continue
     }
     firstPosition.set(nfactura, position)
     const duplicateLine = findDuplicateLineNumber(raw[LINES_FIELD] as Array<Record<string, unknown>>)
     if (duplicateLine !== null) {
-      problems.push(`${label}: NumeroLinea ${duplicateLine} repetido en LineasFactura`)
+      problems.add(`${label}: NumeroLinea ${duplicateLine} repetido en LineasFactura`)
       continue
     }
     try {
@@ -82,15 +77,50 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
       batchHash.update(asSentHash)
       invoices.push(invoice)
     } catch (error) {
-      if (!(error instanceof NestingTooDeepError)) throw error
-      problems.push(`${label}: ${error.message} en sus campos`)
+      if (error instanceof NestingTooDeepError) problems.add(`${label}: ${error.message} en sus campos`)
+      else if (error instanceof MalformedTextError) problems.add(`${label}: ${fieldPath(findMalformedText(raw) ?? 'un campo')}: ${error.message}`)
+      else throw error
     }
   }
 
-  if (problems.length === 0) return { ok: true, invoices, batchHash: batchHash.digest('hex') }
-  const listed = problems.slice(0, MAX_LISTED_ERRORS)
-  if (problems.length > MAX_LISTED_ERRORS) listed.push(`… y ${problems.length - MAX_LISTED_ERRORS} errores más`)
-  return { ok: false, errors: listed, total: problems.length }
+  if (problems.total === 0) return { ok: true, invoices, batchHash: batchHash.digest('hex') }
+  return { ok: false, errors: problems.listing(), total: problems.total, complete: problems.complete }
+}
+
+/** Beyond the listed problems, how many more invoices are checked just to count theirs. */
+const MAX_CHECKED_AFTER_LISTING = 10_000
+
+class ProblemList {
+  total = 0
+  complete = true
+  private readonly listed: string[] = []
+  private checkedAfterListing = 0
+  private stoppedAt: { position: number; of: number } | null = null
+
+  add(message: string): void {
+    this.total += 1
+    if (this.listed.length < MAX_LISTED_ERRORS) this.listed.push(message)
+  }
+
+  /** Called once per invoice: true when enough have been counted past the listing. */
+  exhausted(): boolean {
+    if (this.total < MAX_LISTED_ERRORS) return false
+    this.checkedAfterListing += 1
+    return this.checkedAfterListing > MAX_CHECKED_AFTER_LISTING
+  }
+
+  stopAt(position: number, of: number): void {
+    this.stoppedAt = { position, of }
+    this.complete = false
+  }
+
+  listing(): string[] {
+    const rest = this.total - this.listed.length
+    if (this.stoppedAt !== null) {
+      return [...this.listed, `… y al menos ${rest} errores más; no se revisaron las facturas desde la #${this.stoppedAt.position} (el lote tiene ${this.stoppedAt.of})`]
+    }
+    return rest > 0 ? [...this.listed, `… y ${rest} errores más`] : this.listed
+  }
 }
 
 const validator = Compile(InvoiceSchema)
@@ -190,9 +220,30 @@ function describeFieldError(raw: Record<string, unknown>, instancePath: string):
   const fields = parts[0] === LINES_FIELD ? LINE_FIELDS : INVOICE_FIELDS
   const spec = fields.find((candidate) => candidate.name === field)
   if (spec?.required && (value === null || value === '')) return `${where}falta el campo ${field}`
-  const expected =
-    spec?.kind === 'text' ? 'texto' : spec?.kind === 'integer' ? 'un entero' : spec?.nonNegative ? 'un número ≥ 0' : 'un número'
-  return `${where}${field} debe ser ${expected} (se recibió ${describe(value)})`
+  return `${where}${field} debe ser ${spec ? expectation(spec, value) : 'válido'} (se recibió ${describe(value)})`
+}
+
+/** What a field accepts, said for the value that broke it. */
+function expectation(spec: FieldSpec<string>, value: unknown): string {
+  const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
+  switch (spec.kind) {
+    case 'text':
+      return typeof value === 'number' ? 'texto, o un número entero exacto (de hasta 15 dígitos)' : 'texto'
+    case 'integer':
+      return Number.isInteger(number) ? 'un entero exacto (de hasta 15 dígitos)' : 'un entero'
+    case 'factor':
+      return `un entero de 1 a ${MAX_FACTOR} (unidades por caja)`
+    case 'number':
+      if (spec.nonNegative && !(number < 0)) return Number.isNaN(number) ? 'un número ≥ 0' : `un número de 0 a ${MAX_AMOUNT}`
+      if (spec.nonNegative) return 'un número ≥ 0'
+      return Number.isNaN(number) ? 'un número' : `un número de -${MAX_AMOUNT} a ${MAX_AMOUNT}`
+  }
+}
+
+/** `LineasFactura[1].ProductoDesc` → `línea #2: ProductoDesc`, as the other messages name line fields. */
+function fieldPath(path: string): string {
+  const match = /^LineasFactura\[(\d+)\]\.(.*)$/.exec(path)
+  return match ? `línea #${Number(match[1]) + 1}: ${match[2]}` : path
 }
 
 /** "" for the invoice itself, "línea #2: " inside LineasFactura. */
@@ -203,7 +254,7 @@ function locate(instancePath: string): string {
 
 function invoiceLabel(position: number, raw: Record<string, unknown>): string {
   const nfactura = raw.Nfactura
-  const known = (typeof nfactura === 'string' && nfactura !== '') || typeof nfactura === 'number'
+  const known = (typeof nfactura === 'string' && nfactura !== '' && isWellFormed(nfactura)) || (typeof nfactura === 'number' && Number.isSafeInteger(nfactura))
   return known ? `Factura #${position} (Nfactura ${textOf(nfactura)})` : `Factura #${position}`
 }
 
@@ -218,6 +269,7 @@ function valueAt(root: unknown, parts: readonly string[]): unknown {
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nada'
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'un número demasiado grande'
   let text: string
   try {
     text = JSON.stringify(value) ?? String(value)

@@ -5,7 +5,15 @@ import type { InvoiceLineTable, InvoiceTable } from '../db/tables.ts'
  * This one table drives the request schema (what is required, which types are accepted) and the
  * mapping of a received invoice to typed columns. Fields not listed are kept in `original`.
  */
-export type FieldKind = 'text' | 'number' | 'integer'
+export type FieldKind = 'text' | 'number' | 'integer' | 'factor'
+
+/**
+ * Limits of contract §9: amounts and quantities at most 10^12 in absolute value (every sum of
+ * them stays exact in millionths); integers and identifiers sent as numbers exact (safe); a box
+ * holds a positive whole number of units.
+ */
+export const MAX_AMOUNT = 1_000_000_000_000
+export const MAX_FACTOR = 1_000_000
 
 export interface FieldSpec<Column extends string> {
   name: string
@@ -27,6 +35,7 @@ type LineColumn = Exclude<keyof InvoiceLineTable, 'id' | 'invoice_id' | 'positio
 const text = <C extends string>(name: string, column: C | null, required = false): FieldSpec<C> => ({ name, column, kind: 'text', required })
 const number = <C extends string>(name: string, column: C, required = false): FieldSpec<C> => ({ name, column, kind: 'number', required })
 const integer = <C extends string>(name: string, column: C, required = false): FieldSpec<C> => ({ name, column, kind: 'integer', required })
+const factor = <C extends string>(name: string, column: C): FieldSpec<C> => ({ name, column, kind: 'factor', required: false })
 
 export const INVOICE_FIELDS: ReadonlyArray<FieldSpec<InvoiceColumn>> = [
   text('Nfactura', 'nfactura', true),
@@ -70,7 +79,7 @@ export const LINE_FIELDS: ReadonlyArray<FieldSpec<LineColumn>> = [
   text('TipoProducto', 'tipo_producto'),
   number('CantidadFracciones', 'cantidad_fracciones'),
   number('CantidadCaja', 'cantidad_caja'),
-  number('FactorConversion', 'factor_conversion'),
+  factor('FactorConversion', 'factor_conversion'),
   number('Precio', 'precio'),
   number('PrecioUnidadMinVenta', 'precio_unidad_min_venta'),
   number('Subtotal', 'subtotal'),

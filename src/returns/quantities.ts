@@ -21,10 +21,13 @@ export function lineUnits(line: LineQuantities): number {
   return loose < boxed ? boxed + loose : loose
 }
 
-/** Units per box; a line without a factor counts 1. */
+/**
+ * Units per box; a line without a usable factor (none, or one stored before factors had to be
+ * positive whole numbers) counts 1, so no quantity is ever divided by zero or a fraction of a unit.
+ */
 export function factorOf(line: Pick<LineQuantities, 'factor_conversion'>): number {
   const factor = line.factor_conversion ?? 0
-  return factor > 0 ? factor : 1
+  return Number.isSafeInteger(factor) && factor > 0 ? factor : 1
 }
 
 /** Returned units of a line: cajas × FactorConversion + unidades. */

@@ -1,7 +1,7 @@
 import { DateTimeFormatter, LocalDateTime } from '@js-joda/core'
 import type { Static } from 'typebox'
 import { insertAuditEntry } from '../audit/audit.store.ts'
-import { formatLocalDateTime, localDateTime, toStoredInstant, type Clock } from '../clock.ts'
+import { formatLocalDateTime, localDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
 import type { ReturnState } from '../db/tables.ts'
 import { DomainError, invalidInput, notFound } from '../errors.ts'
@@ -62,6 +62,7 @@ export function registerReturn(deps: ReturnsDeps, operator: string, input: Stati
   const view = transaction(db, () => {
     const invoice = findInvoiceForReturn(db, input.factura)
     if (!invoice) throw invalidInput(`No existe la factura ${input.factura}.`)
+    requireDateWithin(fecha, invoice.fecha_factura, today(clock).toString())
     if (invoice.manifest_estado === 'closed') {
       throw invalidInput(`El manifiesto ${invoice.manifiesto} de la factura ${input.factura} está cerrado: no admite devoluciones.`)
     }
@@ -211,6 +212,13 @@ function returnLines(
       amount_cents: lineAmountCents(line.total, units, total),
     }
   })
+}
+
+/** A return happens between its invoice's date and today (Honduras); any other date is a typo (422). */
+function requireDateWithin(fecha: string, invoiceDate: string, todayDate: string): void {
+  const day = fecha.slice(0, 10)
+  if (day < invoiceDate) throw invalidInput(`fecha: ${day} es anterior a la fecha de la factura (${invoiceDate}); una devolución no puede ser anterior a su factura.`)
+  if (day > todayDate) throw invalidInput(`fecha: ${day} es posterior a hoy (${todayDate}); registre la devolución con la fecha en que se recibió.`)
 }
 
 /** `YYYY-MM-DDTHH:mm:ss` as given, or `YYYY-MM-DD` as its midnight; an impossible date is 422. */

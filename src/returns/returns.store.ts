@@ -5,6 +5,7 @@ import type { ManifestState, ReturnLineTable, ReturnState, ReturnTable } from '.
 export interface InvoiceForReturn {
   id: number
   nfactura: string
+  fecha_factura: string
   manifiesto: string
   manifest_estado: ManifestState
 }
@@ -39,7 +40,7 @@ export function findInvoiceForReturn(db: Database, nfactura: string): InvoiceFor
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'm.numero as manifiesto', 'm.estado as manifest_estado'])
+      .select(['i.id', 'i.nfactura', 'i.fecha_factura', 'm.numero as manifiesto', 'm.estado as manifest_estado'])
       .where('i.nfactura', '=', nfactura),
   )
 }

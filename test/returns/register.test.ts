@@ -84,11 +84,11 @@ for (const scenario of amounts) {
 test('returns: registering answers 201 with the return, its lines in the listing unit, and audits it', () =>
   withService({}, async (service) => {
     await seedReturns(service)
-    const { status, body } = await registerReturn(service, [{ numeroLinea: 2, cajas: 1 }, { numeroLinea: 3, cajas: 1, unidades: 10 }], { fecha: '2026-11-21' })
+    const { status, body } = await registerReturn(service, [{ numeroLinea: 2, cajas: 1 }, { numeroLinea: 3, cajas: 1, unidades: 10 }], { fecha: '2026-11-22' })
     assert.equal(status, 201)
     const expected = {
       id: '1', factura: FACTURA, manifiesto: '905112', concepto: 'DANADO', conceptoDescripcion: 'Producto dañado',
-      fecha: '2026-11-21T00:00:00', estado: 'pending', total: 1131.24, fechaProcesado: null, horaProcesado: null,
+      fecha: '2026-11-22T00:00:00', estado: 'pending', total: 1131.24, fechaProcesado: null, horaProcesado: null,
       registradaPor: OPERATOR, registradaEn: '2026-11-22 10:00:00', aprobadaPor: null, cerradaPor: null, motivo: null,
       lineas: [
         { numeroLinea: 2, productoId: '81800012', producto: 'SALSA DE TOMATE 8X12X87GR', uniVenta: 'CJ', unidades: 96, cantidad: 1, lineTotal: 738.39 },

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test, type TestContext } from 'node:test'
+import Database from 'better-sqlite3'
+import { databaseState, exampleBatch, postBatch } from '../support/batches.ts'
+import { runCli } from '../support/cli.ts'
+import { operator } from '../support/operator.ts'
+import { withService } from '../support/service.ts'
+
+/** A webhook on loopback that keeps what it receives. */
+async function webhook(): Promise<{ url: string; received: Array<Record<string, unknown>>; close: () => void }> {
+  const received: Array<Record<string, unknown>> = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      received.push(JSON.parse(body) as Record<string, unknown>)
+      res.end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, close: () => server.close() }
+}
+
+test('hardening: a database file deleted under the service refuses batches and operator changes (503), logged and alerted', async () => {
+  const hook = await webhook()
+  try {
+    await withService({ config: { alerts: { webhookUrl: hook.url } } }, async (service) => {
+      assert.equal((await postBatch(service, exampleBatch())).status, 200)
+      const before = databaseState(service.db)
+      unlinkSync(service.db.path)
+      const batch = await postBatch(service, exampleBatch().map((invoice) => ({ ...invoice, Nfactura: `${String(invoice.Nfactura)}-B`, NumeroManifiesto: '905113' })))
+      assert.equal(batch.status, 503)
+      assert.match(batch.body.message, /^No se guardó nada: el archivo .*manifiesto\.db ya no existe \(ENOENT\): se borró o se movió con el servicio en marcha\. El servicio no acepta cambios hasta que el administrador restaure la base de datos y lo reinicie\.$/)
+      const reason = await operator(service, 'POST', 'conceptos', { codigo: 'DANADO', descripcion: 'Producto dañado' })
+      assert.equal(reason.status, 503)
+      assert.deepEqual(databaseState(service.db), before, 'nothing was written into the deleted file')
+      assert.ok(service.logLines().some((line) => line.msg === 'base de datos inutilizable: escritura rechazada'))
+      for (let i = 0; i < 100 && hook.received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      assert.equal(hook.received[0]?.kind, 'DatabaseFileGone')
+    })
+  } finally {
+    hook.close()
+  }
+})
+
+function folder(): string {
+  return mkdtempSync(join(tmpdir(), 'manifiesto-file-'))
+}
+
+const notOurs: Array<{ name: string; make: (path: string) => void; says: string }> = [
+  { name: 'an empty (0-byte) file', make: (path) => writeFileSync(path, ''), says: 'error: no es una base de datos de manifiesto: está vacía (0 bytes o sin tablas)' },
+  { name: 'a text file', make: (path) => writeFileSync(path, 'esto no es SQLite, pero tiene más de cien bytes para que SQLite lo lea como cabecera y lo rechace por completo.'), says: 'error: no es una base de datos de manifiesto: no es un archivo SQLite' },
+  {
+    name: "another program's SQLite database",
+    make: (path) => {
+      const other = new Database(path)
+      other.exec('CREATE TABLE clientes (id INTEGER PRIMARY KEY, nombre TEXT); CREATE TABLE pedidos (id INTEGER PRIMARY KEY)')
+      other.close()
+    },
+    says: 'error: no es una base de datos de manifiesto: es una base de datos SQLite de otro programa (tablas: clientes, pedidos)',
+  },
+]
+
+for (const scenario of notOurs) {
+  test(`hardening: check on ${scenario.name} → exit 1, not a manifiesto database`, async () => {
+    const dir = folder()
+    scenario.make(join(dir, 'otra.db'))
+    const result = await runCli(['check', 'otra.db'], { cwd: dir })
+    assert.equal(result.code, 1, result.stdout + result.stderr)
+    assert.equal(result.stdout.trim().split('\n').pop(), scenario.says)
+  })
+}
+
+test("hardening: serve on another program's SQLite database refuses to write into it (exit 1, one line)", async () => {
+  const dir = folder()
+  notOurs[2]!.make(join(dir, 'otra.db'))
+  const result = await runCli(['serve'], { cwd: dir, env: { MANIFIESTO_DB: 'otra.db', MANIFIESTO_PORT: '0' } })
+  assert.equal(result.code, 1)
+  assert.equal(result.stderr.trim(), `${join(dir, 'otra.db')} no es una base de datos de manifiesto: es una base de datos SQLite de otro programa (tablas: clientes, pedidos). Revise database.path; manifiesto no escribe en ella.`)
+  const other = new Database(join(dir, 'otra.db'), { readonly: true })
+  assert.deepEqual(other.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(), ['clientes', 'pedidos'])
+  other.close()
+})
+
+/** Runs `make` as root-only setup; skips the test when this machine cannot (no root, no mount). */
+function tryOrSkip(t: TestContext, what: string, make: () => void): boolean {
+  try {
+    make()
+    return true
+  } catch (error) {
+    t.skip(`${what} no es posible aquí: ${(error as Error).message.split('\n')[0]}`)
+    return false
+  }
+}
+
+async function startFails(dir: string): Promise<string> {
+  const result = await runCli(['serve'], { cwd: dir, env: { MANIFIESTO_PORT: '0', MANIFIESTO_HOST: '127.0.0.1' } })
+  assert.equal(result.code, 1)
+  assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace')
+  assert.equal(result.stderr.trim().split('\n').length, 1, 'one line')
+  return result.stderr.trim()
+}
+
+test('hardening: starting on a read-only file system → one Spanish line, exit 1', async (t) => {
+  const dir = folder()
+  const data = join(dir, 'data')
+  mkdirSync(data)
+  if (!tryOrSkip(t, 'montar un sistema de archivos de solo lectura', () => execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'none', data], { stdio: 'ignore' }))) return
+  try {
+    const line = await startFails(dir)
+    assert.match(line, /^No se pudo iniciar manifiesto: .*data.*: el sistema de archivos es de solo lectura/)
+  } finally {
+    execFileSync('umount', [data])
+  }
+})
+
+test('hardening: starting with the data folder made immutable (chattr +i) → one Spanish line, exit 1', async (t) => {
+  const dir = folder()
+  const data = join(dir, 'data')
+  mkdirSync(data)
+  const db = new Database(join(data, 'manifiesto.db'))
+  db.pragma('journal_mode = WAL')
+  db.close()
+  if (!tryOrSkip(t, 'chattr +i', () => execFileSync('chattr', ['-R', '+i', data], { stdio: 'ignore' }))) return
+  try {
+    const line = await startFails(dir)
+    assert.match(line, /^No se pudo iniciar manifiesto: no se puede escribir en .*data: la operación no está permitida \(¿archivo o carpeta inmutable, chattr \+i\?\)\. Revise la carpeta de la base de datos \(database\.path\)\.$/)
+  } finally {
+    execFileSync('chattr', ['-R', '-i', data])
+    chmodSync(data, 0o755)
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
