@@ -14,7 +14,7 @@
  * (API-compatible with better-sqlite3, N-API so independent of the Node version). Every
  * downloaded file is checked against its pinned sha256.
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path'
@@ -68,6 +68,11 @@ const TARGETS: Target[] = [
 
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
 const targets = TARGETS.filter((target) => only.length === 0 || only.includes(target.name))
+if (targets.some((target) => target.name.startsWith('win')) && !hasCommand('osslsigncode')) {
+  // Said before anything is downloaded or built, in one line: the fix is one command.
+  console.error('Falta osslsigncode, que se necesita para construir el ejecutable de Windows: instálelo con «sudo apt-get install osslsigncode» (o construya solo Linux con «npm run build -- linux-x64»).')
+  process.exit(1)
+}
 mkdirSync(DIST, { recursive: true })
 const mtime = releaseTime(ROOT)
 const released: string[] = []
@@ -120,6 +125,11 @@ for (const target of targets) {
   released.push(output, archive)
 }
 console.log(`SHA256SUMS: ${released.length} archivos (${relative(ROOT, writeChecksums(DIST, released))})`)
+
+/** Whether a program can be started from the PATH (spawnSync reports ENOENT instead of throwing). */
+function hasCommand(command: string): boolean {
+  return (spawnSync(command, ['--version'], { stdio: 'ignore' }).error as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT'
+}
 
 /** The package's tarball from the npm registry (`npm pack`), extracted once into the cache. */
 function fetchPackage(spec: string): string {
