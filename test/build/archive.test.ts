@@ -14,6 +14,15 @@ const ENTRIES: ArchiveEntry[] = [
   { path: 'manifiesto-9.9.9/docs/administracion.md', data: Buffer.from(`# Guía\n${'ñ'.repeat(253)}`), executable: false },
 ]
 
+/** Folders first, then the entries in order: programs 755, the rest 644. */
+const LISTING = [
+  'drwxr-xr-x manifiesto-9.9.9/',
+  'drwxr-xr-x manifiesto-9.9.9/docs/',
+  '-rwxr-xr-x manifiesto-9.9.9/manifiesto',
+  '-rw-r--r-- manifiesto-9.9.9/config.example.json',
+  '-rw-r--r-- manifiesto-9.9.9/docs/administracion.md',
+]
+
 /** `ls -l`-style listing lines of the system's tar or zipinfo: mode and name. */
 function modesAndNames(listing: string): string[] {
   return listing
@@ -51,13 +60,7 @@ test('archive: GNU tar lists folders and programs as 755, the rest as 644, owned
   const file = join(dir, 'a.tar.gz')
   writeFileSync(file, tarGz(ENTRIES, MTIME))
   const listing = execFileSync('tar', ['-tvzf', file, '--utc'], { encoding: 'utf8' })
-  assert.deepEqual(modesAndNames(listing), [
-    'drwxr-xr-x manifiesto-9.9.9/',
-    'drwxr-xr-x manifiesto-9.9.9/docs/',
-    '-rwxr-xr-x manifiesto-9.9.9/manifiesto',
-    '-rw-r--r-- manifiesto-9.9.9/config.example.json',
-    '-rw-r--r-- manifiesto-9.9.9/docs/administracion.md',
-  ])
+  assert.deepEqual(modesAndNames(listing), LISTING)
   assert.match(listing.split('\n')[0]!, /root\/root .* 2026-11-22 16:00 /)
   execFileSync('tar', ['-xzf', file, '-C', dir])
   for (const entry of ENTRIES) assert.ok(readFileSync(join(dir, entry.path)).equals(entry.data), entry.path)
@@ -74,13 +77,7 @@ test('archive: zipinfo shows Unix modes 755/644 and unzip extracts the same byte
     .split('\n')
     .filter((line) => /^[-d][-rwx]{9} /.test(line))
     .join('\n')
-  assert.deepEqual(modesAndNames(listing), [
-    'drwxr-xr-x manifiesto-9.9.9/',
-    'drwxr-xr-x manifiesto-9.9.9/docs/',
-    '-rwxr-xr-x manifiesto-9.9.9/manifiesto',
-    '-rw-r--r-- manifiesto-9.9.9/config.example.json',
-    '-rw-r--r-- manifiesto-9.9.9/docs/administracion.md',
-  ])
+  assert.deepEqual(modesAndNames(listing), LISTING)
   // The zip's time is the UTC time (a zip stores no zone), whatever the build machine's zone.
   assert.match(listing.split('\n')[0]!, / 26-Nov-22 16:00 /)
   execFileSync('unzip', ['-q', file, '-d', dir])
