@@ -1,20 +1,27 @@
 /**
  * `npm run build`: one executable per platform, with Node's single-executable-application
- * support, on this Linux machine and offline (only the npm registry is reached):
+ * support, on this Linux machine and offline (only the npm registry is reached), and the release
+ * archives an administrator installs from (build/release.ts):
  *
- *   build/dist/manifiesto-linux-x64      build/dist/manifiesto-win-x64.exe
+ *   build/dist/manifiesto-linux-x64      build/dist/manifiesto-<version>-linux-x64.tar.gz
+ *   build/dist/manifiesto-win-x64.exe    build/dist/manifiesto-<version>-win-x64.zip
+ *   build/dist/SHA256SUMS                (all of the above)
+ *
+ * `npm run build -- linux-x64` (or `win-x64`) builds one platform.
  *
  * Each embeds the same pinned, maintained Node LTS (the machines run Node 20, which no longer
  * gets security fixes; see NODE_VERSION) and the matching SQLite addon, prebuilt by better-sqlite3-multiple-ciphers
  * (API-compatible with better-sqlite3, N-API so independent of the Node version). Every
  * downloaded file is checked against its pinned sha256.
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import packageJson from '../package.json' with { type: 'json' }
+import { releaseTime, writeChecksums, writeReleaseArchive, type Platform } from './release.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CACHE = join(ROOT, 'build/cache')
@@ -29,7 +36,7 @@ const NODE_VERSION = '22.23.3'
 const ADDON_PACKAGE = 'better-sqlite3-multiple-ciphers@13.0.3'
 
 interface Target {
-  name: string
+  name: Platform
   nodePackage: string
   nodeFile: string
   nodeSha256: string
@@ -61,7 +68,14 @@ const TARGETS: Target[] = [
 
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
 const targets = TARGETS.filter((target) => only.length === 0 || only.includes(target.name))
+if (targets.some((target) => target.name.startsWith('win')) && !hasCommand('osslsigncode')) {
+  // Said before anything is downloaded or built, in one line: the fix is one command.
+  console.error('Falta osslsigncode, que se necesita para construir el ejecutable de Windows: instálelo con «sudo apt-get install osslsigncode» (o construya solo Linux con «npm run build -- linux-x64»).')
+  process.exit(1)
+}
 mkdirSync(DIST, { recursive: true })
+const mtime = releaseTime(ROOT)
+const released: string[] = []
 
 const addonDir = fetchPackage(ADDON_PACKAGE)
 const bundle = join(CACHE, 'sea', 'manifiesto.cjs')
@@ -105,6 +119,16 @@ for (const target of targets) {
   execFileSync(process.execPath, [join(ROOT, 'node_modules/postject/dist/cli.js'), output, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], { stdio: 'inherit' })
   chmodSync(output, 0o755)
   console.log(`${target.output}: ${(statSync(output).size / 1024 / 1024).toFixed(1)} MB (node ${NODE_VERSION})`)
+
+  const archive = writeReleaseArchive(target.name, output, { root: ROOT, dist: DIST, version: packageJson.version, mtime })
+  console.log(`${basename(archive)}: ${(statSync(archive).size / 1024 / 1024).toFixed(1)} MB`)
+  released.push(output, archive)
+}
+console.log(`SHA256SUMS: ${released.length} archivos (${relative(ROOT, writeChecksums(DIST, released))})`)
+
+/** Whether a program can be started from the PATH (spawnSync reports ENOENT instead of throwing). */
+function hasCommand(command: string): boolean {
+  return (spawnSync(command, ['--version'], { stdio: 'ignore' }).error as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT'
 }
 
 /** The package's tarball from the npm registry (`npm pack`), extracted once into the cache. */

@@ -1,0 +1,122 @@
+/**
+ * `npm run smoke:linux`: docs/administracion.md's Linux installation, followed from the release
+ * archive as far as a machine without systemd allows. The server's folders (/opt/manifiesto,
+ * /etc/manifiesto, /var/lib/manifiesto) are made under an empty temporary folder, the service
+ * runs as systemd would run it (working folder and HOME /var/lib/manifiesto, the unit's command
+ * line) with no node on its PATH. Not done here: the user, systemctl, the firewall.
+ */
+import { execFileSync, type ChildProcess } from 'node:child_process'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import packageJson from '../package.json' with { type: 'json' }
+import { freePort } from './free-port.ts'
+import { API_KEY, ROOT, checkSnapshot, runCommand, runOk, sendBatch, startService, step, stopService, waitForPing, type Launcher, type Smoke } from './smoke-support.ts'
+
+const VERSION = packageJson.version
+const ARCHIVE = `manifiesto-${VERSION}-linux-x64.tar.gz`
+const CONTENTS = ['manifiesto', 'manifiesto.service', 'config.example.json', 'README.md', 'docs/administracion.md']
+
+export function linuxSmoke(): Smoke {
+  const dir = mkdtempSync(join(tmpdir(), 'manifiesto-smoke-'))
+  const download = join(dir, 'descarga')
+  const server = join(dir, 'servidor')
+  const opt = join(server, 'opt/manifiesto')
+  const etc = join(server, 'etc/manifiesto')
+  const state = join(server, 'var/lib/manifiesto')
+  const config = join(etc, 'config.json')
+  // The unit's WorkingDirectory and Environment=HOME; a PATH with no node on it.
+  const launcher: Launcher = { command: [join(opt, 'manifiesto')], cwd: state, env: { PATH: join(dir, 'sin-node'), HOME: state }, logs: dir }
+  let service: ChildProcess | undefined
+
+  const run = async () => {
+    if (execFileSync('/bin/sh', ['-c', 'command -v node || true'], { env: launcher.env, encoding: 'utf8' }).trim() !== '') throw new Error('node is on the PATH')
+
+    // «Verificar la descarga»: the archive and SHA256SUMS, downloaded into an empty folder.
+    mkdirSync(download)
+    for (const file of [ARCHIVE, 'SHA256SUMS']) copyFileSync(join(ROOT, 'build/dist', file), join(download, file))
+    const sums = execFileSync('sha256sum', ['-c', '--ignore-missing', 'SHA256SUMS'], { cwd: download, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } })
+    if (!sums.includes(`${ARCHIVE}: OK`)) throw new Error(`sha256sum -c: ${sums}`)
+    step('sha256sum -c --ignore-missing SHA256SUMS', sums.trim().split('\n').join('; '))
+
+    // Step 1: extract.
+    execFileSync('tar', ['-xzf', ARCHIVE], { cwd: download })
+    const extracted = join(download, `manifiesto-${VERSION}`)
+    const found = listFiles(extracted)
+    if (found.join() !== [...CONTENTS].sort().join()) throw new Error(`the archive holds ${found.join(', ')}; expected ${CONTENTS.join(', ')}`)
+    if ((statSync(join(extracted, 'manifiesto')).mode & 0o777) !== 0o755) throw new Error('manifiesto is not 755 in the archive')
+    step(`tar -xzf ${ARCHIVE}`, `manifiesto-${VERSION}/: ${found.join(', ')}`)
+
+    // Step 2: the program and the guide (install -D -m 755 / 644).
+    install(join(extracted, 'manifiesto'), join(opt, 'manifiesto'), 0o755)
+    install(join(extracted, 'docs/administracion.md'), join(opt, 'docs/administracion.md'), 0o644)
+
+    // Step 3: config.example.json copied to /etc/manifiesto/config.json (640), then its keys edited
+    // as the guide says — plus, for this machine only, loopback and a free port.
+    install(join(extracted, 'config.example.json'), config, 0o640)
+    const port = await freePort()
+    const settings = JSON.parse(readFileSync(config, 'utf8')) as Record<string, Record<string, unknown>>
+    settings.database!.path = join(state, 'data/manifiesto.db')
+    settings.auth!.apiKey = API_KEY
+    settings.auth!.operatorKey = 'clave-de-operadores-de-humo'
+    settings.backup!.dir = join(state, 'backups')
+    settings.server!.host = '127.0.0.1'
+    settings.server!.port = port
+    writeFileSync(config, `${JSON.stringify(settings, null, 2)}\n`)
+    step('config.json from config.example.json', 'database.path, backup.dir, auth.apiKey, auth.operatorKey (and server.host, server.port)')
+    // systemd creates the StateDirectory before the first start; `check` runs before that.
+    mkdirSync(state, { recursive: true })
+
+    // Step 4: check before the first start.
+    const fresh = runCommand(launcher, ['check', '--config', config])
+    // TODO(issue 14): `check` on a fresh install is to exit 0 and say the database will be created
+    // at first start (src/commands/check.ts, being changed on main). Until that lands it exits 1
+    // with "la base de datos no existe": tolerated here for that one message only.
+    const notYetFixed = fresh.code === 1 && /la base de datos no existe/.test(fresh.output)
+    if (fresh.code !== 0 && !notYetFixed) throw new Error(`check on a fresh install: exit code ${fresh.code}; it printed:\n${fresh.output}`)
+    step('check on a fresh install', `exit ${fresh.code}${notYetFixed ? ' (tolerated until issue 14\'s check change lands)' : ''} — ${lastLine(fresh.output)}`)
+
+    step('version', runOk(launcher, ['version']).trim())
+
+    // Step 5: the service, with the unit's command line.
+    const started = performance.now()
+    service = startService(launcher, ['--config', config])
+    const url = `http://127.0.0.1:${port}`
+    await waitForPing(url, service)
+    step('serve: first ping answered', `${Math.round(performance.now() - started)} ms after start`)
+    step('a batch inserted', await sendBatch(url))
+
+    // «Copias de seguridad»: on demand, while serving, into backup.dir; and the automatic one.
+    const manual = join(state, 'backups/manual.db')
+    step('backup while serving', runOk(launcher, ['backup', '--config', config, manual]).trim())
+    step('sqlite3 opens the snapshot', checkSnapshot(manual))
+    const automatic = readdirSync(join(state, 'backups')).filter((name) => /^manifiesto-.*\.db$/.test(name))
+    if (automatic.length !== 1) throw new Error(`automatic snapshots in backup.dir: ${automatic.join(', ') || 'none'}`)
+    step('automatic snapshot at start, in backup.dir', automatic[0]!)
+
+    step('check', lastLine(runOk(launcher, ['check', '--config', config])))
+    step('check of the snapshot', lastLine(runOk(launcher, ['check', '--config', config, manual])))
+
+    await stopService(service)
+    step('SIGTERM: clean stop', 'exit code 0')
+    const data = relative(server, join(state, 'data'))
+    step('the database where config.json put it', `/${data}: ${readdirSync(join(state, 'data')).join(', ')}`)
+  }
+  return { launcher, run, cleanup: () => service?.kill('SIGKILL') }
+
+  function install(from: string, to: string, mode: number): void {
+    mkdirSync(join(to, '..'), { recursive: true })
+    copyFileSync(from, to)
+    chmodSync(to, mode)
+  }
+}
+
+function listFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]))
+    .sort()
+}
+
+function lastLine(output: string): string {
+  return output.trim().split('\n').pop() ?? ''
+}
