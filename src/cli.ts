@@ -63,7 +63,7 @@ export async function runCli(argv: string[]): Promise<number> {
     if (command === 'backup') {
       const db = openDatabase(loaded.config.database.path, { mustExist: true })
       try {
-        const result = await backupDatabase(db, resolve(rest[0]!))
+        const result = await backupDatabase({ db }, resolve(rest[0]!))
         console.log(`copia de seguridad creada: ${result.file} (${result.bytes} bytes); verifíquela con: manifiesto check ${result.file}`)
         return 0
       } finally {

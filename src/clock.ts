@@ -80,6 +80,17 @@ export function startOfLocalDay(clock: Clock, date: string): string {
   return toStoredInstant(LocalDate.parse(date).atStartOfDay(clock.zone).toInstant())
 }
 
+/**
+ * Stored instants bounding local days `desde`..`hasta` (both included, either open):
+ * `from` inclusive, `to` exclusive — what list filters on a creation instant need.
+ */
+export function localDaysRange(clock: Clock, desde?: string, hasta?: string): { from?: string; to?: string } {
+  return {
+    ...(desde === undefined ? {} : { from: startOfLocalDay(clock, desde) }),
+    ...(hasta === undefined ? {} : { to: startOfLocalDay(clock, LocalDate.parse(hasta).plusDays(1).toString()) }),
+  }
+}
+
 export function isKnownZone(zone: string): boolean {
   try {
     ZoneId.of(zone)

@@ -27,11 +27,11 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
   let stopping: Promise<void> | undefined
   try {
     const migration = migrateDatabase(db)
-    const interrupted = failInterruptedBatches(db, clock)
+    const interrupted = failInterruptedBatches({ db, clock })
     if (interrupted > 0) log.warn({ lotes: interrupted }, 'lotes interrumpidos por una detención anterior: marcados como fallidos (un reenvío se procesa)')
     const prune = () => {
       try {
-        const removed = pruneRawPayloads(db, clock, config.intake.rawPayloadRetentionDays)
+        const removed = pruneRawPayloads({ db, clock }, config.intake.rawPayloadRetentionDays)
         if (removed > 0) log.info({ lotes: removed, dias: config.intake.rawPayloadRetentionDays }, 'cuerpos originales de lotes antiguos eliminados')
       } catch (error) {
         log.error({ err: error }, 'no se pudieron eliminar los cuerpos originales antiguos; se reintenta mañana')

@@ -1,4 +1,4 @@
-import { run, type Database } from '../db/database.ts'
+import { all, run, type Database } from '../db/database.ts'
 
 export interface AuditEntry {
   at: string
@@ -27,4 +27,22 @@ export function insertAuditEntry(db: Database, entry: AuditEntry): void {
       detail: entry.detail ? JSON.stringify(entry.detail) : null,
     }),
   )
+}
+
+export interface AuditFilters {
+  /** Stored instants: `from` inclusive, `to` exclusive. */
+  from?: string
+  to?: string
+  subjectType?: string
+  subjectId?: string
+}
+
+/** One page of the audit log in order of writing. */
+export function findAuditEntries(db: Database, filters: AuditFilters, offset: number, limit: number) {
+  let select = db.query.selectFrom('audit_log').selectAll()
+  if (filters.from !== undefined) select = select.where('at', '>=', filters.from)
+  if (filters.to !== undefined) select = select.where('at', '<', filters.to)
+  if (filters.subjectType !== undefined) select = select.where('subject_type', '=', filters.subjectType)
+  if (filters.subjectId !== undefined) select = select.where('subject_id', '=', filters.subjectId)
+  return all(db, select.orderBy('id').limit(limit).offset(offset))
 }

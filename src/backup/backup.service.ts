@@ -16,7 +16,8 @@ export interface BackupResult {
  * while a batch is being written. Written to a temporary name, switched to a single-file journal
  * (no -wal beside it), then renamed into place, so `file` is never a half-written snapshot.
  */
-export async function backupDatabase(db: Database, file: string): Promise<BackupResult> {
+export async function backupDatabase(deps: { db: Database }, file: string): Promise<BackupResult> {
+  const { db } = deps
   mkdirSync(dirname(file), { recursive: true })
   const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`)
   rmSync(temporary, { force: true })
@@ -61,7 +62,7 @@ export class Snapshotter {
     let result: BackupResult | null = null
     this.running = (async () => {
       const stamp = localDateTime(this.clock).format(STAMP)
-      result = await backupDatabase(this.db, join(this.settings.dir, `manifiesto-${stamp}.db`))
+      result = await backupDatabase({ db: this.db }, join(this.settings.dir, `manifiesto-${stamp}.db`))
       this.rotate()
       this.log.info({ file: result.file, bytes: result.bytes }, 'copia de seguridad automática creada')
     })()

@@ -1,15 +1,89 @@
-import { gzip } from 'node:zlib'
+import { gunzipSync, gzip } from 'node:zlib'
 import { promisify } from 'node:util'
-import { toStoredInstant, type Clock } from '../clock.ts'
+import { formatLocalDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
+import type { Config } from '../config.ts'
 import type { Database } from '../db/database.ts'
-import { deletePayloadsReceivedBefore, failReceivedBatches, insertBatchPayload } from './batches.store.ts'
+import { notFound } from '../errors.ts'
+import type { BatchView } from './batches.schemas.ts'
+import {
+  deletePayloadsReceivedBefore,
+  failReceivedBatches,
+  findBatchesReceivedOn,
+  findBatchRecord,
+  findPayload,
+  insertBatchPayload,
+  type BatchRecord,
+} from './batches.store.ts'
+
+export interface BatchDeps {
+  db: Database
+  clock: Clock
+  config: Config
+}
+
+/** Batches received on a local date (today by default), in order of arrival. */
+export function listBatches(deps: BatchDeps, fecha: string | undefined): BatchView[] {
+  return findBatchesReceivedOn(deps.db, fecha ?? today(deps.clock).toString()).map((record) => toView(deps.clock, record))
+}
+
+/** @throws DomainError NOT_FOUND */
+export function getBatch(deps: BatchDeps, uuid: string): BatchView {
+  return toView(deps.clock, requireBatch(deps, uuid))
+}
+
+/**
+ * The batch's body exactly as received, byte for byte.
+ * @throws DomainError NOT_FOUND when the batch is unknown, or its body was not kept or was pruned.
+ */
+export function getBatchPayload(deps: BatchDeps, uuid: string): Buffer {
+  const record = requireBatch(deps, uuid)
+  const payload = findPayload(deps.db, record.id)
+  if (!payload) {
+    throw notFound(
+      record.payload_pruned_at === null
+        ? `El cuerpo del lote ${uuid} no se guardó.`
+        : `El cuerpo del lote ${uuid} se eliminó el ${formatLocalDateTime(deps.clock, record.payload_pruned_at)} por la regla de retención (intake.rawPayloadRetentionDays = ${deps.config.intake.rawPayloadRetentionDays} días); el registro del lote y su resumen se conservan.`,
+    )
+  }
+  return gunzipSync(payload.data)
+}
+
+export function batchNotFoundMessage(uuid: string): string {
+  return `No existe el lote ${uuid}.`
+}
+
+function requireBatch(deps: BatchDeps, uuid: string): BatchRecord {
+  const record = findBatchRecord(deps.db, uuid)
+  if (!record) throw notFound(batchNotFoundMessage(uuid))
+  return record
+}
+
+function toView(clock: Clock, record: BatchRecord): BatchView {
+  return {
+    batch_uuid: record.uuid,
+    recibido_en: formatLocalDateTime(clock, record.received_at),
+    estado: record.estado,
+    facturas: record.invoice_count,
+    http_status: record.http_status,
+    resumen: record.summary === null ? null : (JSON.parse(record.summary) as unknown),
+    fallo: record.failure,
+    terminado_en: record.finished_at === null ? null : formatLocalDateTime(clock, record.finished_at),
+    ip: record.client_ip,
+    clave: record.key_fingerprint,
+    cuerpo: {
+      guardado: record.payload_bytes !== null,
+      bytes: record.payload_bytes,
+      eliminado_en: record.payload_pruned_at === null ? null : formatLocalDateTime(clock, record.payload_pruned_at),
+    },
+  }
+}
 
 const gzipAsync = promisify(gzip)
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** At start: a batch still `received` was interrupted by a crash or kill; it is marked failed. */
-export function failInterruptedBatches(db: Database, clock: Clock): number {
-  return failReceivedBatches(db, 'interrumpido: el servicio se detuvo mientras se procesaba', toStoredInstant(clock.now()))
+export function failInterruptedBatches(deps: Pick<BatchDeps, 'db' | 'clock'>): number {
+  return failReceivedBatches(deps.db, 'interrumpido: el servicio se detuvo mientras se procesaba', toStoredInstant(deps.clock.now()))
 }
 
 /**
@@ -21,16 +95,16 @@ export function compressPayload(body: Buffer): Promise<Buffer> {
   return gzipAsync(body, { level: 1 })
 }
 
-export function storePayload(db: Database, batchId: number, body: Buffer, compressed: Buffer): void {
-  insertBatchPayload(db, batchId, 'gzip', body.length, compressed)
+export function storePayload(deps: Pick<BatchDeps, 'db'>, batchId: number, body: Buffer, compressed: Buffer): void {
+  insertBatchPayload(deps.db, batchId, 'gzip', body.length, compressed)
 }
 
 /**
  * Deletes raw bodies older than the retention (contract §3: the batch record and its summary
  * stay). Runs at start and then daily. @returns how many bodies were removed.
  */
-export function pruneRawPayloads(db: Database, clock: Clock, retentionDays: number): number {
-  const now = clock.now()
+export function pruneRawPayloads(deps: Pick<BatchDeps, 'db' | 'clock'>, retentionDays: number): number {
+  const now = deps.clock.now()
   const cutoff = toStoredInstant(now.minusMillis(retentionDays * DAY_MS))
-  return deletePayloadsReceivedBefore(db, cutoff, toStoredInstant(now))
+  return deletePayloadsReceivedBefore(deps.db, cutoff, toStoredInstant(now))
 }

@@ -4,55 +4,62 @@ import { transaction, type Database } from '../db/database.ts'
 import type { ConflictState } from '../db/tables.ts'
 import { DomainError, notFound } from '../errors.ts'
 import { invoiceDate } from '../intake/intake.dates.ts'
-import { replaceInvoice } from '../intake/intake.store.ts'
+import { replaceInvoice } from '../invoices/invoices.store.ts'
+import type { ConflictSummary, ConflictView } from './conflicts.schemas.ts'
 import { decideConflict, findConflict, findConflicts, type ConflictRow } from './conflicts.store.ts'
 
-export interface ConflictView {
-  id: string
-  factura: string
-  manifiesto: string
-  estado: ConflictState
-  campos_con_cambio: string[]
-  recibido_en: string
-  batch_uuid: string
-  decidido_por: string | null
-  decidido_en: string | null
-  nota: string | null
-  /** The stored version when the conflict arose, and the version that was held. */
-  existente: unknown
-  entrante: unknown
+export interface ConflictDeps {
+  db: Database
+  clock: Clock
+  /** Called after an accepted version replaced a stored invoice (the returns listing shows invoice data). */
+  onInvoiceChanged: () => void
 }
 
-export function listConflicts(db: Database, clock: Clock, estado: ConflictState | undefined): ConflictView[] {
-  return findConflicts(db, { estado }).map((row) => toView(clock, row))
+export function listConflicts(deps: ConflictDeps, estado: ConflictState | undefined): ConflictView[] {
+  return findConflicts(deps.db, { estado }).map((row) => toView(deps.clock, row))
+}
+
+/** The newest pending conflict of an invoice, as its view shows it, or null. */
+export function getPendingConflictSummary(deps: Pick<ConflictDeps, 'db' | 'clock'>, invoiceId: number): ConflictSummary | null {
+  const pending = findConflicts(deps.db, { invoiceId, estado: 'pending' })
+  const row = pending[pending.length - 1]
+  if (row === undefined) return null
+  return {
+    id: String(row.id),
+    campos_con_cambio: JSON.parse(row.changed_fields) as string[],
+    recibido_en: formatLocalDateTime(deps.clock, row.created_at),
+    batch_uuid: row.batch_uuid,
+  }
 }
 
 /**
  * pending → accepted: the held version replaces the stored invoice, lines included; audited.
  * @throws DomainError NOT_FOUND; INVALID_TRANSITION when decided or the manifest is closed.
  */
-export function acceptConflict(db: Database, clock: Clock, operator: string, id: string, nota: string | undefined): ConflictView {
-  return decide(db, clock, operator, id, 'accepted', nota, (row, at) => {
+export function acceptConflict(deps: ConflictDeps, operator: string, id: string, nota: string | undefined): ConflictView {
+  const accepted = decide(deps, operator, id, 'accepted', nota, (row, at) => {
     const incoming = JSON.parse(row.incoming_original) as Record<string, unknown>
-    const fecha = invoiceDate(incoming.FechaFactura as string, clock.zone)
-    replaceInvoice(db, row.invoice_id, { fecha: String(fecha), raw: incoming, original: row.incoming_original, contentHash: row.incoming_hash, at })
+    const fecha = invoiceDate(incoming.FechaFactura as string, deps.clock.zone)
+    replaceInvoice(deps.db, row.invoice_id, { fecha: String(fecha), raw: incoming, original: row.incoming_original, contentHash: row.incoming_hash, at })
   })
+  deps.onInvoiceChanged()
+  return accepted
 }
 
 /** pending → discarded: the stored version stays; audited. @throws DomainError like acceptConflict */
-export function discardConflict(db: Database, clock: Clock, operator: string, id: string, nota: string | undefined): ConflictView {
-  return decide(db, clock, operator, id, 'discarded', nota, () => {})
+export function discardConflict(deps: ConflictDeps, operator: string, id: string, nota: string | undefined): ConflictView {
+  return decide(deps, operator, id, 'discarded', nota, () => {})
 }
 
 function decide(
-  db: Database,
-  clock: Clock,
+  deps: ConflictDeps,
   operator: string,
   id: string,
   estado: 'accepted' | 'discarded',
   nota: string | undefined,
   apply: (row: ConflictRow, at: string) => void,
 ): ConflictView {
+  const { db, clock } = deps
   return transaction(db, () => {
     const row = findConflict(db, Number(id))
     if (!row) throw notFound(`No existe el conflicto ${id}.`)

@@ -1,5 +1,4 @@
 import { all, first, run, type Database } from '../db/database.ts'
-import { formatLocalDateTime, type Clock } from '../clock.ts'
 import type { Selectable } from 'kysely'
 import type { ConflictState, InvoiceConflictTable, ManifestState } from '../db/tables.ts'
 
@@ -8,13 +7,6 @@ export type ConflictRow = Omit<Selectable<InvoiceConflictTable>, 'batch_id'> & {
   nfactura: string
   manifiesto: string
   manifest_estado: ManifestState
-  batch_uuid: string
-}
-
-export interface ConflictSummary {
-  id: string
-  campos_con_cambio: string[]
-  recibido_en: string
   batch_uuid: string
 }
 
@@ -46,11 +38,38 @@ export function decideConflict(db: Database, id: number, estado: ConflictState, 
   run(db, db.query.updateTable('invoice_conflicts').set({ estado, decided_at: decidedAt, decided_by: decidedBy, decision_note: note }).where('id', '=', id))
 }
 
-export function toConflictSummary(clock: Clock, row: ConflictRow): ConflictSummary {
-  return {
-    id: String(row.id),
-    campos_con_cambio: JSON.parse(row.changed_fields) as string[],
-    recibido_en: formatLocalDateTime(clock, row.created_at),
-    batch_uuid: row.batch_uuid,
-  }
+export function findPendingConflictId(db: Database, invoiceId: number, incomingHash: string): number | undefined {
+  return first(
+    db,
+    db.query
+      .selectFrom('invoice_conflicts')
+      .select('id')
+      .where('invoice_id', '=', invoiceId)
+      .where('incoming_hash', '=', incomingHash)
+      .where('estado', '=', 'pending'),
+  )?.id
 }
+
+export function insertConflict(
+  db: Database,
+  conflict: { invoiceId: number; batchId: number; changedFields: string[]; existingOriginal: string; incomingOriginal: string; incomingHash: string; at: string },
+): number {
+  const result = run(
+    db,
+    db.query.insertInto('invoice_conflicts').values({
+      invoice_id: conflict.invoiceId,
+      batch_id: conflict.batchId,
+      estado: 'pending',
+      changed_fields: JSON.stringify(conflict.changedFields),
+      existing_original: conflict.existingOriginal,
+      incoming_original: conflict.incomingOriginal,
+      incoming_hash: conflict.incomingHash,
+      created_at: conflict.at,
+      decided_at: null,
+      decided_by: null,
+      decision_note: null,
+    }),
+  )
+  return Number(result.lastInsertRowid)
+}
+

@@ -12,6 +12,8 @@ export function healthRoutes(deps: { db: Database; clock: Clock }): Route[] {
       method: 'GET',
       path: '/api/v1/ping',
       access: 'public',
+      operationId: 'ping',
+      rateGroup: 'general',
       tag: 'salud',
       summary: 'Verificación de salud',
       description: 'No requiere ApiKey (enviarla no causa error). Lee la base de datos de verdad.',
@@ -25,7 +27,7 @@ export function healthRoutes(deps: { db: Database; clock: Clock }): Route[] {
           version: VERSION,
           timestamp: ZonedDateTime.ofInstant(deps.clock.now(), deps.clock.zone).toOffsetDateTime().toString(),
         }
-        if (isDatabaseReadable(deps.db)) {
+        if (isDatabaseReadable(deps)) {
           return { status: 200, body: { success: true, status: 'ok', ...common, database: 'ok' } }
         }
         return {

@@ -5,7 +5,8 @@ import { databaseFileProblem, type Database } from '../db/database.ts'
  * (the page cache would hide a deleted or replaced file) and a query on a real table answers.
  * The file itself is never opened here: see `databaseFileProblem`.
  */
-export function isDatabaseReadable(db: Database): boolean {
+export function isDatabaseReadable(deps: { db: Database }): boolean {
+  const { db } = deps
   try {
     if (databaseFileProblem(db) !== null) return false
     db.sqlite.prepare('SELECT count(*) FROM sqlite_schema').pluck().get()

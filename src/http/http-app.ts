@@ -10,22 +10,17 @@ import {
 } from 'h3'
 import type { Logger } from 'pino'
 import type { Clock } from '../clock.ts'
-import { DomainError, invalidInput } from '../errors.ts'
-import { parseJsonText } from '../json-text.ts'
-import { findMalformedText, invalidUtf8Offset } from '../unicode.ts'
-import { formatMB, readBody } from './body.ts'
+import { DomainError } from '../errors.ts'
+import { readBody } from './body.ts'
 import { hasKeyInQuery, keyInQueryError, requireKey } from './auth.ts'
 import { toErrorResponse } from './error-response.ts'
-import { operatorNameOf } from './headers.ts'
 import { parseQuery } from './query.ts'
-import { RateLimiter, rateGroupOf, type RateGroup } from './rate-limit.ts'
+import { RateLimiter, type RateGroup } from './rate-limit.ts'
 import { createRedactor, type Redactor } from './redaction.ts'
+import { declaredHeaders, JSON_BODY_MAX_BYTES, operatorNameOf, readJsonBody, rejectOversizedBody } from './request-input.ts'
 import type { Reply, Route } from './route.ts'
-import { RouteTable, type RouteValidators } from './route-table.ts'
-import { describeProblems } from './validation.ts'
-
-/** JSON bodies of every route but the batch intake (which takes server.maxBodyMB). */
-export const JSON_BODY_MAX_BYTES = 1024 * 1024
+import { RouteTable } from './route-table.ts'
+import { decodeInput, decodeParams } from './validation.ts'
 
 export interface HttpAppOptions {
   routes: readonly Route[]
@@ -73,11 +68,13 @@ export function createHttpApp(settings: HttpAppOptions): App {
 
   async function handle(event: H3Event): Promise<void> {
     const { pathname, search } = splitUrl(event.node.req.url ?? '/')
+    const safePath = options.redact(pathname)
     const clientIp = clientIpOf(event, options.trustProxy)
     event.context.clientIp = clientIp
-    logOnCompletion(event, options.redact(pathname), options.log)
+    logOnCompletion(event, safePath, options.log)
 
-    const decision = limiter.hit(rateGroupOf(pathname), clientIp)
+    const lookup = table.lookup(event.method, pathname, safePath)
+    const decision = limiter.hit(lookup.group, clientIp)
     setResponseHeaders(event, {
       'RateLimit-Limit': String(decision.limit),
       'RateLimit-Remaining': String(decision.remaining),
@@ -91,8 +88,9 @@ export function createHttpApp(settings: HttpAppOptions): App {
         { 'Retry-After': String(decision.resetSeconds) },
       )
     }
+    if ('refusal' in lookup) throw lookup.refusal
 
-    const { route, params, validators } = table.match(event.method, pathname)
+    const { route, params: rawParams, validators } = lookup.match
     const maxBodyBytes = route.body?.raw ? options.maxBodyBytes : Math.min(JSON_BODY_MAX_BYTES, options.maxBodyBytes)
     rejectOversizedBody(event, maxBodyBytes)
     // Leniently parsed: a key in the URL is refused (401) before the query is judged (422).
@@ -102,18 +100,28 @@ export function createHttpApp(settings: HttpAppOptions): App {
     event.context.keyFingerprint = keyFingerprint
     if (event.method !== 'GET') requireWritableDatabase(event, options)
 
-    if (validators.params && !validators.params.Check(params)) {
-      throw new DomainError('NOT_FOUND', route.paramsNotFound?.(params) ?? `No existe el recurso ${pathname}.`)
-    }
-    const query = parseQuery(search)
-    if (validators.query && !validators.query.Check(query)) {
-      throw new DomainError('INVALID_INPUT', `Parámetros de consulta inválidos: ${describeProblems(validators.query, query).join('; ')}.`)
-    }
-    const changes = event.method === 'POST' || event.method === 'PUT'
-    const operator = route.access === 'operator' ? operatorNameOf(event.node.req.headers['operador'], changes) : ''
-    const body = validators.body ? await readJsonBody(event, validators, { maxBytes: maxBodyBytes, timeoutMs: options.bodyTimeoutMs }) : undefined
+    const params = validators.params ? decodeParams(validators.params, rawParams, route.paramsNotFound?.(rawParams) ?? `No existe el recurso ${safePath}.`) : rawParams
+    const rawQuery = parseQuery(search)
+    const query = validators.query ? decodeInput(validators.query, 'query', rawQuery) : rawQuery
+    const headerNames = route.headers ? Object.keys((route.headers as { properties?: object }).properties ?? {}) : []
+    const headers = validators.headers ? decodeInput(validators.headers, 'headers', declaredHeaders(event, headerNames)) : {}
+    const operator = route.access === 'operator' ? operatorNameOf(event, event.method !== 'GET') : ''
+    const limits = { maxBytes: maxBodyBytes, timeoutMs: options.bodyTimeoutMs }
+    const body = validators.body ? await readJsonBody(event, validators, limits) : undefined
 
-    const reply = await route.handle({ event, params, query, body, operator, clientIp, keyFingerprint })
+    const logContext: { batchUuid?: string } = {}
+    event.context.logContext = logContext
+    const reply = await route.handle({
+      params,
+      query,
+      headers,
+      body,
+      operator,
+      clientIp,
+      keyFingerprint,
+      readBody: (inspect) => readBody(event, { ...limits, ...(inspect ? { inspect } : {}) }),
+      logContext,
+    })
     return sendReply(event, reply)
   }
 }
@@ -136,25 +144,6 @@ function requireWritableDatabase(event: H3Event, options: Pipeline): void {
   )
 }
 
-async function readJsonBody(event: H3Event, validators: RouteValidators, limits: { maxBytes: number; timeoutMs: number }): Promise<unknown> {
-  const raw = await readBody(event, limits)
-  const badByte = invalidUtf8Offset(raw)
-  if (badByte !== -1) throw invalidInput(`El cuerpo de la solicitud no es texto UTF-8 válido (byte ${badByte}): envíelo codificado en UTF-8.`)
-  let body: unknown
-  try {
-    // No body at all reads as {}: `cerrar` needs none, and a required field is then named.
-    body = raw.length === 0 ? {} : parseJsonText(raw.toString('utf8'))
-  } catch {
-    throw new DomainError('INVALID_INPUT', 'El cuerpo de la solicitud debe ser JSON válido.')
-  }
-  const malformed = findMalformedText(body)
-  if (malformed !== null) throw invalidInput(`Cuerpo inválido: ${malformed}: el texto tiene caracteres Unicode inválidos (un sustituto suelto).`)
-  if (!validators.body!.Check(body)) {
-    throw new DomainError('INVALID_INPUT', `Cuerpo inválido: ${describeProblems(validators.body!, body).join('; ')}.`)
-  }
-  return body
-}
-
 function sendReply(event: H3Event, reply: Reply): Promise<void> {
   setResponseStatus(event, reply.status)
   if (reply.headers) setResponseHeaders(event, reply.headers)
@@ -172,25 +161,13 @@ function sendError(event: H3Event, error: unknown, options: Pipeline): Promise<v
     // An internal DomainError carries the real failure as its cause (with the stack to log).
     const failure = error instanceof DomainError && error.cause !== undefined ? error.cause : error
     const path = options.redact(splitUrl(event.node.req.url ?? '/').pathname)
-    options.log.error({ err: failure, method: event.method, path, batch_uuid: event.context.batchUuid }, 'error interno')
-    options.onInternalError?.(failure, { method: event.method, path, batch_uuid: event.context.batchUuid })
+    const batchUuid = batchUuidOf(event)
+    options.log.error({ err: failure, method: event.method, path, batch_uuid: batchUuid }, 'error interno')
+    options.onInternalError?.(failure, { method: event.method, path, batch_uuid: batchUuid })
   }
   if (event.node.res.headersSent || event.node.res.writableEnded) return
   const body = { ...response.body, message: options.redact(String(response.body.message)) }
   return sendReply(event, { status: response.status, body, headers: response.headers })
-}
-
-/** A declared body over the limit is refused before it is read; the connection is then closed. */
-function rejectOversizedBody(event: H3Event, maxBodyBytes: number): void {
-  const declared = Number(event.node.req.headers['content-length'] ?? 0)
-  if (declared > maxBodyBytes) {
-    throw new DomainError(
-      'PAYLOAD_TOO_LARGE',
-      `El cuerpo de la solicitud (${formatMB(declared)}) excede el máximo permitido de ${formatMB(maxBodyBytes)}.`,
-      {},
-      { Connection: 'close' },
-    )
-  }
 }
 
 /**
@@ -209,10 +186,15 @@ function logOnCompletion(event: H3Event, pathname: string, log: Logger): void {
       ms: Math.round((performance.now() - started) * 10) / 10,
     }
     if (event.context.keyFingerprint) line.key = event.context.keyFingerprint
-    if (event.context.batchUuid) line.batch_uuid = event.context.batchUuid
+    const batchUuid = batchUuidOf(event)
+    if (batchUuid) line.batch_uuid = batchUuid
     if (!response.writableFinished) line.aborted = true
     log.info(line, 'request')
   })
+}
+
+function batchUuidOf(event: H3Event): string | undefined {
+  return (event.context.logContext as { batchUuid?: string } | undefined)?.batchUuid
 }
 
 /** With `trustProxy`, the client is the left-most address of X-Forwarded-For. */

@@ -12,6 +12,8 @@ export function openApiRoutes(buildDocument: () => Record<string, unknown>): Rou
       method: 'GET',
       path: '/api/v1/openapi.json',
       access: 'public',
+      operationId: 'obtenerDocumentoOpenApi',
+      rateGroup: 'general',
       tag: 'documentación',
       summary: 'Documento OpenAPI 3.1 de esta API',
       responses: {

@@ -1,8 +1,7 @@
 import Type, { type TSchema } from 'typebox'
 import type { Route } from './route.ts'
 import type { RateGroup } from './rate-limit.ts'
-import { rateGroupOf } from './rate-limit.ts'
-import { PUBLIC_ERRORS } from './schemas.ts'
+import { documentedAnswers } from './schemas.ts'
 
 export interface OpenApiInfo {
   version: string
@@ -41,10 +40,10 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
 }
 
 function describeOperation(route: Route, info: OpenApiInfo): Record<string, unknown> {
-  const group = rateGroupOf(route.path)
+  const group = route.rateGroup
   const limit = `Límite: ${info.rateLimits[group]} solicitudes por minuto por IP (grupo ${group}).`
   const operation: Record<string, unknown> = {
-    operationId: operationId(route),
+    operationId: route.operationId,
     summary: route.summary,
     description: [route.description, limit].filter(Boolean).join('\n\n'),
     tags: [route.tag],
@@ -64,7 +63,7 @@ function describeOperation(route: Route, info: OpenApiInfo): Record<string, unkn
 }
 
 function describeResponses(route: Route): Record<string, unknown> {
-  const specs = route.access === 'public' ? { ...PUBLIC_ERRORS, ...route.responses } : route.responses
+  const specs = documentedAnswers(route)
   const responses: Record<string, unknown> = {}
   for (const [status, spec] of Object.entries(specs)) {
     responses[status] = {
@@ -89,15 +88,10 @@ function parametersOf(schema: TSchema | undefined, location: 'path' | 'query' | 
   }))
 }
 
-function operationId(route: Route): string {
-  const words = route.path
-    .replace(/^\/api\/v1\//, '')
-    .split(/[/_-]/)
-    .filter((part) => part !== '' && !part.startsWith(':'))
-  return [route.method.toLowerCase(), ...words.map((word) => word[0]!.toUpperCase() + word.slice(1))].join('')
-}
-
-/** A JSON copy: TypeBox schemas are JSON Schema already; this drops anything non-JSON. */
+/**
+ * A JSON copy: TypeBox schemas are JSON Schema already; this drops anything non-JSON and the
+ * service's own `errorMessage` wording (the refusals carry it, the document does not need it).
+ */
 function plain(schema: TSchema): unknown {
-  return JSON.parse(JSON.stringify(schema)) as unknown
+  return JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key === 'errorMessage' ? undefined : value))) as unknown
 }

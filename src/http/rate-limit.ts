@@ -1,6 +1,9 @@
 import { nowMillis, type Clock } from '../clock.ts'
 
-/** Endpoint groups of contract §3a: a request counts in its own group only. */
+/**
+ * Endpoint groups of contract §3a, each with its own per-IP limit. Routes declare theirs; a
+ * request counts in its route's group only, and a path that names no route counts as `general`.
+ */
 export type RateGroup = 'insert' | 'returns' | 'operator' | 'general'
 
 export interface RateDecision {
@@ -14,37 +17,29 @@ export interface RateDecision {
 const WINDOW_MS = 60_000
 const SWEEP_EVERY = 1_000
 
-/** The group a path belongs to; unknown paths count as `general`. */
-export function rateGroupOf(pathname: string): RateGroup {
-  if (pathname === '/api/v1/facturas/insertar') return 'insert'
-  if (pathname === '/api/v1/devoluciones/listar') return 'returns'
-  if (pathname.startsWith('/api/v1/operador/')) return 'operator'
-  return 'general'
-}
-
 /**
  * Per-IP, per-group fixed windows of one minute, opened by the first request of the IP in the
  * group. Written here rather than taken from a library because it must read the injected clock
  * (tests move time instead of sleeping); it is a few lines and lives in memory, like the service.
  */
-export class RateLimiter {
+export class RateLimiter<Group extends string = RateGroup> {
   private readonly windows = new Map<string, { start: number; count: number }>()
   private hitsSinceSweep = 0
 
   constructor(
-    private readonly limits: Record<RateGroup, number>,
+    private readonly limits: Record<Group, number>,
     private readonly clock: Clock,
   ) {}
 
-  hit(group: RateGroup, ip: string): RateDecision {
+  hit(group: Group, key: string): RateDecision {
     const now = nowMillis(this.clock)
     this.sweepSometimes(now)
-    const key = `${group} ${ip}`
+    const id = `${group} ${key}`
     const limit = this.limits[group]
-    let window = this.windows.get(key)
+    let window = this.windows.get(id)
     if (window === undefined || now >= window.start + WINDOW_MS) {
       window = { start: now, count: 0 }
-      this.windows.set(key, window)
+      this.windows.set(id, window)
     }
     const allowed = window.count < limit
     if (allowed) window.count += 1

@@ -1,5 +1,6 @@
 import { Compile, type Validator } from 'typebox/compile'
 import { DomainError } from '../errors.ts'
+import type { RateGroup } from './rate-limit.ts'
 import type { Method, Route } from './route.ts'
 
 export interface RouteMatch {
@@ -12,8 +13,12 @@ export interface RouteMatch {
 export interface RouteValidators {
   params?: Validator
   query?: Validator
+  headers?: Validator
   body?: Validator
 }
+
+/** Where a request leads: its route, or the routing refusal — and the rate group it counts in either way. */
+export type Lookup = { match: RouteMatch; group: RateGroup } | { refusal: DomainError; group: RateGroup }
 
 interface CompiledRoute {
   route: Route
@@ -23,7 +28,8 @@ interface CompiledRoute {
 
 /**
  * Finds the route of a request. Routing comes first (contract §3a): an unknown path is 404 and a
- * known path with another method is 405 with `Allow`, before keys or limits of the route apply.
+ * known path with another method is 405 with `Allow`, before keys or limits of the route apply —
+ * but after the rate limit, so a lookup also tells which group the request counts in.
  */
 export class RouteTable {
   private readonly compiled: readonly CompiledRoute[]
@@ -35,32 +41,31 @@ export class RouteTable {
       validators: {
         ...(route.params ? { params: Compile(route.params) } : {}),
         ...(route.query ? { query: Compile(route.query) } : {}),
+        ...(route.headers ? { headers: Compile(route.headers) } : {}),
         ...(route.body && !route.body.raw ? { body: Compile(route.body.schema) } : {}),
       },
     }))
   }
 
-  /** @throws DomainError NOT_FOUND or METHOD_NOT_ALLOWED */
-  match(method: string, pathname: string): RouteMatch {
+  lookup(method: string, pathname: string, safePath: string): Lookup {
     const segments = decodeSegments(pathname)
-    const allowed: Method[] = []
+    const others: Route[] = []
     if (segments !== null) {
       for (const candidate of this.compiled) {
         const params = matchSegments(candidate.segments, segments)
         if (params === null) continue
-        if (candidate.route.method === method) return { route: candidate.route, params, validators: candidate.validators }
-        allowed.push(candidate.route.method)
+        if (candidate.route.method === method) return { match: { route: candidate.route, params, validators: candidate.validators }, group: candidate.route.rateGroup }
+        others.push(candidate.route)
       }
     }
-    if (allowed.length === 0) {
-      throw new DomainError('NOT_FOUND', `No existe la ruta ${method} ${pathname}.`)
+    if (others.length === 0) {
+      return { refusal: new DomainError('NOT_FOUND', `No existe la ruta ${method} ${safePath}.`), group: 'general' }
     }
-    throw new DomainError(
-      'METHOD_NOT_ALLOWED',
-      `El método ${method} no está permitido en ${pathname}; use ${allowed.join(' o ')}.`,
-      {},
-      { Allow: allowed.join(', ') },
-    )
+    const allowed = others.map((route) => route.method as Method)
+    return {
+      refusal: new DomainError('METHOD_NOT_ALLOWED', `El método ${method} no está permitido en ${safePath}; use ${allowed.join(' o ')}.`, {}, { Allow: allowed.join(', ') }),
+      group: others[0]!.rateGroup,
+    }
   }
 }
 

@@ -1,8 +1,8 @@
-import type { H3Event } from 'h3'
-import type { Static, TSchema } from 'typebox'
+import type { StaticDecode, TSchema } from 'typebox'
 import type { Access } from './auth.ts'
+import type { RateGroup } from './rate-limit.ts'
 
-export type Method = 'GET' | 'POST' | 'PUT'
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
 export interface ResponseSpec {
   description: string
@@ -10,57 +10,66 @@ export interface ResponseSpec {
 }
 
 /**
- * Everything the service knows about one endpoint: where it is, who may call it, the TypeBox
- * schemas that validate its input and describe its answers (the OpenAPI document is generated
- * from these), and its handler. Every route of the service is listed in `app.ts`.
+ * Everything the service knows about one endpoint: where it is, who may call it, how many calls
+ * a minute it allows, the TypeBox schemas that validate and decode its input and describe its
+ * answers (the OpenAPI document is generated from these, and the tests check every answer against
+ * them), and its handler. Every route of the service is listed in `app.ts`.
  */
-export interface Route<Params extends TSchema = TSchema, Query extends TSchema = TSchema, Body extends TSchema = TSchema> {
+export interface Route<Params extends TSchema = TSchema, Query extends TSchema = TSchema, Headers extends TSchema = TSchema, Body extends TSchema = TSchema> {
   method: Method
   /** h3 path, `:name` for parameters. */
   path: string
   access: Access
+  /** The operation's unique name in the OpenAPI document (client generators name methods by it). */
+  operationId: string
+  /** The per-IP window the route counts in (contract §3a). */
+  rateGroup: RateGroup
   summary: string
   description?: string
   tag: string
   params?: Params
   query?: Query
-  /** Request headers the route reads itself (documented in OpenAPI; keys are not listed here). */
-  headers?: TSchema
+  /** Request headers that carry input (`Fecha`), validated and decoded like the query; never keys. */
+  headers?: Headers
   /**
-   * The JSON request body: read (within server.maxBodyMB), parsed and checked against `schema`
-   * by the pipeline (422 naming the field), unless `raw` — then the route reads it itself and
-   * the schema only documents it.
+   * The JSON request body: read (1 MB at most), parsed, checked and decoded by the pipeline (422
+   * naming the field), unless `raw` — then the route reads it with `readBody` (the batch intake,
+   * within server.maxBodyMB) and the schema only documents it.
    */
   body?: { description: string; schema: Body; raw?: boolean }
   /** Answer for a path parameter that does not fit its schema: such a path names no resource. */
   paramsNotFound?: (raw: Record<string, string>) => string
   responses: Record<number, ResponseSpec>
-  handle: (request: RouteRequest<Static<Params>, Static<Query>, Static<Body>>) => Reply | Promise<Reply>
+  handle: (request: RouteRequest<StaticDecode<Params>, StaticDecode<Query>, StaticDecode<Headers>, StaticDecode<Body>>) => Reply | Promise<Reply>
 }
 
-export interface RouteRequest<Params, Query, Body = unknown> {
-  event: H3Event
+export interface RouteRequest<Params, Query, Headers = unknown, Body = unknown> {
   params: Params
   query: Query
+  headers: Headers
   /** The checked JSON body (undefined for routes without one, or with a raw body). */
   body: Body
-  /** Operator routes: the person named by the `Operador` header (required on POST and PUT). */
+  /** Operator routes: the person named by the `Operador` header (required on changes). */
   operator: string
   clientIp: string
   /** Fingerprint of the key that authenticated the request (empty for public routes). */
   keyFingerprint: string
+  /** Raw-body routes: reads the body (within its limit and time), showing each chunk to `inspect`. */
+  readBody: (inspect?: (chunk: Buffer) => void) => Promise<Buffer>
+  /** What the request's log line should also carry (the batch uuid). */
+  logContext: { batchUuid?: string }
 }
 
 export type Reply =
   | { status: number; body: unknown; headers?: Record<string, string> }
   /** A body already serialized (for formats JSON.stringify cannot write, like fixed decimals). */
-  | { status: number; json: string; headers?: Record<string, string> }
-  /** Bytes sent as they are (a batch's raw body). */
+  | { status: number; json: string | Buffer; headers?: Record<string, string> }
+  /** Bytes sent as they are (a batch's raw body, a file download). */
   | { status: number; bytes: Buffer; contentType: string; headers?: Record<string, string> }
 
 /** Keeps a route's schema types attached to its handler. */
-export function defineRoute<Params extends TSchema, Query extends TSchema, Body extends TSchema>(
-  route: Route<Params, Query, Body>,
+export function defineRoute<Params extends TSchema, Query extends TSchema, Headers extends TSchema, Body extends TSchema>(
+  route: Route<Params, Query, Headers, Body>,
 ): Route {
   return route as unknown as Route
 }

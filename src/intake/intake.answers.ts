@@ -1,5 +1,6 @@
 import type { ManifestDateVerdict } from './intake.dates.ts'
-import type { Advertencia, ApplyOutcome, RejectedManifest, Resumen } from './intake.apply.ts'
+import type { ApplyOutcome } from './intake.apply.ts'
+import type { Advertencia, BatchDuplicate, BatchProcessed, RejectedManifest, Resumen } from './intake.schemas.ts'
 import type { ReceivedInvoice } from './intake.structure.ts'
 
 /**
@@ -86,7 +87,7 @@ export function oldManifests(
   }
 }
 
-export function processed(batchUuid: string, manifests: readonly string[], outcome: ApplyOutcome) {
+export function processed(batchUuid: string, manifests: readonly string[], outcome: ApplyOutcome): BatchProcessed {
   const { resumen, advertencias } = outcome
   return {
     success: true as const,
@@ -126,7 +127,7 @@ export function manifestsRejected(batchUuid: string, manifests: readonly string[
   }
 }
 
-export function duplicate(batchUuid: string, resumen: Resumen) {
+export function duplicate(batchUuid: string, resumen: Resumen): BatchDuplicate {
   return {
     success: true as const,
     message: 'Este lote ya fue procesado hoy y no se reprocesó; se devuelve el resumen del procesamiento original.',

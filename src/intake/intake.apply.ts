@@ -2,45 +2,11 @@ import type { LocalDate } from '@js-joda/core'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import type { Database } from '../db/database.ts'
 import { canonicalJson } from './canonical-json.ts'
-import {
-  findInvoiceOriginal,
-  findInvoicesByNumbers,
-  findPendingConflictId,
-  insertConflict,
-  insertInvoice,
-  insertManifest,
-  replaceInvoice,
-  type ExistingInvoice,
-  type ExistingManifest,
-} from './intake.store.ts'
+import { findPendingConflictId, insertConflict } from '../conflicts/conflicts.store.ts'
+import { findInvoiceOriginal, findInvoicesByNumbers, insertInvoice, replaceInvoice, type ExistingInvoice } from '../invoices/invoices.store.ts'
+import { insertManifest, type ExistingManifest } from '../manifests/manifests.store.ts'
+import type { Advertencia, RejectedManifest, Resumen } from './intake.schemas.ts'
 import { normalize, type ReceivedInvoice } from './intake.structure.ts'
-
-export type Step8Reason = 'ALMACENES_DESCONOCIDOS' | 'MANIFIESTO_CERRADO' | 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO'
-
-export interface RejectedManifest {
-  manifiesto: string
-  total_facturas: number
-  motivo: Step8Reason
-  mensaje?: string
-  almacenes_desconocidos?: Array<{ almacen: string; facturas: string[]; cantidad: number }>
-  facturas_duplicadas?: Array<{ factura: string; manifiesto_existente: string }>
-}
-
-export interface Advertencia {
-  factura: string
-  manifiesto: string
-  campos_con_cambio: string[]
-  mensaje: string
-}
-
-export interface Resumen {
-  recibidas: number
-  insertadas: number
-  actualizadas: number
-  sin_cambios: number
-  pendientes_revision: number
-  rechazadas: number
-}
 
 export interface ApplyOutcome {
   resumen: Resumen

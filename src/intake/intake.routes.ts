@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import Type from 'typebox'
 import { DomainError } from '../errors.ts'
-import { readBody } from '../http/body.ts'
 import { UploadSlots } from '../http/upload-slots.ts'
 import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
 import { defineRoute, type Route } from '../http/route.ts'
-import { errorResponse, PROTECTED_ERRORS } from '../http/schemas.ts'
+import { errorResponse } from '../http/schemas.ts'
 import {
   BatchBodyInvalid,
   BatchDatesInvalid,
@@ -21,8 +20,6 @@ import { receiveBatch, type IntakeDeps } from './intake.service.ts'
 import { JsonShape } from './json-shape.ts'
 
 export interface IntakeRouteDeps extends IntakeDeps {
-  maxBodyBytes: number
-  bodyTimeoutMs: number
   /** intake.maxConcurrentBatches: batch bodies received at once. */
   uploads: UploadSlots
 }
@@ -33,6 +30,8 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
       method: 'POST',
       path: '/api/v1/facturas/insertar',
       access: 'client',
+      operationId: 'insertarFacturas',
+      rateGroup: 'insert',
       tag: 'facturas',
       summary: 'Recibe un lote de facturas',
       description:
@@ -42,9 +41,6 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
       body: { description: 'Arreglo JSON no vacío de facturas', schema: BatchSchema, raw: true },
       responses: {
         200: { description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)', schema: Type.Union([BatchProcessed, BatchDuplicate]) },
-        ...PROTECTED_ERRORS,
-        408: errorResponse('El cuerpo no terminó de llegar en server.bodyTimeoutSeconds'),
-        413: errorResponse('El cuerpo excede server.maxBodyMB'),
         422: {
           description: 'Cuerpo inválido, estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos rechazados',
           schema: Type.Union([BatchBodyInvalid, BatchStructureInvalid, BatchDatesInvalid, BatchOldManifests, BatchManifestsRejected]),
@@ -52,13 +48,13 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
         500: { description: 'Error interno; el lote queda fallido y puede reenviarse', schema: BatchInternalError },
         503: errorResponse('Ya se están recibiendo intake.maxConcurrentBatches lotes (reenvíe tras Retry-After), la base de datos es inutilizable, o no hay ApiKey configurada'),
       },
-      handle: async ({ event, clientIp, keyFingerprint }) => {
+      handle: async ({ readBody, logContext, clientIp, keyFingerprint }) => {
         const release = deps.uploads.acquire()
         try {
           const uuid = randomUUID()
-          event.context.batchUuid = uuid
+          logContext.batchUuid = uuid
           const shape = new JsonShape()
-          const body = await readBody(event, { maxBytes: deps.maxBodyBytes, timeoutMs: deps.bodyTimeoutMs, inspect: (chunk) => shape.add(chunk) })
+          const body = await readBody((chunk) => shape.add(chunk))
           try {
             return { status: 200, body: await receiveBatch(deps, { uuid, body, shape, clientIp, keyFingerprint }) }
           } catch (error) {

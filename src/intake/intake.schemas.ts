@@ -1,4 +1,4 @@
-import Type, { type TSchema } from 'typebox'
+import Type, { type Static, type TSchema } from 'typebox'
 import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_AMOUNT, MAX_FACTOR, type FieldSpec } from './invoice-fields.ts'
 
 const NUMERIC = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
@@ -7,6 +7,15 @@ const NON_NEGATIVE = '^(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
 const INTEGER = '^-?(0|[1-9][0-9]{0,14})$'
 const FACTOR = '^[1-9][0-9]{0,6}$'
 const SAFE = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }
+
+/** What each kind of field accepts, in the words of step 3's messages. */
+const EXPECTED = {
+  text: 'texto, o un número entero exacto de hasta 15 dígitos',
+  integer: 'un entero exacto de hasta 15 dígitos',
+  factor: `un entero de 1 a ${MAX_FACTOR} (unidades por caja)`,
+  number: `un número de -${MAX_AMOUNT} a ${MAX_AMOUNT}`,
+  amount: `un número de 0 a ${MAX_AMOUNT}`,
+}
 
 /** A numeric string whose number lies in [min, max] (a pattern cannot bound `1e400`). */
 const numericText = (pattern: string, min: number, max: number) =>
@@ -21,7 +30,7 @@ const numericText = (pattern: string, min: number, max: number) =>
  * string; every number is finite and within its limits. Required: null and "" are missing.
  */
 function fieldSchema(spec: FieldSpec<string>): TSchema {
-  const options = spec.description ? { description: spec.description } : {}
+  const options = { ...(spec.description ? { description: spec.description } : {}), errorMessage: EXPECTED[spec.kind === 'number' && spec.nonNegative ? 'amount' : spec.kind] }
   const minimum = spec.nonNegative ? 0 : -MAX_AMOUNT
   let accepted: TSchema[]
   if (spec.kind === 'text') {
@@ -37,18 +46,20 @@ function fieldSchema(spec: FieldSpec<string>): TSchema {
   return Type.Optional(Type.Union([...accepted, Type.Null()], options))
 }
 
-function objectSchema(fields: ReadonlyArray<FieldSpec<string>>, extra: Record<string, TSchema>, description: string) {
+function objectSchema(fields: ReadonlyArray<FieldSpec<string>>, extra: Record<string, TSchema>, description: string, errorMessage?: Record<string, string>) {
   const properties: Record<string, TSchema> = {}
   for (const spec of fields) properties[spec.name] = fieldSchema(spec)
   // Unknown fields are allowed and kept: nothing the client sends is lost.
-  return Type.Object({ ...properties, ...extra }, { additionalProperties: true, description })
+  return Type.Object({ ...properties, ...extra }, { additionalProperties: true, description, ...(errorMessage ? { errorMessage } : {}) })
 }
 
-export const InvoiceLineSchema = objectSchema(LINE_FIELDS, {}, 'Línea de factura (interface-v1 §2.2); se aceptan y conservan campos adicionales')
+export const InvoiceLineSchema = objectSchema(LINE_FIELDS, {}, 'Línea de factura (interface-v1 §2.2); se aceptan y conservan campos adicionales', {
+  type: 'debe ser un objeto JSON',
+})
 
 export const InvoiceSchema = objectSchema(
   INVOICE_FIELDS,
-  { [LINES_FIELD]: Type.Array(InvoiceLineSchema, { minItems: 1 }) },
+  { [LINES_FIELD]: Type.Array(InvoiceLineSchema, { minItems: 1, errorMessage: { minItems: 'no puede estar vacío', type: 'debe ser un arreglo de líneas' } }) },
   'Factura (interface-v1 §2.1); se aceptan y conservan campos adicionales',
 )
 
@@ -56,7 +67,7 @@ export const BatchSchema = Type.Array(InvoiceSchema, { minItems: 1, description:
 
 // ---- Answers (interface-v1 §4.1) ----
 
-const Resumen = Type.Object({
+export const Resumen = Type.Object({
   recibidas: Type.Integer(),
   insertadas: Type.Integer(),
   actualizadas: Type.Integer(),
@@ -72,12 +83,15 @@ const RejectionResumen = Type.Object({
   insertadas: Type.Literal(0),
 })
 
-const Advertencia = Type.Object({
+export type Resumen = Static<typeof Resumen>
+
+export const Advertencia = Type.Object({
   factura: Type.String(),
   manifiesto: Type.String(),
   campos_con_cambio: Type.Array(Type.String()),
   mensaje: Type.String(),
 })
+export type Advertencia = Static<typeof Advertencia>
 
 export const BatchProcessed = Type.Object({
   success: Type.Literal(true),
@@ -87,6 +101,7 @@ export const BatchProcessed = Type.Object({
   resumen: Resumen,
   advertencias: Type.Optional(Type.Array(Advertencia)),
 })
+export type BatchProcessed = Static<typeof BatchProcessed>
 
 export const BatchDuplicate = Type.Object({
   success: Type.Literal(true),
@@ -94,16 +109,20 @@ export const BatchDuplicate = Type.Object({
   batch_uuid: Type.String({ description: 'El del procesamiento original' }),
   resumen: Resumen,
 })
+export type BatchDuplicate = Static<typeof BatchDuplicate>
 
-const RejectedManifest = Type.Object(
+export const Step8Reason = Type.Union([
+  Type.Literal('ALMACENES_DESCONOCIDOS'),
+  Type.Literal('MANIFIESTO_CERRADO'),
+  Type.Literal('FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO'),
+])
+export type Step8Reason = Static<typeof Step8Reason>
+
+export const RejectedManifest = Type.Object(
   {
     manifiesto: Type.String(),
     total_facturas: Type.Integer(),
-    motivo: Type.Union([
-      Type.Literal('ALMACENES_DESCONOCIDOS'),
-      Type.Literal('MANIFIESTO_CERRADO'),
-      Type.Literal('FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO'),
-    ]),
+    motivo: Step8Reason,
     mensaje: Type.Optional(Type.String()),
     almacenes_desconocidos: Type.Optional(
       Type.Array(Type.Object({ almacen: Type.String(), facturas: Type.Array(Type.String()), cantidad: Type.Integer() })),
@@ -114,6 +133,7 @@ const RejectedManifest = Type.Object(
   },
   { description: 'Manifiesto rechazado en el paso 8' },
 )
+export type RejectedManifest = Static<typeof RejectedManifest>
 
 export const BatchManifestsRejected = Type.Object({
   success: Type.Literal(false),

@@ -5,10 +5,11 @@ import { transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput } from '../errors.ts'
 import { compressPayload, storePayload } from '../batches/batches.service.ts'
 import { findClaimingBatch, insertReceivedBatch, markBatchFailed, markBatchProcessed } from '../batches/batches.store.ts'
-import { applyBatch, type Resumen } from './intake.apply.ts'
+import { applyBatch } from './intake.apply.ts'
 import * as answers from './intake.answers.ts'
 import { checkManifestDates, invoiceDates, type ManifestDateVerdict } from './intake.dates.ts'
-import { findManifestsByNumbers, type ExistingManifest } from './intake.store.ts'
+import { findManifestsByNumbers, type ExistingManifest } from '../manifests/manifests.store.ts'
+import type { Resumen } from './intake.schemas.ts'
 import { parseBatchBody } from './intake.body.ts'
 import { checkStructure, type ReceivedInvoice } from './intake.structure.ts'
 import type { JsonShape } from './json-shape.ts'
@@ -156,7 +157,7 @@ function groupByManifest(invoices: readonly ReceivedInvoice[]): Map<string, Rece
 /** Stores the raw body once compressed; a failure here loses support data, never the batch. */
 async function keepPayload(deps: IntakeDeps, batchId: number, incoming: IncomingBatch, compressed: Promise<Buffer>): Promise<void> {
   try {
-    storePayload(deps.db, batchId, incoming.body, await compressed)
+    storePayload(deps, batchId, incoming.body, await compressed)
   } catch (error) {
     deps.log.error({ err: error, batch_uuid: incoming.uuid }, 'no se pudo guardar el cuerpo original del lote')
   }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { Compile } from 'typebox/compile'
 import { findMalformedText, isWellFormed } from '../unicode.ts'
 import { CanonicalWriter, MalformedTextError, NestingTooDeepError } from './canonical-json.ts'
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_AMOUNT, MAX_FACTOR, textOf, type FieldSpec } from './invoice-fields.ts'
+import { problemsOf, shown } from '../schema-errors.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, textOf, type FieldSpec } from './invoice-fields.ts'
 import { InvoiceSchema } from './intake.schemas.ts'
 
 /** An invoice that passed step 3, with what the later steps need computed once. */
@@ -51,7 +52,7 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
     const position = index + 1
     const value = batch[index]
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      problems.add(`Factura #${position}: debe ser un objeto JSON (se recibió ${describe(value)})`)
+      problems.add(`Factura #${position}: debe ser un objeto JSON (se recibió ${shown(value)})`)
       continue
     }
     const raw = value as Record<string, unknown>
@@ -189,55 +190,24 @@ function findDuplicateLineNumber(lines: ReadonlyArray<Record<string, unknown>>):
   return null
 }
 
+/**
+ * The schema's problems with one invoice, named as the client knows its fields: `falta el campo
+ * Almacen`, `línea #2: Total debe ser … (se recibió "x")`.
+ */
 function describeSchemaErrors(raw: Record<string, unknown>): string[] {
-  const messages = new Map<string, string>()
-  for (const error of validator.Errors(raw)) {
-    if (error.keyword === 'required') {
-      const where = locate(error.instancePath)
-      for (const field of (error.params as { requiredProperties: string[] }).requiredProperties) {
-        messages.set(`${error.instancePath}/${field}`, `${where}falta el campo ${field}`)
-      }
-      continue
-    }
-    const key = error.instancePath
-    if (messages.has(key)) continue
-    messages.set(key, describeFieldError(raw, error.instancePath))
-  }
-  return [...messages.values()]
+  return problemsOf(validator, raw, Number.POSITIVE_INFINITY).map((problem) => {
+    const inLine = problem.path[0] === LINES_FIELD && problem.path.length >= 2
+    const where = inLine ? `línea #${Number(problem.path[1]) + 1}: ` : ''
+    const field = inLine ? problem.path.slice(2).join('.') : problem.path.join('.')
+    const missing = problem.kind === 'missing' || (isRequired(inLine, field) && (problem.value === null || problem.value === ''))
+    if (missing) return `${where}falta el campo ${field}`
+    const received = problem.keyword === 'minItems' ? '' : ` (se recibió ${shown(problem.value)})`
+    return `${where}${field === '' ? '' : `${field} `}${problem.phrase}${received}`
+  })
 }
 
-function describeFieldError(raw: Record<string, unknown>, instancePath: string): string {
-  const parts = instancePath.split('/').slice(1)
-  const field = parts[parts.length - 1] ?? ''
-  const value = valueAt(raw, parts)
-  const where = locate(instancePath.slice(0, instancePath.length - field.length - 1))
-  if (field === LINES_FIELD && parts.length === 1) {
-    return Array.isArray(value) ? `${where}LineasFactura no puede estar vacío` : `${where}LineasFactura debe ser un arreglo de líneas (se recibió ${describe(value)})`
-  }
-  if (parts.length === 2 && parts[0] === LINES_FIELD) {
-    return `${locate(instancePath)}debe ser un objeto JSON (se recibió ${describe(value)})`
-  }
-  const fields = parts[0] === LINES_FIELD ? LINE_FIELDS : INVOICE_FIELDS
-  const spec = fields.find((candidate) => candidate.name === field)
-  if (spec?.required && (value === null || value === '')) return `${where}falta el campo ${field}`
-  return `${where}${field} debe ser ${spec ? expectation(spec, value) : 'válido'} (se recibió ${describe(value)})`
-}
-
-/** What a field accepts, said for the value that broke it. */
-function expectation(spec: FieldSpec<string>, value: unknown): string {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN
-  switch (spec.kind) {
-    case 'text':
-      return typeof value === 'number' ? 'texto, o un número entero exacto (de hasta 15 dígitos)' : 'texto'
-    case 'integer':
-      return Number.isInteger(number) ? 'un entero exacto (de hasta 15 dígitos)' : 'un entero'
-    case 'factor':
-      return `un entero de 1 a ${MAX_FACTOR} (unidades por caja)`
-    case 'number':
-      if (spec.nonNegative && !(number < 0)) return Number.isNaN(number) ? 'un número ≥ 0' : `un número de 0 a ${MAX_AMOUNT}`
-      if (spec.nonNegative) return 'un número ≥ 0'
-      return Number.isNaN(number) ? 'un número' : `un número de -${MAX_AMOUNT} a ${MAX_AMOUNT}`
-  }
+function isRequired(inLine: boolean, field: string): boolean {
+  return (inLine ? LINE_FIELDS : INVOICE_FIELDS).some((spec) => spec.name === field && spec.required)
 }
 
 /** `LineasFactura[1].ProductoDesc` → `línea #2: ProductoDesc`, as the other messages name line fields. */
@@ -246,37 +216,10 @@ function fieldPath(path: string): string {
   return match ? `línea #${Number(match[1]) + 1}: ${match[2]}` : path
 }
 
-/** "" for the invoice itself, "línea #2: " inside LineasFactura. */
-function locate(instancePath: string): string {
-  const match = /^\/LineasFactura\/(\d+)/.exec(instancePath)
-  return match ? `línea #${Number(match[1]) + 1}: ` : ''
-}
-
 function invoiceLabel(position: number, raw: Record<string, unknown>): string {
   const nfactura = raw.Nfactura
   const known = (typeof nfactura === 'string' && nfactura !== '' && isWellFormed(nfactura)) || (typeof nfactura === 'number' && Number.isSafeInteger(nfactura))
   return known ? `Factura #${position} (Nfactura ${textOf(nfactura)})` : `Factura #${position}`
-}
-
-function valueAt(root: unknown, parts: readonly string[]): unknown {
-  let current = root
-  for (const part of parts) {
-    if (current === null || typeof current !== 'object') return undefined
-    current = (current as Record<string, unknown>)[part]
-  }
-  return current
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nada'
-  if (typeof value === 'number' && !Number.isFinite(value)) return 'un número demasiado grande'
-  let text: string
-  try {
-    text = JSON.stringify(value) ?? String(value)
-  } catch {
-    return 'un valor anidado demasiado profundo'
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text
 }
 
 function sha256(text: string): string {

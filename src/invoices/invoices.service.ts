@@ -1,27 +1,16 @@
-import { formatLocalDateTime } from '../clock.ts'
-import { first } from '../db/database.ts'
+import { formatLocalDateTime, type Clock } from '../clock.ts'
+import type { Database } from '../db/database.ts'
 import { notFound } from '../errors.ts'
-import { findConflicts, toConflictSummary, type ConflictSummary } from '../conflicts/conflicts.store.ts'
+import { getPendingConflictSummary } from '../conflicts/conflicts.service.ts'
 import { factorOf, lineUnits } from '../returns/quantities.ts'
 import { findHeldUnits, findInvoiceLines } from '../returns/returns.store.ts'
-import { listReturns, type ReturnsDeps, type ReturnView } from '../returns/returns.service.ts'
+import { listReturns } from '../returns/returns.service.ts'
+import type { InvoiceView } from './invoices.schemas.ts'
+import { findInvoiceRow } from './invoices.store.ts'
 
-export interface InvoiceView {
-  factura: string
-  manifiesto: string
-  manifiesto_estado: string
-  almacen: string
-  clienteid: string
-  cliente: string
-  fecha_factura: string
-  total: number
-  recibida_en: string
-  actualizada_en: string | null
-  lineas: Array<{ numeroLinea: number; productoId: string; producto: string; uniVenta: string | null; factorConversion: number; unidades: number; devueltas: number; disponibles: number; total: number }>
-  devoluciones: ReturnView[]
-  conflicto_pendiente: ConflictSummary | null
-  /** The invoice exactly as received (the version currently stored), unknown fields included. */
-  original: unknown
+export interface InvoiceDeps {
+  db: Database
+  clock: Clock
 }
 
 /**
@@ -29,19 +18,11 @@ export interface InvoiceView {
  * and units still available, its returns, any pending conflict, and the original JSON.
  * @throws DomainError NOT_FOUND
  */
-export function getInvoice(deps: ReturnsDeps, nfactura: string): InvoiceView {
+export function getInvoice(deps: InvoiceDeps, nfactura: string): InvoiceView {
   const { db, clock } = deps
-  const row = first(
-    db,
-    db.query
-      .selectFrom('invoices as i')
-      .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'm.numero', 'm.estado', 'i.almacen', 'i.cliente_id', 'i.cliente', 'i.fecha_factura', 'i.total', 'i.created_at', 'i.updated_at', 'i.original'])
-      .where('i.nfactura', '=', nfactura),
-  )
+  const row = findInvoiceRow(db, nfactura)
   if (row === undefined) throw notFound(`No existe la factura ${nfactura}.`)
   const held = findHeldUnits(db, row.id)
-  const pending = findConflicts(db, { invoiceId: row.id, estado: 'pending' })
   return {
     factura: row.nfactura,
     manifiesto: row.numero,
@@ -69,7 +50,7 @@ export function getInvoice(deps: ReturnsDeps, nfactura: string): InvoiceView {
       }
     }),
     devoluciones: listReturns(deps, { invoiceId: row.id }),
-    conflicto_pendiente: pending.length === 0 ? null : toConflictSummary(clock, pending[pending.length - 1]!),
+    conflicto_pendiente: getPendingConflictSummary(deps, row.id),
     original: JSON.parse(row.original) as unknown,
   }
 }

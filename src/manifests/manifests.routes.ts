@@ -1,8 +1,6 @@
-import type { Clock } from '../clock.ts'
-import type { Database } from '../db/database.ts'
-import { defineRoute, type Route } from '../http/route.ts'
 import Type from 'typebox'
-import { errorResponse, OPERATOR_ERRORS, PROTECTED_ERRORS } from '../http/schemas.ts'
+import { defineRoute, type Route } from '../http/route.ts'
+import { errorResponse } from '../http/schemas.ts'
 import {
   CloseBody,
   ManifestAnyNumberParams,
@@ -20,27 +18,26 @@ import {
   listManifests,
   manifestNotFoundMessage,
   reopenManifest,
+  type ManifestDeps,
 } from './manifests.service.ts'
 
-export function manifestRoutes(deps: { db: Database; clock: Clock }): Route[] {
+export function manifestRoutes(deps: ManifestDeps): Route[] {
   return [
     defineRoute({
       method: 'GET',
       path: '/api/v1/manifiestos/:numero/estado',
       access: 'client',
+      operationId: 'obtenerEstadoManifiesto',
+      rateGroup: 'general',
       tag: 'manifiestos',
       summary: 'Estado y resumen de un manifiesto',
       params: ManifestNumberParams,
       paramsNotFound: (raw) => manifestNotFoundMessage(raw.numero ?? ''),
       responses: {
         200: { description: 'Estado del manifiesto', schema: ManifestStatus },
-        ...PROTECTED_ERRORS,
         404: errorResponse('El manifiesto no existe (o el número no es solo dígitos)'),
       },
-      handle: ({ params }) => ({
-        status: 200,
-        body: { success: true, ...getManifestStatus(deps.db, deps.clock, params.numero) },
-      }),
+      handle: ({ params }) => ({ status: 200, body: getManifestStatus(deps, params.numero) }),
     }),
   ]
 }
@@ -48,49 +45,57 @@ export function manifestRoutes(deps: { db: Database; clock: Clock }): Route[] {
 const TAG = 'operador: manifiestos'
 const notFoundAnswer = errorResponse('No existe el manifiesto')
 
-export function manifestOperatorRoutes(deps: { db: Database; clock: Clock }): Route[] {
+export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
   return [
     defineRoute({
       method: 'GET',
       path: '/api/v1/operador/manifiestos',
       access: 'operator',
+      operationId: 'listarManifiestos',
+      rateGroup: 'operator',
       tag: TAG,
       summary: 'Manifiestos por estado y fecha de ingreso',
       query: ManifestListQuery,
-      responses: { 200: { description: 'Manifiestos por fecha de ingreso', schema: Type.Array(ManifestView) }, ...OPERATOR_ERRORS },
-      handle: ({ query }) => ({ status: 200, body: listManifests(deps.db, deps.clock, query) }),
+      responses: { 200: { description: 'Manifiestos por fecha de ingreso', schema: Type.Array(ManifestView) } },
+      handle: ({ query }) => ({ status: 200, body: listManifests(deps, query) }),
     }),
     defineRoute({
       method: 'GET',
       path: '/api/v1/operador/manifiestos/:numero',
       access: 'operator',
+      operationId: 'obtenerManifiesto',
+      rateGroup: 'operator',
       tag: TAG,
       summary: 'Un manifiesto con sus facturas',
       params: ManifestAnyNumberParams,
-      responses: { 200: { description: 'El manifiesto', schema: ManifestDetail }, ...OPERATOR_ERRORS, 404: notFoundAnswer },
-      handle: ({ params }) => ({ status: 200, body: getManifestDetail(deps.db, deps.clock, params.numero) }),
+      responses: { 200: { description: 'El manifiesto', schema: ManifestDetail }, 404: notFoundAnswer },
+      handle: ({ params }) => ({ status: 200, body: getManifestDetail(deps, params.numero) }),
     }),
     defineRoute({
       method: 'POST',
       path: '/api/v1/operador/manifiestos/:numero/cerrar',
       access: 'operator',
+      operationId: 'cerrarManifiesto',
+      rateGroup: 'operator',
       tag: TAG,
       summary: 'Cierra un manifiesto: no acepta más facturas ni devoluciones',
       params: ManifestAnyNumberParams,
       body: { description: 'Motivo opcional', schema: CloseBody },
-      responses: { 200: { description: 'Manifiesto cerrado', schema: ManifestView }, ...OPERATOR_ERRORS, 404: notFoundAnswer, 422: errorResponse('Ya está cerrado') },
-      handle: ({ params, body, operator }) => ({ status: 200, body: closeManifest(deps.db, deps.clock, operator, params.numero, body.motivo) }),
+      responses: { 200: { description: 'Manifiesto cerrado', schema: ManifestView }, 404: notFoundAnswer, 422: errorResponse('Ya está cerrado') },
+      handle: ({ params, body, operator }) => ({ status: 200, body: closeManifest(deps, operator, params.numero, body.motivo) }),
     }),
     defineRoute({
       method: 'POST',
       path: '/api/v1/operador/manifiestos/:numero/reabrir',
       access: 'operator',
+      operationId: 'reabrirManifiesto',
+      rateGroup: 'operator',
       tag: TAG,
       summary: 'Reabre un manifiesto cerrado (motivo obligatorio)',
       params: ManifestAnyNumberParams,
       body: { description: 'Por qué se reabre', schema: ReopenBody },
-      responses: { 200: { description: 'Manifiesto reabierto', schema: ManifestView }, ...OPERATOR_ERRORS, 404: notFoundAnswer, 422: errorResponse('No está cerrado, o falta motivo') },
-      handle: ({ params, body, operator }) => ({ status: 200, body: reopenManifest(deps.db, deps.clock, operator, params.numero, body.motivo) }),
+      responses: { 200: { description: 'Manifiesto reabierto', schema: ManifestView }, 404: notFoundAnswer, 422: errorResponse('No está cerrado, o falta motivo') },
+      handle: ({ params, body, operator }) => ({ status: 200, body: reopenManifest(deps, operator, params.numero, body.motivo) }),
     }),
   ]
 }

@@ -1,4 +1,5 @@
-import Type from 'typebox'
+import Type, { type Static } from 'typebox'
+import { LocalDate, SpanishText } from '../http/vocabulary.ts'
 
 export const ManifestNumberParams = Type.Object({
   numero: Type.String({ pattern: '^[0-9]+$', description: 'NumeroManifiesto, solo dígitos' }),
@@ -14,9 +15,9 @@ export const ManifestStatus = Type.Object({
     fecha_ingreso: Type.String({ description: 'Creación del manifiesto, hora de Honduras, YYYY-MM-DD HH:mm:ss' }),
   }),
 })
+export type ManifestStatus = Static<typeof ManifestStatus>
 
 const ManifestStateSchema = Type.Union([Type.Literal('imported'), Type.Literal('closed')])
-const LocalDate = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description })
 
 export const ManifestListQuery = Type.Object({
   estado: Type.Optional(ManifestStateSchema),
@@ -33,6 +34,7 @@ export const ManifestView = Type.Object({
   total_importe: Type.Number(),
   devoluciones: Type.Object({ cantidad: Type.Integer({ description: 'Pendientes y aprobadas' }), total_aprobado: Type.Number() }),
 })
+export type ManifestView = Static<typeof ManifestView>
 
 export const ManifestDetail = Type.Intersect([
   ManifestView,
@@ -51,8 +53,9 @@ export const ManifestDetail = Type.Intersect([
     ),
   }),
 ])
+export type ManifestDetail = Static<typeof ManifestDetail>
 
 export const ManifestAnyNumberParams = Type.Object({ numero: Type.String({ minLength: 1, maxLength: 100 }) })
 
-export const CloseBody = Type.Object({ motivo: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false })
-export const ReopenBody = Type.Object({ motivo: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false })
+export const CloseBody = Type.Object({ motivo: Type.Optional(SpanishText(500, 'Por qué se cierra')) }, { additionalProperties: false })
+export const ReopenBody = Type.Object({ motivo: SpanishText(500, 'Por qué se reabre') }, { additionalProperties: false })

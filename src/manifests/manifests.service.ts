@@ -1,16 +1,15 @@
-import { LocalDate } from '@js-joda/core'
 import { insertAuditEntry } from '../audit/audit.store.ts'
-import { formatLocalDateTime, startOfLocalDay, toStoredInstant, type Clock } from '../clock.ts'
+import { formatLocalDateTime, localDaysRange, toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
 import type { ManifestState } from '../db/tables.ts'
 import { DomainError, notFound } from '../errors.ts'
 import { microsToCentsAmount } from '../money.ts'
+import type { ManifestDetail, ManifestStatus, ManifestView } from './manifests.schemas.ts'
 import { findManifestInvoices, findManifestSummaries, findManifestSummary, updateManifestState, type ManifestSummaryRow } from './manifests.store.ts'
 
-export interface ManifestStatus {
-  manifiesto: string
-  estado: ManifestState
-  resumen: { total_facturas: number; total_importe: number; fecha_ingreso: string }
+export interface ManifestDeps {
+  db: Database
+  clock: Clock
 }
 
 /**
@@ -18,16 +17,17 @@ export interface ManifestStatus {
  * rounded once to cents, `fecha_ingreso` the creation time in the configured zone.
  * @throws DomainError NOT_FOUND when no manifest has that number.
  */
-export function getManifestStatus(db: Database, clock: Clock, numero: string): ManifestStatus {
-  const row = findManifestSummary(db, numero)
+export function getManifestStatus(deps: ManifestDeps, numero: string): ManifestStatus {
+  const row = findManifestSummary(deps.db, numero)
   if (row === undefined) throw manifestNotFound(numero)
   return {
+    success: true,
     manifiesto: row.numero,
     estado: row.estado,
     resumen: {
       total_facturas: row.invoice_count,
       total_importe: microsToCentsAmount(row.total_micros),
-      fecha_ingreso: formatLocalDateTime(clock, row.created_at),
+      fecha_ingreso: formatLocalDateTime(deps.clock, row.created_at),
     },
   }
 }
@@ -40,47 +40,19 @@ function manifestNotFound(numero: string) {
   return notFound(manifestNotFoundMessage(numero))
 }
 
-/** A manifest as the operator API shows it. */
-export interface ManifestView {
-  numero: string
-  estado: ManifestState
-  fecha_ingreso: string
-  cerrado_en: string | null
-  total_facturas: number
-  total_importe: number
-  devoluciones: { cantidad: number; total_aprobado: number }
-}
-
-export interface ManifestDetail extends ManifestView {
-  facturas: Array<{
-    factura: string
-    almacen: string
-    clienteid: string
-    cliente: string
-    fecha_factura: string
-    total: number
-    devoluciones_aprobadas: number
-    conflicto_pendiente: boolean
-  }>
-}
-
 /** Manifests by state and by local date range of fecha_ingreso (`desde`/`hasta` inclusive). */
-export function listManifests(db: Database, clock: Clock, filters: { estado?: ManifestState; desde?: string; hasta?: string }): ManifestView[] {
-  const rows = findManifestSummaries(db, {
-    estado: filters.estado,
-    from: filters.desde === undefined ? undefined : startOfLocalDay(clock, filters.desde),
-    to: filters.hasta === undefined ? undefined : startOfLocalDay(clock, LocalDate.parse(filters.hasta).plusDays(1).toString()),
-  })
-  return rows.map((row) => toManifestView(clock, row))
+export function listManifests(deps: ManifestDeps, filters: { estado?: ManifestState; desde?: string; hasta?: string }): ManifestView[] {
+  const rows = findManifestSummaries(deps.db, { estado: filters.estado, ...localDaysRange(deps.clock, filters.desde, filters.hasta) })
+  return rows.map((row) => toManifestView(deps.clock, row))
 }
 
 /** One manifest with its invoices, their totals, approved return amounts and pending conflicts. */
-export function getManifestDetail(db: Database, clock: Clock, numero: string): ManifestDetail {
-  const row = findManifestSummary(db, numero)
+export function getManifestDetail(deps: ManifestDeps, numero: string): ManifestDetail {
+  const row = findManifestSummary(deps.db, numero)
   if (row === undefined) throw manifestNotFound(numero)
   return {
-    ...toManifestView(clock, row),
-    facturas: findManifestInvoices(db, row.id).map((invoice) => ({
+    ...toManifestView(deps.clock, row),
+    facturas: findManifestInvoices(deps.db, row.id).map((invoice) => ({
       factura: invoice.nfactura,
       almacen: invoice.almacen,
       clienteid: invoice.cliente_id,
@@ -97,16 +69,17 @@ export function getManifestDetail(db: Database, clock: Clock, numero: string): M
  * imported → closed: the manifest accepts no more invoices (MANIFIESTO_CERRADO) nor returns.
  * @throws DomainError NOT_FOUND, INVALID_TRANSITION when it is already closed.
  */
-export function closeManifest(db: Database, clock: Clock, operator: string, numero: string, motivo: string | undefined): ManifestView {
-  return changeManifestState(db, clock, operator, numero, 'closed', motivo)
+export function closeManifest(deps: ManifestDeps, operator: string, numero: string, motivo: string | undefined): ManifestView {
+  return changeManifestState(deps, operator, numero, 'closed', motivo)
 }
 
 /** closed → imported, with the reason (required). @throws DomainError NOT_FOUND, INVALID_TRANSITION */
-export function reopenManifest(db: Database, clock: Clock, operator: string, numero: string, motivo: string): ManifestView {
-  return changeManifestState(db, clock, operator, numero, 'imported', motivo)
+export function reopenManifest(deps: ManifestDeps, operator: string, numero: string, motivo: string): ManifestView {
+  return changeManifestState(deps, operator, numero, 'imported', motivo)
 }
 
-function changeManifestState(db: Database, clock: Clock, operator: string, numero: string, target: ManifestState, motivo: string | undefined): ManifestView {
+function changeManifestState(deps: ManifestDeps, operator: string, numero: string, target: ManifestState, motivo: string | undefined): ManifestView {
+  const { db, clock } = deps
   return transaction(db, () => {
     const row = findManifestSummary(db, numero)
     if (row === undefined) throw manifestNotFound(numero)

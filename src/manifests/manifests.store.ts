@@ -86,3 +86,30 @@ export function findManifestInvoices(db: Database, manifestId: number): Manifest
 export function updateManifestState(db: Database, id: number, estado: ManifestState, closedAt: string | null): void {
   run(db, db.query.updateTable('manifests').set({ estado, closed_at: closedAt }).where('id', '=', id))
 }
+
+export interface ExistingManifest {
+  id: number
+  numero: string
+  estado: ManifestState
+  created_at: string
+}
+
+/** The manifests among `numbers` that exist: one query whatever the count (json_each). */
+export function findManifestsByNumbers(db: Database, numbers: readonly string[]): ExistingManifest[] {
+  return all(
+    db,
+    db.query
+      .selectFrom('manifests')
+      .select(['id', 'numero', 'estado', 'created_at'])
+      .where(sql<boolean>`numero IN (SELECT value FROM json_each(${JSON.stringify(numbers)}))`),
+  )
+}
+
+export function insertManifest(db: Database, numero: string, createdAt: string, batchId: number): number {
+  const result = run(
+    db,
+    db.query.insertInto('manifests').values({ numero, estado: 'imported', created_at: createdAt, created_batch_id: batchId, closed_at: null }),
+  )
+  return Number(result.lastInsertRowid)
+}
+

@@ -1,17 +1,10 @@
-import type { Static } from 'typebox'
+import type { StaticDecode } from 'typebox'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
-import { DomainError, notFound } from '../errors.ts'
-import type { CreateReasonBody, UpdateReasonBody } from './reasons.schemas.ts'
+import { DomainError, invalidInput, notFound } from '../errors.ts'
+import type { CreateReasonBody, Reason, UpdateReasonBody } from './reasons.schemas.ts'
 import { findReason, findReasons, insertReason, updateReason, type ReasonRow } from './reasons.store.ts'
-
-export interface Reason {
-  codigo: string
-  idProveedor: string | null
-  descripcion: string
-  activo: boolean
-}
 
 export interface ReasonDeps {
   db: Database
@@ -20,14 +13,14 @@ export interface ReasonDeps {
   onChange: () => void
 }
 
-export function listReasons(db: Database): Reason[] {
-  return findReasons(db).map(toReason)
+export function listReasons(deps: Pick<ReasonDeps, 'db'>): Reason[] {
+  return findReasons(deps.db).map(toReason)
 }
 
 /**
  * Registers a return reason, audited. @throws DomainError INVALID_INPUT when the code exists.
  */
-export function createReason(deps: ReasonDeps, operator: string, input: Static<typeof CreateReasonBody>): Reason {
+export function createReason(deps: ReasonDeps, operator: string, input: StaticDecode<typeof CreateReasonBody>): Reason {
   const { db, clock } = deps
   return transaction(db, () => {
     if (findReason(db, input.codigo)) {
@@ -51,10 +44,14 @@ export function createReason(deps: ReasonDeps, operator: string, input: Static<t
 
 /**
  * Changes a reason's supplier id, description or active flag, audited; the returns listing
- * shows reasons as they are now, so its cache is cleared. @throws DomainError NOT_FOUND
+ * shows reasons as they are now, so its cache is cleared.
+ * @throws DomainError NOT_FOUND; INVALID_INPUT when the body names another code.
  */
-export function changeReason(deps: ReasonDeps, operator: string, codigo: string, input: Static<typeof UpdateReasonBody>): Reason {
+export function changeReason(deps: ReasonDeps, operator: string, codigo: string, input: StaticDecode<typeof UpdateReasonBody>): Reason {
   const { db, clock } = deps
+  if (input.codigo !== undefined && input.codigo !== codigo) {
+    throw invalidInput(`Los códigos de concepto no se pueden cambiar: la ruta es de ${codigo} y el cuerpo dice ${input.codigo}. Cree un concepto nuevo y desactive este.`)
+  }
   const changed = transaction(db, () => {
     const existing = findReason(db, codigo)
     if (!existing) throw notFound(`No existe el concepto ${codigo}.`)

@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { defineRoute, type Route } from '../http/route.ts'
-import { errorResponse, OPERATOR_ERRORS, PROTECTED_ERRORS } from '../http/schemas.ts'
+import { errorResponse } from '../http/schemas.ts'
 import { listProcessedReturns } from './listing.service.ts'
 import { ListedReturn, ListingHeaders, ListingQuery, ReasonBody, RegisterReturnBody, ReturnIdParams, ReturnsQuery, ReturnView } from './returns.schemas.ts'
 import { approveReturn, cancelReturn, getReturn, listReturns, registerReturn, rejectReturn, type ReturnsDeps } from './returns.service.ts'
@@ -8,7 +8,6 @@ import { approveReturn, cancelReturn, getReturn, listReturns, registerReturn, re
 const TAG = 'operador: devoluciones'
 const notFoundReturn = (raw: Record<string, string>) => `No existe la devolución ${raw.id ?? ''}.`
 const transitionErrors = {
-  ...OPERATOR_ERRORS,
   404: errorResponse('No existe la devolución'),
   422: errorResponse('Transición imposible, falta motivo o falta el encabezado Operador'),
 }
@@ -19,6 +18,8 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       method: 'GET',
       path: '/api/v1/devoluciones/listar',
       access: 'client',
+      operationId: 'listarDevoluciones',
+      rateGroup: 'returns',
       tag: 'devoluciones',
       summary: 'Devoluciones aprobadas procesadas en una fecha',
       description:
@@ -28,50 +29,53 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       query: ListingQuery,
       responses: {
         200: { description: 'Una página de devoluciones', schema: Type.Array(ListedReturn) },
-        ...PROTECTED_ERRORS,
         422: errorResponse('Falta el encabezado Fecha, o Fecha o pagina con formato inválido'),
       },
-      handle: ({ event, query }) => {
-        const fecha = event.node.req.headers['fecha']
-        const page = listProcessedReturns(deps, Array.isArray(fecha) ? fecha[0] : fecha, query.pagina)
-        return { status: 200, bytes: page, contentType: 'application/json; charset=utf-8' }
-      },
+      handle: ({ headers, query }) => ({ status: 200, json: listProcessedReturns(deps, headers.Fecha, query.pagina ?? 1) }),
     }),
     defineRoute({
       method: 'POST',
       path: '/api/v1/operador/devoluciones',
       access: 'operator',
+      operationId: 'registrarDevolucion',
+      rateGroup: 'operator',
       tag: TAG,
       summary: 'Registra una devolución (y la aprueba si aprobar es true)',
       body: { description: 'La devolución', schema: RegisterReturnBody },
-      responses: { 201: { description: 'Devolución registrada', schema: ReturnView }, ...OPERATOR_ERRORS, 422: errorResponse('Regla de devoluciones incumplida; nada se escribió') },
+      responses: { 201: { description: 'Devolución registrada', schema: ReturnView }, 422: errorResponse('Regla de devoluciones incumplida; nada se escribió') },
       handle: ({ body, operator }) => ({ status: 201, body: registerReturn(deps, operator, body) }),
     }),
     defineRoute({
       method: 'GET',
       path: '/api/v1/operador/devoluciones',
       access: 'operator',
+      operationId: 'listarDevolucionesOperador',
+      rateGroup: 'operator',
       tag: TAG,
       summary: 'Devoluciones por fecha de registro y/o estado',
       query: ReturnsQuery,
-      responses: { 200: { description: 'Devoluciones, por id', schema: Type.Array(ReturnView) }, ...OPERATOR_ERRORS },
+      responses: { 200: { description: 'Devoluciones, por id', schema: Type.Array(ReturnView) } },
       handle: ({ query }) => ({ status: 200, body: listReturns(deps, query) }),
     }),
     defineRoute({
       method: 'GET',
       path: '/api/v1/operador/devoluciones/:id',
       access: 'operator',
+      operationId: 'obtenerDevolucion',
+      rateGroup: 'operator',
       tag: TAG,
       summary: 'Una devolución',
       params: ReturnIdParams,
       paramsNotFound: notFoundReturn,
-      responses: { 200: { description: 'La devolución', schema: ReturnView }, ...OPERATOR_ERRORS, 404: errorResponse('No existe la devolución') },
+      responses: { 200: { description: 'La devolución', schema: ReturnView }, 404: errorResponse('No existe la devolución') },
       handle: ({ params }) => ({ status: 200, body: getReturn(deps, params.id) }),
     }),
     defineRoute({
       method: 'POST',
       path: '/api/v1/operador/devoluciones/:id/aprobar',
       access: 'operator',
+      operationId: 'aprobarDevolucion',
+      rateGroup: 'operator',
       tag: TAG,
       summary: 'Aprueba una devolución pendiente (fecha y hora de proceso: ahora)',
       params: ReturnIdParams,
@@ -83,6 +87,8 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       method: 'POST',
       path: '/api/v1/operador/devoluciones/:id/rechazar',
       access: 'operator',
+      operationId: 'rechazarDevolucion',
+      rateGroup: 'operator',
       tag: TAG,
       summary: 'Rechaza una devolución pendiente',
       params: ReturnIdParams,
@@ -95,6 +101,8 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       method: 'POST',
       path: '/api/v1/operador/devoluciones/:id/anular',
       access: 'operator',
+      operationId: 'anularDevolucion',
+      rateGroup: 'operator',
       tag: TAG,
       summary: 'Anula una devolución aprobada (sale del listado del cliente)',
       params: ReturnIdParams,

@@ -1,4 +1,5 @@
-import Type from 'typebox'
+import Type, { type Static } from 'typebox'
+import { DayMonthYear, LocalDate, LocalDateTime, NumericId, Page, SpanishText } from '../http/vocabulary.ts'
 
 const Count = Type.Integer({ minimum: 0, maximum: 1_000_000 })
 
@@ -6,7 +7,7 @@ export const RegisterReturnBody = Type.Object(
   {
     factura: Type.String({ minLength: 1, maxLength: 100, description: 'Nfactura' }),
     concepto: Type.String({ minLength: 1, maxLength: 40, description: 'Código de un concepto activo' }),
-    fecha: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2})?$', description: 'YYYY-MM-DDTHH:mm:ss (hora local) o YYYY-MM-DD (= medianoche)' }),
+    fecha: LocalDateTime('YYYY-MM-DDTHH:mm:ss (hora local) o YYYY-MM-DD (= medianoche); entre la fecha de la factura y hoy'),
     lineas: Type.Array(
       Type.Object(
         {
@@ -23,19 +24,29 @@ export const RegisterReturnBody = Type.Object(
   { additionalProperties: false },
 )
 
-export const ReasonBody = Type.Object({ motivo: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false })
+export const ReasonBody = Type.Object({ motivo: SpanishText(500, 'Por qué') }, { additionalProperties: false })
 
-export const ReturnIdParams = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,15}$' }) })
+export const ReturnIdParams = Type.Object({ id: NumericId('Id de la devolución') })
 
 export const ReturnState = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('cancelled')])
 
 export const ReturnsQuery = Type.Object(
   {
-    fecha: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Fecha de registro, YYYY-MM-DD' })),
+    fecha: Type.Optional(LocalDate('Fecha de registro, YYYY-MM-DD')),
     estado: Type.Optional(ReturnState),
   },
   { additionalProperties: false },
 )
+
+export type ReturnState = Static<typeof ReturnState>
+
+/** The product of an invoice line, as invoices and returns both show it. */
+export const LineProduct = {
+  numeroLinea: Type.Integer(),
+  productoId: Type.String(),
+  producto: Type.String(),
+  uniVenta: Type.Union([Type.String(), Type.Null()]),
+}
 
 export const ReturnView = Type.Object({
   id: Type.String(),
@@ -55,16 +66,14 @@ export const ReturnView = Type.Object({
   motivo: Type.Union([Type.String(), Type.Null()], { description: 'Motivo del rechazo o la anulación' }),
   lineas: Type.Array(
     Type.Object({
-      numeroLinea: Type.Integer(),
-      productoId: Type.String(),
-      producto: Type.String(),
-      uniVenta: Type.Union([Type.String(), Type.Null()]),
+      ...LineProduct,
       unidades: Type.Number(),
       cantidad: Type.Number({ description: 'Cajas en líneas CJ, si no unidades' }),
       lineTotal: Type.Number(),
     }),
   ),
 })
+export type ReturnView = Static<typeof ReturnView>
 
 /** The client's listing (interface-v1 §2.3): numbers marked 6 fixed decimals are written so. */
 export const ListedReturn = Type.Object({
@@ -92,9 +101,9 @@ export const ListedReturn = Type.Object({
 })
 
 export const ListingHeaders = Type.Object({
-  Fecha: Type.String({ description: 'Fecha de procesamiento, dd/MM/yyyy' }),
+  Fecha: DayMonthYear('Fecha de procesamiento, dd/MM/yyyy'),
 })
 
 export const ListingQuery = Type.Object({
-  pagina: Type.Optional(Type.String({ description: 'Página, entero ≥ 1 (1000 devoluciones por página); por defecto 1' })),
+  pagina: Type.Optional(Page('Página, entero ≥ 1 (1000 devoluciones por página); por defecto 1')),
 })

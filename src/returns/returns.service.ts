@@ -1,15 +1,14 @@
-import { DateTimeFormatter, LocalDateTime } from '@js-joda/core'
-import type { Static } from 'typebox'
+import { DateTimeFormatter, type LocalDateTime } from '@js-joda/core'
+import type { StaticDecode } from 'typebox'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
-import type { ReturnState } from '../db/tables.ts'
 import { DomainError, invalidInput, notFound } from '../errors.ts'
 import { findReason } from '../reasons/reasons.store.ts'
 import type { ListingCache } from './listing.cache.ts'
 import { serializeListedLines } from './listing.serializer.ts'
 import { centsToAmount, factorOf, lineAmountCents, lineUnits, listedQuantity, returnedUnits, toMilliUnits } from './quantities.ts'
-import type { RegisterReturnBody } from './returns.schemas.ts'
+import type { RegisterReturnBody, ReturnState, ReturnView } from './returns.schemas.ts'
 import {
   findHeldUnits,
   findInvoiceForReturn,
@@ -30,25 +29,6 @@ export interface ReturnsDeps {
   listing: ListingCache
 }
 
-export interface ReturnView {
-  id: string
-  factura: string
-  manifiesto: string
-  concepto: string
-  conceptoDescripcion: string
-  fecha: string
-  estado: ReturnState
-  total: number
-  fechaProcesado: string | null
-  horaProcesado: string | null
-  registradaPor: string
-  registradaEn: string
-  aprobadaPor: string | null
-  cerradaPor: string | null
-  motivo: string | null
-  lineas: Array<{ numeroLinea: number; productoId: string; producto: string; uniVenta: string | null; unidades: number; cantidad: number; lineTotal: number }>
-}
-
 /**
  * Registers a return (contract §4): an invoice of a manifest that is not closed, an active reason,
  * lines named by NumeroLinea with cajas and/or unidades that never take a line past its units
@@ -56,9 +36,9 @@ export interface ReturnView {
  * With `aprobar` it is approved at once. Audited; nothing is written on any violation.
  * @throws DomainError INVALID_INPUT (422) naming the line and the numbers.
  */
-export function registerReturn(deps: ReturnsDeps, operator: string, input: Static<typeof RegisterReturnBody>): ReturnView {
+export function registerReturn(deps: ReturnsDeps, operator: string, input: StaticDecode<typeof RegisterReturnBody>): ReturnView {
   const { db, clock } = deps
-  const fecha = returnDate(input.fecha)
+  const fecha = input.fecha
   const view = transaction(db, () => {
     const invoice = findInvoiceForReturn(db, input.factura)
     if (!invoice) throw invalidInput(`No existe la factura ${input.factura}.`)
@@ -108,14 +88,14 @@ export function registerReturn(deps: ReturnsDeps, operator: string, input: Stati
   return view
 }
 
-export function getReturn(deps: ReturnsDeps, id: string): ReturnView {
+export function getReturn(deps: Pick<ReturnsDeps, 'db' | 'clock'>, id: string): ReturnView {
   const row = findReturn(deps.db, Number(id))
   if (!row) throw notFound(`No existe la devolución ${id}.`)
   return toView(deps.clock, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? [])
 }
 
 /** Returns registered on a local date, in a state and/or of one invoice, by id. */
-export function listReturns(deps: ReturnsDeps, filters: { fecha?: string; estado?: ReturnState; invoiceId?: number }): ReturnView[] {
+export function listReturns(deps: Pick<ReturnsDeps, 'db' | 'clock'>, filters: { fecha?: string; estado?: ReturnState; invoiceId?: number }): ReturnView[] {
   const rows = findReturns(deps.db, { registeredDate: filters.fecha, estado: filters.estado, invoiceId: filters.invoiceId })
   const lines = findReturnLines(deps.db, rows.map((row) => row.id))
   return rows.map((row) => toView(deps.clock, row, lines.get(row.id) ?? []))
@@ -179,7 +159,7 @@ function changeState(deps: ReturnsDeps, operator: string, id: string, target: 'a
 
 /** The return lines to write, each checked against its invoice line and what is already held. */
 function returnLines(
-  input: Static<typeof RegisterReturnBody>,
+  input: StaticDecode<typeof RegisterReturnBody>,
   invoiceLines: ReturnType<typeof findInvoiceLines>,
   held: ReadonlyMap<number, number>,
 ): Array<Omit<ReturnLineRow, 'return_id'>> {
@@ -219,17 +199,6 @@ function requireDateWithin(fecha: string, invoiceDate: string, todayDate: string
   const day = fecha.slice(0, 10)
   if (day < invoiceDate) throw invalidInput(`fecha: ${day} es anterior a la fecha de la factura (${invoiceDate}); una devolución no puede ser anterior a su factura.`)
   if (day > todayDate) throw invalidInput(`fecha: ${day} es posterior a hoy (${todayDate}); registre la devolución con la fecha en que se recibió.`)
-}
-
-/** `YYYY-MM-DDTHH:mm:ss` as given, or `YYYY-MM-DD` as its midnight; an impossible date is 422. */
-function returnDate(text: string): string {
-  const full = text.length === 10 ? `${text}T00:00:00` : text
-  try {
-    LocalDateTime.parse(full)
-  } catch {
-    throw invalidInput(`fecha: ${text} no es una fecha real (use YYYY-MM-DDTHH:mm:ss o YYYY-MM-DD).`)
-  }
-  return full
 }
 
 function toView(clock: Clock, row: ReturnRow, lines: readonly ReturnLineRow[]): ReturnView {

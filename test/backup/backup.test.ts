@@ -26,7 +26,7 @@ test('backup: a consistent single-file snapshot, no temporary file left', () =>
   withService({}, async (service) => {
     await postBatch(service, [invoice('F-1'), invoice('F-2')])
     const file = join(service.dir, 'copias', 'manual.db')
-    const result = await backupDatabase(service.db, file)
+    const result = await backupDatabase(service, file)
     assert.equal(result.file, file)
     assert.equal(countInvoices(file), 2)
     assert.deepEqual(readdirSync(join(service.dir, 'copias')), ['manual.db'], 'no -wal, -shm or temporary beside it')

@@ -34,7 +34,7 @@ for (const command of ['serve', 'check']) {
     writeFileSync(join(dir, 'malo.json'), JSON.stringify({ server: { port: 'ochenta' }, extra: 1 }))
     const result = await runCli([command, '--config', 'malo.json'], { cwd: dir })
     assert.equal(result.code, 2)
-    assert.match(result.stderr, /Configuración inválida: .*malo\.json: clave desconocida «extra»; «server\.port» debe ser de tipo entero/)
+    assert.match(result.stderr, /Configuración inválida: .*malo\.json: clave desconocida «extra»; «server\.port» debe ser un entero/)
   })
 }
 

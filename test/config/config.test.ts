@@ -25,12 +25,12 @@ const badConfigs: BadConfig[] = [
   { name: 'unknown top-level key', content: { servidor: {} }, message: /clave desconocida «servidor»/ },
   { name: 'unknown nested key', content: { server: { prot: 80 } }, message: /clave desconocida «server\.prot»/ },
   { name: '__proto__ key is reported, not merged', content: '{"__proto__": {"polluted": true}}', message: /clave desconocida «__proto__»/ },
-  { name: 'port of the wrong type', content: { server: { port: '8080' } }, message: /«server\.port» debe ser de tipo entero \(se recibió "8080"\)/ },
-  { name: 'boolean of the wrong type', content: { dates: { strictMixedDates: 'si' } }, message: /«dates\.strictMixedDates» debe ser de tipo booleano/ },
-  { name: 'section of the wrong type', content: { rateLimits: 5 }, message: /«rateLimits» debe ser de tipo objeto/ },
+  { name: 'port of the wrong type', content: { server: { port: '8080' } }, message: /«server\.port» debe ser un entero \(se recibió "8080"\)/ },
+  { name: 'boolean of the wrong type', content: { dates: { strictMixedDates: 'si' } }, message: /«dates\.strictMixedDates» debe ser true o false/ },
+  { name: 'section of the wrong type', content: { rateLimits: 5 }, message: /«rateLimits» debe ser un objeto/ },
   { name: 'impossible port', content: { server: { port: 70000 } }, message: /«server\.port» tiene un valor imposible 70000/ },
   { name: 'rate limit of zero', content: { rateLimits: { insertPerMinute: 0 } }, message: /«rateLimits\.insertPerMinute» tiene un valor imposible 0/ },
-  { name: 'fractional rate limit', content: { rateLimits: { generalPerMinute: 2.5 } }, message: /«rateLimits\.generalPerMinute» debe ser de tipo entero/ },
+  { name: 'fractional rate limit', content: { rateLimits: { generalPerMinute: 2.5 } }, message: /«rateLimits\.generalPerMinute» debe ser un entero/ },
   { name: 'negative age limit', content: { dates: { maxAgeDays: -1 } }, message: /«dates\.maxAgeDays» tiene un valor imposible -1/ },
   { name: 'unknown time zone', content: { dates: { timezone: 'Marte/Olympus' } }, message: /«dates\.timezone» no es una zona horaria conocida/ },
   { name: 'no warehouses', content: { warehouses: [] }, message: /«warehouses» tiene un valor imposible/ },
@@ -40,7 +40,7 @@ const badConfigs: BadConfig[] = [
   { name: 'the same key for the client and the operators', content: { auth: { apiKey: ['a', 'b'], operatorKey: 'b' } }, message: /no pueden compartir una clave/ },
   { name: 'log level not known', content: { log: { level: 'verbose' } }, message: /«log\.level»/ },
   { name: 'not JSON', content: '{ "server": ', message: /no es JSON válido/ },
-  { name: 'not an object', content: '[1, 2]', message: /debe ser de tipo objeto/ },
+  { name: 'not an object', content: '[1, 2]', message: /debe ser un objeto/ },
 ]
 
 for (const scenario of badConfigs) {
@@ -124,11 +124,28 @@ test('config: env vars override single keys, over the file', () => {
 })
 
 test('config: a bad env override is reported like a bad file value', () => {
-  assert.throws(() => loadConfig({ env: { MANIFIESTO_PORT: 'ochenta' }, cwd: folder() }), /«server\.port» debe ser de tipo entero \(se recibió "ochenta"\)/)
+  assert.throws(() => loadConfig({ env: { MANIFIESTO_PORT: 'ochenta' }, cwd: folder() }), /«server\.port» \(de la variable de entorno MANIFIESTO_PORT=ochenta\) debe ser un entero \(se recibió "ochenta"\)/)
 })
 
 test('config: keys may be an array (rotation)', () => {
   const dir = folder()
   const file = writeConfig(dir, { auth: { apiKey: ['vieja', 'nueva'] } })
   assert.deepEqual(loadConfig({ flag: file, env: {}, cwd: dir }).config.auth.apiKey, ['vieja', 'nueva'])
+})
+
+test('config: every problem of a file is reported in one pass — types, limits and the rules between keys together', () => {
+  const dir = folder()
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { port: 'ocho' }, dates: { timezone: 'Marte/Olympus' }, rateLimits: { insertPerMinute: 0 }, auth: { apiKey: 'misma', operatorKey: 'misma' } }))
+  assert.throws(
+    () => loadConfig({ env: {}, cwd: dir }),
+    (error: Error) =>
+      error.message ===
+      `${join(dir, 'config.json')}: «server.port» debe ser un entero (se recibió "ocho"); «rateLimits.insertPerMinute» tiene un valor imposible 0 (debe ser al menos 1); «dates.timezone» no es una zona horaria conocida ("Marte/Olympus"); «auth.apiKey» y «auth.operatorKey» no pueden compartir una clave: la del cliente nunca debe abrir la API de operadores`,
+  )
+})
+
+test('config: a wrong key is never echoed in the message', () => {
+  const dir = folder()
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ auth: { apiKey: ['secreta-buena', ''] } }))
+  assert.throws(() => loadConfig({ env: {}, cwd: dir }), (error: Error) => error.message.includes('«auth.apiKey»') && !error.message.includes('secreta-buena'))
 })

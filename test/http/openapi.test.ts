@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { withService } from '../support/service.ts'
 import type { Route } from '../../src/http/route.ts'
 
-type Operation = { security: unknown[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; parameters?: Array<{ name: string; in: string; schema: unknown }> }
+type Operation = { operationId: string; security: unknown[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }>; parameters?: Array<{ name: string; in: string; schema: unknown }> }
 type Document = { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>> }
 
 async function fetchDocument(): Promise<{ document: Document; routes: readonly Route[] }> {
@@ -42,12 +42,12 @@ test('openapi: schemas come from the routes (path pattern, answers, security)', 
     description: 'NumeroManifiesto, solo dígitos',
     schema: { type: 'string', pattern: '^[0-9]+$', description: 'NumeroManifiesto, solo dígitos' },
   })
-  assert.deepEqual(Object.keys(status.responses).sort(), ['200', '401', '404', '429', '503'])
+  assert.deepEqual(Object.keys(status.responses).sort(), ['200', '401', '404', '422', '429', '500', '503'])
   const ok = status.responses['200']!.content!['application/json']!.schema as { properties: Record<string, unknown> }
   assert.deepEqual(Object.keys(ok.properties), ['success', 'manifiesto', 'estado', 'resumen'])
   const ping = document.paths['/api/v1/ping']!.get!
   assert.deepEqual(ping.security, [])
-  assert.deepEqual(Object.keys(ping.responses).sort(), ['200', '401', '429', '503'])
+  assert.deepEqual(Object.keys(ping.responses).sort(), ['200', '401', '422', '429', '500', '503'])
 })
 
 test('openapi: the intake route documents its request body and every answer', async () => {
@@ -82,4 +82,11 @@ test('openapi: the returns listing documents its Fecha header, pagina and the re
   assert.deepEqual(Object.keys(items.properties), ['devolucion', 'factura', 'clienteid', 'cliente', 'fecha', 'total', 'almacen', 'idConcepto', 'concepto', 'numeroManifiesto', 'fechaProcesado', 'horaProcesado', 'lineasDevolucion'])
   const operatorRoute = document.paths['/api/v1/operador/devoluciones']!.post!
   assert.deepEqual(operatorRoute.security, [{ OperatorKey: [] }])
+})
+
+test('openapi: every operation has its own operationId (client generators name methods by it)', async () => {
+  const { document } = await fetchDocument()
+  const ids = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId))
+  assert.equal(ids.length, new Set(ids).size, `repeated: ${ids.filter((id, i) => ids.indexOf(id) !== i).join(', ')}`)
+  assert.ok(ids.every((id) => /^[a-z][A-Za-z]+$/.test(id)))
 })

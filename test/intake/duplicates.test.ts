@@ -129,13 +129,13 @@ test('intake step 7: raw bodies older than the retention are pruned; the record 
     service.clock.advance(5 * 24 * 60 * 60 * 1000)
     const recent = await postBatch(service, [invoice('F-2', '905113', {}, '2026-11-27')])
     service.clock.advance(6 * 24 * 60 * 60 * 1000)
-    assert.equal(pruneRawPayloads(service.db, service.clock, 10), 1)
+    assert.equal(pruneRawPayloads(service, 10), 1)
     assert.equal(storedPayload(service.db, old.body.batch_uuid), undefined)
     assert.ok(storedPayload(service.db, recent.body.batch_uuid))
     const record = batchRecord(service.db, old.body.batch_uuid)
     assert.equal(record?.payload_pruned_at, '2026-12-03T16:00:00.000Z')
     assert.deepEqual(JSON.parse(record!.summary!), { recibidas: 1, insertadas: 1, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 })
-    assert.equal(pruneRawPayloads(service.db, service.clock, 10), 0)
+    assert.equal(pruneRawPayloads(service, 10), 0)
   }))
 
 test('intake: the same batch sent twice at once → one batch record, the same batch_uuid and resumen', () =>

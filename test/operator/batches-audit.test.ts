@@ -44,7 +44,7 @@ test('operator batches: a pruned payload → 404 naming the retention rule; the 
   withService({ config: { intake: { rawPayloadRetentionDays: 30 } } }, async (service) => {
     const { body } = await postBatch(service, [invoice('F-1')])
     service.clock.advance(31 * 24 * 60 * 60 * 1000)
-    pruneRawPayloads(service.db, service.clock, 30)
+    pruneRawPayloads(service, 30)
     assert.deepEqual(await operator(service, 'GET', `lotes/${body.batch_uuid}/payload`), {
       status: 404,
       body: { success: false, message: `El cuerpo del lote ${body.batch_uuid} se eliminó el 2026-12-23 10:00:00 por la regla de retención (intake.rawPayloadRetentionDays = 30 días); el registro del lote y su resumen se conservan.` },
@@ -66,5 +66,7 @@ test('operator audit: filtered by date range and by subject, oldest first', () =
     assert.deepEqual(await entries('?tipo=concepto&sujeto=A'), ['2026-11-22 10:00:00 concepto.creado concepto:A', '2026-11-23 10:00:00 concepto.modificado concepto:A'])
     const [first] = (await operator(service, 'GET', 'auditoria?sujeto=A')).body as Array<Record<string, unknown>>
     assert.deepEqual(first, { id: '1', en: '2026-11-22 10:00:00', quien: OPERATOR, accion: 'concepto.creado', tipo: 'concepto', sujeto: 'A', antes: null, despues: { codigo: 'A', idProveedor: null, descripcion: 'Uno', activo: true }, detalle: null })
-    assert.deepEqual(await operator(service, 'GET', 'auditoria?desde=ayer'), { status: 422, body: { success: false, message: 'Parámetros de consulta inválidos: desde: no tiene el formato esperado.' } })
+    assert.deepEqual(await operator(service, 'GET', 'auditoria?desde=ayer'), { status: 422, body: { success: false, message: 'El parámetro desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "ayer").' } })
+    // An impossible date is refused by name, never a 500 (it once reached LocalDate.parse).
+    assert.deepEqual(await operator(service, 'GET', 'auditoria?desde=2026-02-30'), { status: 422, body: { success: false, message: 'El parámetro desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-02-30").' } })
   }))

@@ -34,11 +34,19 @@ for (const listing of listings) {
     }))
 }
 
-test('operator manifests: a bad filter → 422', () =>
-  withService({}, async (service) => {
-    const { status, body } = await operator(service, 'GET', 'manifiestos?estado=abierto')
-    assert.deepEqual({ status, body }, { status: 422, body: { success: false, message: 'Parámetros de consulta inválidos: estado: tiene un valor no admitido.' } })
-  }))
+const badFilters = [
+  { query: 'estado=abierto', message: 'El parámetro estado tiene un valor no admitido (se recibió "abierto").' },
+  { query: 'hasta=2026-13-01', message: 'El parámetro hasta debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-13-01").' },
+  { query: 'desde=2026-02-30', message: 'El parámetro desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-02-30").' },
+]
+
+for (const filter of badFilters) {
+  test(`operator manifests: a bad filter (${filter.query}) → 422 naming the parameter`, () =>
+    withService({}, async (service) => {
+      const { status, body } = await operator(service, 'GET', `manifiestos?${filter.query}`)
+      assert.deepEqual({ status, body }, { status: 422, body: { success: false, message: filter.message } })
+    }))
+}
 
 test('operator manifests: the list item and the detail with its invoices', () =>
   withService({}, async (service) => {

@@ -56,7 +56,7 @@ test('listing: only approved, not cancelled returns processed on that date', () 
   }))
 
 const badRequests: Array<{ name: string; fecha?: string; query?: string; message: string }> = [
-  { name: 'missing Fecha', message: 'El encabezado Fecha es obligatorio, con el formato dd/MM/yyyy (por ejemplo 22/11/2026).' },
+  { name: 'missing Fecha', message: 'Falta el encabezado Fecha: una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' },
   { name: 'Fecha without leading zeros', fecha: '1/2/2026', message: 'El encabezado Fecha tiene un formato inválido ("1/2/2026"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' },
   { name: 'an impossible Fecha', fecha: '31/02/2026', message: 'El encabezado Fecha tiene un formato inválido ("31/02/2026"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' },
   { name: 'an ISO Fecha', fecha: '2026-11-22', message: 'El encabezado Fecha tiene un formato inválido ("2026-11-22"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' },

@@ -35,8 +35,8 @@ const rejections: Rejection[] = [
   { name: 'an unknown reason', body: { ...base, concepto: 'NADA', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'No existe el concepto NADA.' },
   { name: 'an inactive reason', setup: (service) => operator(service, 'PUT', 'conceptos/VENCIDO', { activo: false }), body: { ...base, concepto: 'VENCIDO', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'El concepto VENCIDO está inactivo: no admite devoluciones nuevas.' },
   { name: 'a closed manifest', setup: (service) => service.db.sqlite.exec("UPDATE manifests SET estado = 'closed'"), body: { ...base, lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: `El manifiesto 905112 de la factura ${FACTURA} está cerrado: no admite devoluciones.` },
-  { name: 'an impossible date', body: { ...base, fecha: '2026-02-30', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'fecha: 2026-02-30 no es una fecha real (use YYYY-MM-DDTHH:mm:ss o YYYY-MM-DD).' },
-  { name: 'a date in another format', body: { ...base, fecha: '22/11/2026', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'Cuerpo inválido: fecha: no tiene el formato esperado.' },
+  { name: 'an impossible date', body: { ...base, fecha: '2026-02-30', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'Cuerpo inválido: fecha: debe ser una fecha real, YYYY-MM-DD, o fecha y hora YYYY-MM-DDTHH:mm:ss.' },
+  { name: 'a date in another format', body: { ...base, fecha: '22/11/2026', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'Cuerpo inválido: fecha: debe ser una fecha real, YYYY-MM-DD, o fecha y hora YYYY-MM-DDTHH:mm:ss.' },
 ]
 
 for (const scenario of rejections) {

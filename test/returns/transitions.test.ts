@@ -91,5 +91,5 @@ test('returns list: by registration date and state', () =>
     assert.deepEqual(await ids('?fecha=2026-11-23&estado=pending'), ['3'])
     assert.deepEqual(await ids('?estado=approved'), ['2'])
     const bad = await operator(service, 'GET', 'devoluciones?fecha=22/11/2026')
-    assert.deepEqual(bad, { status: 422, body: { success: false, message: 'Parámetros de consulta inválidos: fecha: no tiene el formato esperado.' } })
+    assert.deepEqual(bad, { status: 422, body: { success: false, message: 'El parámetro fecha debe ser una fecha real en formato YYYY-MM-DD (se recibió "22/11/2026").' } })
   }))

@@ -10,6 +10,7 @@ import { closeDatabase, openDatabase, type Database } from '../../src/db/databas
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { startServer } from '../../src/http/server.ts'
 import { createLogger } from '../../src/logger.ts'
+import { answerChecker } from './answers.ts'
 
 export const API_KEY = 'clave-cliente-de-prueba-7f3a'
 export const OPERATOR_KEY = 'clave-operador-de-prueba-91c2'
@@ -28,6 +29,7 @@ export interface TestService {
   /** Every log line written so far, raw text. */
   logText(): string
   logLines(): Array<Record<string, unknown>>
+  /** A request to the service; its answer is checked against the schema its route documents. */
   fetch(path: string, init?: RequestInit): Promise<Response>
   /** GET/POST with the client's ApiKey header. */
   client(path: string, init?: RequestInit): Promise<Response>
@@ -61,7 +63,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const { listener, routes } = createApp({ config, db, clock, log })
   const server = await startServer(listener, config.server)
   const url = `http://127.0.0.1:${server.address.port}`
-  const fetchPath = (path: string, init?: RequestInit) => fetch(url + path, init)
+  const checkAnswer = answerChecker(routes)
+  const fetchPath = async (path: string, init?: RequestInit) => {
+    const response = await fetch(url + path, init)
+    await checkAnswer(init?.method ?? 'GET', path, response.clone())
+    return response
+  }
   return {
     url,
     db,

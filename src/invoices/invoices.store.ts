@@ -1,32 +1,19 @@
 import { sql } from 'kysely'
 import { all, first, preparedStatement, run, type Database } from '../db/database.ts'
-import type { ManifestState } from '../db/tables.ts'
-import { columnValue, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from './invoice-fields.ts'
+import { columnValue, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from '../intake/invoice-fields.ts'
 
-export interface ExistingManifest {
-  id: number
-  numero: string
-  estado: ManifestState
-  created_at: string
-}
+/**
+ * The one store that writes invoices and their lines: the intake inserts them and updates them
+ * in place (auto-update), the review of conflicts replaces them with an accepted version.
+ */
 
+/** An invoice already stored, as step 8 compares an incoming one with it. */
 export interface ExistingInvoice {
   id: number
   nfactura: string
   manifest_id: number
   manifest_numero: string
   content_hash: string
-}
-
-/** The manifests among `numbers` that exist: one query whatever the count (json_each). */
-export function findManifestsByNumbers(db: Database, numbers: readonly string[]): ExistingManifest[] {
-  return all(
-    db,
-    db.query
-      .selectFrom('manifests')
-      .select(['id', 'numero', 'estado', 'created_at'])
-      .where(sql<boolean>`numero IN (SELECT value FROM json_each(${JSON.stringify(numbers)}))`),
-  )
 }
 
 /** The invoices among `nfacturas` that exist, with their manifest's number: one query. */
@@ -41,16 +28,20 @@ export function findInvoicesByNumbers(db: Database, nfacturas: readonly string[]
   )
 }
 
-export function findInvoiceOriginal(db: Database, invoiceId: number): string {
-  return first(db, db.query.selectFrom('invoices').select('original').where('id', '=', invoiceId))!.original
+/** An invoice with its manifest's number and state, as the operator's invoice view shows it. */
+export function findInvoiceRow(db: Database, nfactura: string) {
+  return first(
+    db,
+    db.query
+      .selectFrom('invoices as i')
+      .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+      .select(['i.id', 'i.nfactura', 'm.numero', 'm.estado', 'i.almacen', 'i.cliente_id', 'i.cliente', 'i.fecha_factura', 'i.total', 'i.created_at', 'i.updated_at', 'i.original'])
+      .where('i.nfactura', '=', nfactura),
+  )
 }
 
-export function insertManifest(db: Database, numero: string, createdAt: string, batchId: number): number {
-  const result = run(
-    db,
-    db.query.insertInto('manifests').values({ numero, estado: 'imported', created_at: createdAt, created_batch_id: batchId, closed_at: null }),
-  )
-  return Number(result.lastInsertRowid)
+export function findInvoiceOriginal(db: Database, invoiceId: number): string {
+  return first(db, db.query.selectFrom('invoices').select('original').where('id', '=', invoiceId))!.original
 }
 
 export interface InvoiceWrite {
@@ -97,41 +88,6 @@ export function replaceInvoice(db: Database, invoiceId: number, invoice: Omit<In
   statement.run(params)
   run(db, db.query.deleteFrom('invoice_lines').where('invoice_id', '=', invoiceId))
   insertLines(db, invoiceId, invoice.raw)
-}
-
-export function findPendingConflictId(db: Database, invoiceId: number, incomingHash: string): number | undefined {
-  return first(
-    db,
-    db.query
-      .selectFrom('invoice_conflicts')
-      .select('id')
-      .where('invoice_id', '=', invoiceId)
-      .where('incoming_hash', '=', incomingHash)
-      .where('estado', '=', 'pending'),
-  )?.id
-}
-
-export function insertConflict(
-  db: Database,
-  conflict: { invoiceId: number; batchId: number; changedFields: string[]; existingOriginal: string; incomingOriginal: string; incomingHash: string; at: string },
-): number {
-  const result = run(
-    db,
-    db.query.insertInto('invoice_conflicts').values({
-      invoice_id: conflict.invoiceId,
-      batch_id: conflict.batchId,
-      estado: 'pending',
-      changed_fields: JSON.stringify(conflict.changedFields),
-      existing_original: conflict.existingOriginal,
-      incoming_original: conflict.incomingOriginal,
-      incoming_hash: conflict.incomingHash,
-      created_at: conflict.at,
-      decided_at: null,
-      decided_by: null,
-      decision_note: null,
-    }),
-  )
-  return Number(result.lastInsertRowid)
 }
 
 function insertLines(db: Database, invoiceId: number, raw: Record<string, unknown>): void {

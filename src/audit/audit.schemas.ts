@@ -1,0 +1,25 @@
+import Type, { type Static } from 'typebox'
+import { LocalDate, Page } from '../http/vocabulary.ts'
+
+export const AUDIT_PAGE_SIZE = 500
+
+export const AuditQuery = Type.Object({
+  desde: Type.Optional(LocalDate('Desde (YYYY-MM-DD, incluida)')),
+  hasta: Type.Optional(LocalDate('Hasta (YYYY-MM-DD, incluida)')),
+  tipo: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'factura, devolucion, concepto, manifiesto, conflicto…' })),
+  sujeto: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Número o id del sujeto (con tipo)' })),
+  pagina: Type.Optional(Page(`${AUDIT_PAGE_SIZE} entradas por página`)),
+})
+
+export const AuditEntryView = Type.Object({
+  id: Type.String(),
+  en: Type.String(),
+  quien: Type.String(),
+  accion: Type.String(),
+  tipo: Type.String(),
+  sujeto: Type.String(),
+  antes: Type.Unknown(),
+  despues: Type.Unknown(),
+  detalle: Type.Unknown(),
+})
+export type AuditEntryView = Static<typeof AuditEntryView>

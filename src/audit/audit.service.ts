@@ -1,0 +1,40 @@
+import { formatLocalDateTime, localDaysRange, type Clock } from '../clock.ts'
+import type { Database } from '../db/database.ts'
+import { AUDIT_PAGE_SIZE, type AuditEntryView } from './audit.schemas.ts'
+import { findAuditEntries } from './audit.store.ts'
+
+export interface AuditDeps {
+  db: Database
+  clock: Clock
+}
+
+export interface AuditListFilters {
+  desde?: string
+  hasta?: string
+  tipo?: string
+  sujeto?: string
+  pagina?: number
+}
+
+/** Who changed what and when: a page of the audit log, oldest first, by local date range, type and subject. */
+export function listAuditEntries(deps: AuditDeps, filters: AuditListFilters): AuditEntryView[] {
+  const page = filters.pagina ?? 1
+  const rows = findAuditEntries(
+    deps.db,
+    { ...localDaysRange(deps.clock, filters.desde, filters.hasta), subjectType: filters.tipo, subjectId: filters.sujeto },
+    (page - 1) * AUDIT_PAGE_SIZE,
+    AUDIT_PAGE_SIZE,
+  )
+  const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as unknown))
+  return rows.map((row) => ({
+    id: String(row.id),
+    en: formatLocalDateTime(deps.clock, row.at),
+    quien: row.actor,
+    accion: row.action,
+    tipo: row.subject_type,
+    sujeto: row.subject_id,
+    antes: parse(row.before),
+    despues: parse(row.after),
+    detalle: parse(row.detail),
+  }))
+}

@@ -1,0 +1,28 @@
+import { LocalDate } from '@js-joda/core'
+
+/**
+ * Calendar dates as people and systems write them here. Each reader accepts exactly its format
+ * and only real dates: `2026-02-30` and `31/02/2026` are null, never "the next valid day".
+ */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/
+
+/** `YYYY-MM-DD`, the operator API's and the database's way of writing a date. */
+export function isoDateOf(text: string): LocalDate | null {
+  const match = ISO_DATE.exec(text)
+  return match ? realDate(Number(match[1]), Number(match[2]), Number(match[3])) : null
+}
+
+/** `dd/MM/yyyy`, the client's way (the listing's `Fecha` header, some FechaFactura). */
+export function dayMonthYearOf(text: string): LocalDate | null {
+  const match = DAY_MONTH_YEAR.exec(text)
+  return match ? realDate(Number(match[3]), Number(match[2]), Number(match[1])) : null
+}
+
+function realDate(year: number, month: number, day: number): LocalDate | null {
+  try {
+    return LocalDate.of(year, month, day)
+  } catch {
+    return null
+  }
+}

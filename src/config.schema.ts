@@ -1,0 +1,99 @@
+import Type, { type Static } from 'typebox'
+
+/**
+ * Every configuration key with its type and limits (contract §2 and §10), and the built-in
+ * defaults. `config.example.json` shows the same values; a test keeps them equal.
+ */
+/** One or several keys: an array lets a key be rotated without downtime. */
+const KeySet = Type.Union([Type.String(), Type.Array(Type.String({ minLength: 1 }))], { errorMessage: 'una cadena o una lista de cadenas no vacías' })
+const PerMinute = Type.Integer({ minimum: 1 })
+const Port = Type.Integer({ minimum: 0, maximum: 65535 })
+
+export const ConfigSchema = Type.Object(
+  {
+    server: Type.Object(
+      {
+        host: Type.String({ minLength: 1 }),
+        port: Port,
+        trustProxy: Type.Boolean(),
+        maxBodyMB: Type.Number({ exclusiveMinimum: 0, maximum: 2048 }),
+        bodyTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+        https: Type.Object(
+          { certFile: Type.String(), keyFile: Type.String() },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    database: Type.Object({ path: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+    auth: Type.Object({ apiKey: KeySet, operatorKey: KeySet }, { additionalProperties: false }),
+    warehouses: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+    dates: Type.Object(
+      {
+        timezone: Type.String({ minLength: 1 }),
+        maxAgeDays: Type.Integer({ minimum: 0, maximum: 3650 }),
+        strictMixedDates: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    rateLimits: Type.Object(
+      {
+        insertPerMinute: PerMinute,
+        returnsPerMinute: PerMinute,
+        generalPerMinute: PerMinute,
+        operatorPerMinute: PerMinute,
+      },
+      { additionalProperties: false },
+    ),
+    returnsCache: Type.Object(
+      { pastDateMinutes: Type.Integer({ minimum: 0 }), todayMinutes: Type.Integer({ minimum: 0 }) },
+      { additionalProperties: false },
+    ),
+    intake: Type.Object(
+      {
+        autoUpdateFields: Type.Array(Type.String({ minLength: 1 })),
+        rawPayloadRetentionDays: Type.Integer({ minimum: 1 }),
+        maxConcurrentBatches: Type.Integer({ minimum: 1, maximum: 16 }),
+      },
+      { additionalProperties: false },
+    ),
+    backup: Type.Object(
+      {
+        dir: Type.String({ minLength: 1 }),
+        everyHours: Type.Number({ minimum: 0 }),
+        keep: Type.Integer({ minimum: 1 }),
+      },
+      { additionalProperties: false },
+    ),
+    alerts: Type.Object({ webhookUrl: Type.String() }, { additionalProperties: false }),
+    log: Type.Object(
+      {
+        level: Type.Union(
+          [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace')],
+          { errorMessage: 'fatal, error, warn, info, debug o trace' },
+        ),
+        file: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export type Config = Static<typeof ConfigSchema>
+
+/** The built-in defaults; `config.example.json` shows the same values (a test keeps them equal). */
+export const DEFAULT_CONFIG: Config = {
+  server: { host: '0.0.0.0', port: 8080, trustProxy: false, maxBodyMB: 128, bodyTimeoutSeconds: 120, https: { certFile: '', keyFile: '' } },
+  database: { path: 'data/manifiesto.db' },
+  auth: { apiKey: '', operatorKey: '' },
+  warehouses: ['OAC', 'OAS', 'OAO'],
+  dates: { timezone: 'America/Tegucigalpa', maxAgeDays: 30, strictMixedDates: false },
+  rateLimits: { insertPerMinute: 5, returnsPerMinute: 10, generalPerMinute: 60, operatorPerMinute: 600 },
+  returnsCache: { pastDateMinutes: 60, todayMinutes: 5 },
+  intake: { autoUpdateFields: [], rawPayloadRetentionDays: 180, maxConcurrentBatches: 2 },
+  backup: { dir: 'backups', everyHours: 24, keep: 14 },
+  alerts: { webhookUrl: '' },
+  log: { level: 'info', file: '' },
+}
+
