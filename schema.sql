@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 3, PRAGMA user_version = 3).
+-- manifiesto: the current database schema (schema version 4, PRAGMA user_version = 4).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
@@ -128,6 +128,8 @@ CREATE TABLE invoice_conflicts (
 CREATE INDEX invoice_conflicts_invoice ON invoice_conflicts (invoice_id, estado);
 CREATE INDEX invoice_conflicts_estado ON invoice_conflicts (estado, id);
 
+-- `actor` is the name shown; `actor_usuario` the login name of the person who acted (null for the
+-- service itself and for integrations).
 CREATE TABLE audit_log (
   id INTEGER PRIMARY KEY,
   at TEXT NOT NULL,
@@ -137,7 +139,8 @@ CREATE TABLE audit_log (
   subject_id TEXT NOT NULL,
   before TEXT,
   after TEXT,
-  detail TEXT
+  detail TEXT,
+  actor_usuario TEXT
 );
 CREATE INDEX audit_log_at ON audit_log (at);
 CREATE INDEX audit_log_subject ON audit_log (subject_type, subject_id, id);
@@ -185,3 +188,37 @@ CREATE TABLE return_lines (
   amount_cents INTEGER NOT NULL
 );
 CREATE INDEX return_lines_return ON return_lines (return_id);
+
+-- Personal accounts (issue 12). `usuario` is unique ignoring case; `almacenes` is a JSON array of
+-- warehouse codes, or "todos"; `password_hash` is scrypt with its cost parameters and salt.
+CREATE TABLE users (
+  id INTEGER PRIMARY KEY,
+  usuario TEXT NOT NULL,
+  nombre TEXT NOT NULL,
+  rol TEXT NOT NULL CHECK (rol IN ('operador', 'supervisor', 'admin')),
+  almacenes TEXT NOT NULL,
+  activo INTEGER NOT NULL DEFAULT 1 CHECK (activo IN (0, 1)),
+  password_hash TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT,
+  last_login_at TEXT
+);
+CREATE UNIQUE INDEX users_usuario ON users (usuario COLLATE NOCASE);
+
+-- A browser session: only the SHA-256 of its token is stored.
+CREATE TABLE sessions (
+  token_hash TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT NOT NULL,
+  ip TEXT NOT NULL
+);
+CREATE INDEX sessions_user ON sessions (user_id);
+
+-- Failed logins per login name (lower case, known or not) and the lockout they caused.
+CREATE TABLE login_lockouts (
+  usuario_key TEXT PRIMARY KEY,
+  failures INTEGER NOT NULL,
+  window_start TEXT NOT NULL,
+  locked_until TEXT
+);

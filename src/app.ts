@@ -3,6 +3,9 @@ import type { Logger } from 'pino'
 import type { Clock } from './clock.ts'
 import { keyList, type Config } from './config.ts'
 import { databaseFileProblem, type Database } from './db/database.ts'
+import { accountRoutes } from './accounts/accounts.routes.ts'
+import { DEFAULT_PASSWORD_COST, type PasswordCost } from './accounts/passwords.ts'
+import { actorOfSession } from './accounts/sessions.service.ts'
 import { createAlerter } from './alerts/alerter.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { batchRoutes } from './batches/batches.routes.ts'
@@ -26,6 +29,8 @@ export interface AppDeps {
   db: Database
   clock: Clock
   log: Logger
+  /** scrypt cost of new password hashes (tests lower it; a raised one rehashes at the next login). */
+  passwordCost?: PasswordCost
 }
 
 export interface ManifiestoApp {
@@ -36,17 +41,21 @@ export interface ManifiestoApp {
 }
 
 /** Builds the service: every route registered here, from one list. Starts nothing. */
-export function createApp({ config, db, clock, log }: AppDeps): ManifiestoApp {
+export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST }: AppDeps): ManifiestoApp {
   const rateLimits = {
     insert: config.rateLimits.insertPerMinute,
     returns: config.rateLimits.returnsPerMinute,
     operator: config.rateLimits.operatorPerMinute,
     general: config.rateLimits.generalPerMinute,
+    login: config.rateLimits.loginPerMinute,
   }
   const maxBodyBytes = Math.floor(config.server.maxBodyMB * 1024 * 1024)
   const alerter = createAlerter({ webhookUrl: config.alerts.webhookUrl, log, clock })
   const listing = new ListingCache(config.returnsCache, clock)
+  const https = config.server.https.certFile !== ''
+  const sessions = { db, clock, settings: config.auth, passwordCost }
   const routes: Route[] = [
+    ...accountRoutes({ ...sessions, warehouses: config.warehouses, https }),
     ...healthRoutes({ db, clock }),
     ...intakeRoutes({
       db,
@@ -74,7 +83,12 @@ export function createApp({ config, db, clock, log }: AppDeps): ManifiestoApp {
     trustProxy: config.server.trustProxy,
     maxBodyBytes,
     bodyTimeoutMs: config.server.bodyTimeoutSeconds * 1000,
-    keys: { client: keyList(config.auth.apiKey), operator: keyList(config.auth.operatorKey) },
+    authentication: {
+      keys: { client: keyList(config.auth.apiKey), operator: keyList(config.auth.operatorKey) },
+      sessions: (token) => actorOfSession(sessions, token),
+      trustProxy: config.server.trustProxy,
+      https,
+    },
     databaseFileProblem: () => databaseFileProblem(db),
     onInternalError: (error, context) => alerter.notify(error, context),
   })

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { backupDatabase } from './backup/backup.service.ts'
 import { checkInstallation } from './commands/check.ts'
 import { describeStartFailure } from './commands/start-failure.ts'
+import { runUserCommand } from './commands/users.ts'
 import { closeDatabase, openDatabase, sqliteVersion } from './db/database.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { DatabaseTooNewError, ForeignDatabaseError } from './db/migrate.ts'
@@ -19,6 +20,11 @@ Uso:
   manifiesto backup ARCHIVO [--config ARCHIVO]
                                           copia consistente de la base de datos, aun con el servicio en marcha
   manifiesto version                      muestra la versión
+  manifiesto usuario crear NOMBRE --rol admin|supervisor|operador [--nombre "…"] [--almacenes OAC,OAS] [--contrasena-stdin]
+                                          crea una cuenta personal (la contraseña se pide dos veces, sin mostrarla)
+  manifiesto usuario restablecer NOMBRE [--contrasena-stdin]
+                                          pone una contraseña nueva, cierra sus sesiones y lo desbloquea
+  manifiesto usuario listar               lista las cuentas
 
 Configuración: --config ARCHIVO, si no MANIFIESTO_CONFIG, si no ./config.json, si no los valores por defecto.
 Códigos de salida: 0 bien, 1 fallo, 2 configuración o uso inválidos.`
@@ -30,7 +36,14 @@ export async function runCli(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        config: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        rol: { type: 'string' },
+        nombre: { type: 'string' },
+        almacenes: { type: 'string' },
+        'contrasena-stdin': { type: 'boolean' },
+      },
     })
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`)
@@ -41,7 +54,7 @@ export async function runCli(argv: string[]): Promise<number> {
     console.log(USAGE)
     return 0
   }
-  const arity: Record<string, [number, number]> = { serve: [0, 0], check: [0, 1], backup: [1, 1], version: [0, 0] }
+  const arity: Record<string, [number, number]> = { serve: [0, 0], check: [0, 1], backup: [1, 1], version: [0, 0], usuario: [1, 2] }
   const allowed = arity[command]
   if (allowed === undefined || rest.length < allowed[0] || rest.length > allowed[1]) {
     console.error(`Comando o argumento desconocido: ${parsed.positionals.join(' ')}\n\n${USAGE}`)
@@ -55,6 +68,12 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     const loaded = loadConfig({ flag: parsed.values.config })
     configuredDatabase = loaded.config.database.path
+    if (command === 'usuario') {
+      const { rol, nombre, almacenes } = parsed.values
+      const result = await runUserCommand(loaded, rest[0], rest[1], { rol, nombre, almacenes, contrasenaStdin: parsed.values['contrasena-stdin'] })
+      for (const line of result.lines) (result.code === 0 ? console.log : console.error)(line)
+      return result.code
+    }
     if (command === 'check') {
       const report = checkInstallation(loaded, rest[0] === undefined ? undefined : resolve(rest[0]))
       console.log(report.lines.join('\n'))

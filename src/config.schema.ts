@@ -26,7 +26,15 @@ export const ConfigSchema = Type.Object(
       { additionalProperties: false },
     ),
     database: Type.Object({ path: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-    auth: Type.Object({ apiKey: KeySet, operatorKey: KeySet }, { additionalProperties: false }),
+    auth: Type.Object(
+      {
+        apiKey: KeySet,
+        operatorKey: KeySet,
+        sessionIdleHours: Type.Number({ exclusiveMinimum: 0, maximum: 24 * 30 }),
+        sessionMaxDays: Type.Number({ exclusiveMinimum: 0, maximum: 365 }),
+      },
+      { additionalProperties: false },
+    ),
     warehouses: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
     dates: Type.Object(
       {
@@ -42,6 +50,7 @@ export const ConfigSchema = Type.Object(
         returnsPerMinute: PerMinute,
         generalPerMinute: PerMinute,
         operatorPerMinute: PerMinute,
+        loginPerMinute: PerMinute,
       },
       { additionalProperties: false },
     ),
@@ -86,10 +95,10 @@ export type Config = Static<typeof ConfigSchema>
 export const DEFAULT_CONFIG: Config = {
   server: { host: '0.0.0.0', port: 8080, trustProxy: false, maxBodyMB: 128, bodyTimeoutSeconds: 120, https: { certFile: '', keyFile: '' } },
   database: { path: 'data/manifiesto.db' },
-  auth: { apiKey: '', operatorKey: '' },
+  auth: { apiKey: '', operatorKey: '', sessionIdleHours: 12, sessionMaxDays: 7 },
   warehouses: ['OAC', 'OAS', 'OAO'],
   dates: { timezone: 'America/Tegucigalpa', maxAgeDays: 30, strictMixedDates: false },
-  rateLimits: { insertPerMinute: 5, returnsPerMinute: 10, generalPerMinute: 60, operatorPerMinute: 600 },
+  rateLimits: { insertPerMinute: 5, returnsPerMinute: 10, generalPerMinute: 60, operatorPerMinute: 600, loginPerMinute: 10 },
   returnsCache: { pastDateMinutes: 60, todayMinutes: 5 },
   intake: { autoUpdateFields: [], rawPayloadRetentionDays: 180, maxConcurrentBatches: 2 },
   backup: { dir: 'backups', everyHours: 24, keep: 14 },

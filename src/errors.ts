@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'INVALID_INPUT'
   | 'INVALID_TRANSITION'
   | 'UNAUTHORIZED'
+  /** Authenticated, but the role lacks the right (never for things outside one's warehouses: those are NOT_FOUND). */
+  | 'FORBIDDEN'
   | 'NOT_CONFIGURED'
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'

@@ -1,6 +1,9 @@
 import type { Listener } from 'listhen'
 import { createApp } from './app.ts'
 import { Snapshotter } from './backup/backup.service.ts'
+import { DEFAULT_PASSWORD_COST } from './accounts/passwords.ts'
+import { pruneSessions } from './accounts/sessions.service.ts'
+import { hasActiveAdmin } from './accounts/users.service.ts'
 import { failInterruptedBatches, pruneRawPayloads } from './batches/batches.service.ts'
 import { systemClock } from './clock.ts'
 import { keyList, type LoadedConfig } from './config.ts'
@@ -33,8 +36,10 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
       try {
         const removed = pruneRawPayloads({ db, clock }, config.intake.rawPayloadRetentionDays)
         if (removed > 0) log.info({ lotes: removed, dias: config.intake.rawPayloadRetentionDays }, 'cuerpos originales de lotes antiguos eliminados')
+        const sessions = pruneSessions({ db, clock, settings: config.auth, passwordCost: DEFAULT_PASSWORD_COST })
+        if (sessions > 0) log.info({ sesiones: sessions }, 'sesiones vencidas eliminadas')
       } catch (error) {
-        log.error({ err: error }, 'no se pudieron eliminar los cuerpos originales antiguos; se reintenta mañana')
+        log.error({ err: error }, 'no se pudieron eliminar los cuerpos originales antiguos o las sesiones vencidas; se reintenta mañana')
       }
     }
     prune()
@@ -56,6 +61,10 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
       },
       'manifiesto escuchando',
     )
+    if (!hasActiveAdmin({ db })) {
+      const command = `manifiesto usuario crear admin --rol admin${file === null ? '' : ` --config ${file}`}`
+      log.warn({ comando: command }, `no hay ningún administrador activo: créelo con «${command}» (pide la contraseña), y entre a la consola con él`)
+    }
     if (keyList(config.auth.apiKey).length === 0) {
       log.warn('sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver README, "Configuración")')
     }

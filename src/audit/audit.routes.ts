@@ -11,11 +11,12 @@ export function auditRoutes(deps: AuditDeps): Route[] {
       access: 'operator',
       operationId: 'listarAuditoria',
       rateGroup: 'operator',
+      right: 'leer_auditoria',
       tag: 'operador: auditoría',
       summary: 'Quién cambió qué y cuándo',
       query: AuditQuery,
       responses: { 200: { description: `Entradas en orden, ${AUDIT_PAGE_SIZE} por página`, schema: Type.Array(AuditEntryView) } },
-      handle: ({ query }) => ({ status: 200, body: listAuditEntries(deps, query) }),
+      handle: ({ actor, query }) => ({ status: 200, body: listAuditEntries(deps, actor, query) }),
     }),
   ]
 }

@@ -8,13 +8,15 @@ export const AuditQuery = Type.Object({
   hasta: Type.Optional(LocalDate('Hasta (YYYY-MM-DD, incluida)')),
   tipo: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'factura, devolucion, concepto, manifiesto, conflicto…' })),
   sujeto: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Número o id del sujeto (con tipo)' })),
+  usuario: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Usuario que hizo el cambio' })),
   pagina: Type.Optional(Page(`${AUDIT_PAGE_SIZE} entradas por página`)),
 })
 
 export const AuditEntryView = Type.Object({
   id: Type.String(),
   en: Type.String(),
-  quien: Type.String(),
+  quien: Type.String({ description: 'Nombre de quien actuó: una persona, una integración (encabezado Operador) o sistema' }),
+  usuario: Type.Optional(Type.String({ description: 'Usuario de la persona que actuó (ausente para integraciones y el sistema)' })),
   accion: Type.String(),
   tipo: Type.String(),
   sujeto: Type.String(),

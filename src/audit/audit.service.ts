@@ -1,3 +1,4 @@
+import { scopeOf, type Actor } from '../actor.ts'
 import { formatLocalDateTime, localDaysRange, type Clock } from '../clock.ts'
 import type { Database } from '../db/database.ts'
 import { AUDIT_PAGE_SIZE, type AuditEntryView } from './audit.schemas.ts'
@@ -13,15 +14,19 @@ export interface AuditListFilters {
   hasta?: string
   tipo?: string
   sujeto?: string
+  usuario?: string
   pagina?: number
 }
 
-/** Who changed what and when: a page of the audit log, oldest first, by local date range, type and subject. */
-export function listAuditEntries(deps: AuditDeps, filters: AuditListFilters): AuditEntryView[] {
+/**
+ * Who changed what and when: a page of the audit log, oldest first, by local date range, type,
+ * subject and user — what the actor's warehouses let them see.
+ */
+export function listAuditEntries(deps: AuditDeps, actor: Actor, filters: AuditListFilters): AuditEntryView[] {
   const page = filters.pagina ?? 1
   const rows = findAuditEntries(
     deps.db,
-    { ...localDaysRange(deps.clock, filters.desde, filters.hasta), subjectType: filters.tipo, subjectId: filters.sujeto },
+    { ...localDaysRange(deps.clock, filters.desde, filters.hasta), subjectType: filters.tipo, subjectId: filters.sujeto, actorUsuario: filters.usuario, scope: scopeOf(actor) },
     (page - 1) * AUDIT_PAGE_SIZE,
     AUDIT_PAGE_SIZE,
   )
@@ -30,6 +35,7 @@ export function listAuditEntries(deps: AuditDeps, filters: AuditListFilters): Au
     id: String(row.id),
     en: formatLocalDateTime(deps.clock, row.at),
     quien: row.actor,
+    ...(row.actor_usuario === null ? {} : { usuario: row.actor_usuario }),
     accion: row.action,
     tipo: row.subject_type,
     sujeto: row.subject_id,

@@ -1,9 +1,14 @@
+import { sql } from 'kysely'
+import type { WarehouseScope } from '../actor.ts'
 import { all, run, type Database } from '../db/database.ts'
+import { inWarehouses } from '../db/warehouse-scope.ts'
 
 export interface AuditEntry {
   at: string
-  /** The operator's name, or `sistema` for changes the service makes itself. */
+  /** The name shown for who acted, or `sistema` for changes the service makes itself. */
   actor: string
+  /** The login name of the person who acted (null for `sistema` and integrations). */
+  actorUsuario?: string | null
   action: string
   subjectType: string
   subjectId: string
@@ -19,6 +24,7 @@ export function insertAuditEntry(db: Database, entry: AuditEntry): void {
     db.query.insertInto('audit_log').values({
       at: entry.at,
       actor: entry.actor,
+      actor_usuario: entry.actorUsuario ?? null,
       action: entry.action,
       subject_type: entry.subjectType,
       subject_id: entry.subjectId,
@@ -35,14 +41,30 @@ export interface AuditFilters {
   to?: string
   subjectType?: string
   subjectId?: string
+  actorUsuario?: string
+  /** Entries about invoices, returns and manifests only of these warehouses (null: all entries). */
+  scope: WarehouseScope
 }
 
 /** One page of the audit log in order of writing. */
 export function findAuditEntries(db: Database, filters: AuditFilters, offset: number, limit: number) {
   let select = db.query.selectFrom('audit_log').selectAll()
+  if (filters.scope !== null) select = select.where(visibleTo(filters.scope))
+  if (filters.actorUsuario !== undefined) select = select.where(sql<boolean>`actor_usuario = ${filters.actorUsuario} COLLATE NOCASE`)
   if (filters.from !== undefined) select = select.where('at', '>=', filters.from)
   if (filters.to !== undefined) select = select.where('at', '<', filters.to)
   if (filters.subjectType !== undefined) select = select.where('subject_type', '=', filters.subjectType)
   if (filters.subjectId !== undefined) select = select.where('subject_id', '=', filters.subjectId)
   return all(db, select.orderBy('id').limit(limit).offset(offset))
+}
+
+/**
+ * For a supervisor of some warehouses: entries about reasons (shared by all), and about invoices,
+ * returns and manifests of their warehouses. Entries about users and the rest stay with admins.
+ */
+function visibleTo(scope: WarehouseScope) {
+  return sql<boolean>`(subject_type = 'concepto'
+    OR (subject_type = 'factura' AND EXISTS (SELECT 1 FROM invoices i WHERE i.nfactura = audit_log.subject_id AND ${inWarehouses('i.almacen', scope)}))
+    OR (subject_type = 'devolucion' AND EXISTS (SELECT 1 FROM returns r JOIN invoices i ON i.id = r.invoice_id WHERE r.id = CAST(audit_log.subject_id AS INTEGER) AND ${inWarehouses('i.almacen', scope)}))
+    OR (subject_type = 'manifiesto' AND EXISTS (SELECT 1 FROM manifests m JOIN invoices i ON i.manifest_id = m.id WHERE m.numero = audit_log.subject_id AND ${inWarehouses('i.almacen', scope)})))`
 }

@@ -1,3 +1,4 @@
+import { auditedBy, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
@@ -15,8 +16,9 @@ export interface ConflictDeps {
   onInvoiceChanged: () => void
 }
 
-export function listConflicts(deps: ConflictDeps, estado: ConflictState | undefined): ConflictView[] {
-  return findConflicts(deps.db, { estado }).map((row) => toView(deps.clock, row))
+/** The conflicts of invoices in the actor's warehouses, by id. */
+export function listConflicts(deps: ConflictDeps, actor: Actor, estado: ConflictState | undefined): ConflictView[] {
+  return findConflicts(deps.db, { estado, scope: scopeOf(actor) }).map((row) => toView(deps.clock, row))
 }
 
 /** The newest pending conflict of an invoice, as its view shows it, or null. */
@@ -36,8 +38,8 @@ export function getPendingConflictSummary(deps: Pick<ConflictDeps, 'db' | 'clock
  * pending → accepted: the held version replaces the stored invoice, lines included; audited.
  * @throws DomainError NOT_FOUND; INVALID_TRANSITION when decided or the manifest is closed.
  */
-export function acceptConflict(deps: ConflictDeps, operator: string, id: string, nota: string | undefined): ConflictView {
-  const accepted = decide(deps, operator, id, 'accepted', nota, (row, at) => {
+export function acceptConflict(deps: ConflictDeps, actor: Actor, id: string, nota: string | undefined): ConflictView {
+  const accepted = decide(deps, actor, id, 'accepted', nota, (row, at) => {
     const incoming = JSON.parse(row.incoming_original) as Record<string, unknown>
     const fecha = invoiceDate(incoming.FechaFactura as string, deps.clock.zone)
     replaceInvoice(deps.db, row.invoice_id, { fecha: String(fecha), raw: incoming, original: row.incoming_original, contentHash: row.incoming_hash, at })
@@ -47,13 +49,13 @@ export function acceptConflict(deps: ConflictDeps, operator: string, id: string,
 }
 
 /** pending → discarded: the stored version stays; audited. @throws DomainError like acceptConflict */
-export function discardConflict(deps: ConflictDeps, operator: string, id: string, nota: string | undefined): ConflictView {
-  return decide(deps, operator, id, 'discarded', nota, () => {})
+export function discardConflict(deps: ConflictDeps, actor: Actor, id: string, nota: string | undefined): ConflictView {
+  return decide(deps, actor, id, 'discarded', nota, () => {})
 }
 
 function decide(
   deps: ConflictDeps,
-  operator: string,
+  actor: Actor,
   id: string,
   estado: 'accepted' | 'discarded',
   nota: string | undefined,
@@ -61,7 +63,7 @@ function decide(
 ): ConflictView {
   const { db, clock } = deps
   return transaction(db, () => {
-    const row = findConflict(db, Number(id))
+    const row = findConflict(db, Number(id), scopeOf(actor))
     if (!row) throw notFound(`No existe el conflicto ${id}.`)
     if (row.estado !== 'pending') {
       throw new DomainError('INVALID_TRANSITION', `El conflicto ${id} ya fue decidido (${row.estado === 'accepted' ? 'aceptado' : 'descartado'}).`)
@@ -71,10 +73,10 @@ function decide(
     }
     const at = toStoredInstant(clock.now())
     apply(row, at)
-    decideConflict(db, row.id, estado, at, operator, nota ?? null)
+    decideConflict(db, row.id, estado, at, actor.nombre, nota ?? null)
     insertAuditEntry(db, {
       at,
-      actor: operator,
+      ...auditedBy(actor),
       action: estado === 'accepted' ? 'conflicto.aceptado' : 'conflicto.descartado',
       subjectType: 'factura',
       subjectId: row.nfactura,

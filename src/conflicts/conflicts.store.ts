@@ -1,4 +1,6 @@
+import type { WarehouseScope } from '../actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
+import { inWarehouses } from '../db/warehouse-scope.ts'
 import type { Selectable } from 'kysely'
 import type { ConflictState, InvoiceConflictTable, ManifestState } from '../db/tables.ts'
 
@@ -23,15 +25,15 @@ function conflicts(db: Database) {
     ])
 }
 
-export function findConflicts(db: Database, filters: { estado?: ConflictState; invoiceId?: number }): ConflictRow[] {
-  let query = conflicts(db)
+export function findConflicts(db: Database, filters: { estado?: ConflictState; invoiceId?: number; scope?: WarehouseScope }): ConflictRow[] {
+  let query = conflicts(db).where(inWarehouses('i.almacen', filters.scope ?? null))
   if (filters.estado !== undefined) query = query.where('c.estado', '=', filters.estado)
   if (filters.invoiceId !== undefined) query = query.where('c.invoice_id', '=', filters.invoiceId)
   return all(db, query.orderBy('c.id'))
 }
 
-export function findConflict(db: Database, id: number): ConflictRow | undefined {
-  return first(db, conflicts(db).where('c.id', '=', id))
+export function findConflict(db: Database, id: number, scope: WarehouseScope = null): ConflictRow | undefined {
+  return first(db, conflicts(db).where('c.id', '=', id).where(inWarehouses('i.almacen', scope)))
 }
 
 export function decideConflict(db: Database, id: number, estado: ConflictState, decidedAt: string, decidedBy: string, note: string | null): void {

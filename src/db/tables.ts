@@ -15,6 +15,9 @@ export interface Tables {
   return_reasons: ReturnReasonTable
   returns: ReturnTable
   return_lines: ReturnLineTable
+  users: UserTable
+  sessions: SessionTable
+  login_lockouts: LoginLockoutTable
 }
 
 export type BatchState = 'received' | 'processed' | 'failed'
@@ -146,6 +149,8 @@ export interface AuditLogTable {
   before: string | null
   after: string | null
   detail: string | null
+  /** The login name of the person who acted; null for `sistema` and for integrations. */
+  actor_usuario: string | null
 }
 
 /** A return reason (concepto): the supplier's id when it has one, else its own code. */
@@ -199,4 +204,37 @@ export interface ReturnLineTable {
   factor_conversion: number
   units: number
   amount_cents: number
+}
+
+export type Role = 'operador' | 'supervisor' | 'admin'
+
+/** A person with a login: role, warehouses (JSON array of codes, or "todos"), scrypt hash. */
+export interface UserTable {
+  id: Generated<number>
+  usuario: string
+  nombre: string
+  rol: Role
+  almacenes: string
+  activo: number
+  password_hash: string
+  created_at: string
+  updated_at: string | null
+  last_login_at: string | null
+}
+
+/** A browser session; the cookie carries the token, the table only its SHA-256. */
+export interface SessionTable {
+  token_hash: string
+  user_id: number
+  created_at: string
+  last_used_at: string
+  ip: string
+}
+
+/** Failed logins of one login name (lower case) in the current window, and the lockout they caused. */
+export interface LoginLockoutTable {
+  usuario_key: string
+  failures: number
+  window_start: string
+  locked_until: string | null
 }

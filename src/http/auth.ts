@@ -1,7 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { DomainError } from '../errors.ts'
 
-export type Access = 'public' | 'client' | 'operator'
+/**
+ * Who may call a route: anyone (`public`); the client system with its ApiKey (`client`); the
+ * warehouse — a person with a session cookie or an integration with the OperatorKey
+ * (`operator`); only a person with a session (`person`: their own session and password).
+ */
+export type Access = 'public' | 'client' | 'operator' | 'person'
 
 /** Header and wording of each protected side: the client's ApiKey, the warehouse's OperatorKey. */
 const SIDES = {
@@ -16,7 +21,7 @@ const SIDES = {
  * @throws DomainError NOT_CONFIGURED (503) when the server has no key, UNAUTHORIZED (401) otherwise.
  */
 export function requireKey(
-  side: Exclude<Access, 'public'>,
+  side: 'client' | 'operator',
   headers: Record<string, string | string[] | undefined>,
   configuredKeys: readonly string[],
 ): string {

@@ -12,12 +12,14 @@ import type { Logger } from 'pino'
 import type { Clock } from '../clock.ts'
 import { DomainError } from '../errors.ts'
 import { readBody } from './body.ts'
-import { hasKeyInQuery, keyInQueryError, requireKey } from './auth.ts'
+import { requireRight } from '../actor.ts'
+import { hasKeyInQuery, keyInQueryError } from './auth.ts'
+import { authenticate, type Authentication } from './authentication.ts'
 import { toErrorResponse } from './error-response.ts'
 import { parseQuery } from './query.ts'
 import { RateLimiter, type RateGroup } from './rate-limit.ts'
 import { createRedactor, type Redactor } from './redaction.ts'
-import { declaredHeaders, JSON_BODY_MAX_BYTES, operatorNameOf, readJsonBody, rejectOversizedBody } from './request-input.ts'
+import { declaredHeaders, JSON_BODY_MAX_BYTES, readJsonBody, rejectOversizedBody } from './request-input.ts'
 import type { Reply, Route } from './route.ts'
 import { RouteTable } from './route-table.ts'
 import { decodeInput, decodeParams } from './validation.ts'
@@ -31,7 +33,7 @@ export interface HttpAppOptions {
   /** server.maxBodyMB: the batch intake's limit; every other body is limited to 1 MB. */
   maxBodyBytes: number
   bodyTimeoutMs: number
-  keys: { client: readonly string[]; operator: readonly string[] }
+  authentication: Authentication
   /** Why the database file can no longer take writes (deleted or replaced under the service), or null. */
   databaseFileProblem: () => string | null
   /** Called for every genuine internal failure (after it is logged), to alert the team. */
@@ -48,7 +50,8 @@ interface Pipeline extends HttpAppOptions {
  * path and query validation (404/422), handler. Errors of every stage leave through one mapper.
  */
 export function createHttpApp(settings: HttpAppOptions): App {
-  const options: Pipeline = { ...settings, redact: createRedactor([...settings.keys.client, ...settings.keys.operator]) }
+  const { keys } = settings.authentication
+  const options: Pipeline = { ...settings, redact: createRedactor([...keys.client, ...keys.operator]) }
   const limiter = new RateLimiter(options.rateLimits, options.clock)
   const table = new RouteTable(options.routes)
 
@@ -95,9 +98,10 @@ export function createHttpApp(settings: HttpAppOptions): App {
     rejectOversizedBody(event, maxBodyBytes)
     // Leniently parsed: a key in the URL is refused (401) before the query is judged (422).
     if (hasKeyInQuery(new URLSearchParams(search))) throw keyInQueryError()
-    const keyFingerprint =
-      route.access === 'public' ? '' : requireKey(route.access, event.node.req.headers, options.keys[route.access])
+    const { actor, keyFingerprint, sessionToken } = authenticate(event, route, options.authentication)
     event.context.keyFingerprint = keyFingerprint
+    event.context.usuario = actor?.usuario ?? undefined
+    if (route.right !== undefined && actor !== null) requireRight(actor, route.right)
     if (event.method !== 'GET') requireWritableDatabase(event, options)
 
     const params = validators.params ? decodeParams(validators.params, rawParams, route.paramsNotFound?.(rawParams) ?? `No existe el recurso ${safePath}.`) : rawParams
@@ -105,7 +109,6 @@ export function createHttpApp(settings: HttpAppOptions): App {
     const query = validators.query ? decodeInput(validators.query, 'query', rawQuery) : rawQuery
     const headerNames = route.headers ? Object.keys((route.headers as { properties?: object }).properties ?? {}) : []
     const headers = validators.headers ? decodeInput(validators.headers, 'headers', declaredHeaders(event, headerNames)) : {}
-    const operator = route.access === 'operator' ? operatorNameOf(event, event.method !== 'GET') : ''
     const limits = { maxBytes: maxBodyBytes, timeoutMs: options.bodyTimeoutMs }
     const body = validators.body ? await readJsonBody(event, validators, limits) : undefined
 
@@ -116,7 +119,8 @@ export function createHttpApp(settings: HttpAppOptions): App {
       query,
       headers,
       body,
-      operator,
+      actor,
+      sessionToken,
       clientIp,
       keyFingerprint,
       readBody: (inspect) => readBody(event, { ...limits, ...(inspect ? { inspect } : {}) }),
@@ -186,6 +190,7 @@ function logOnCompletion(event: H3Event, pathname: string, log: Logger): void {
       ms: Math.round((performance.now() - started) * 10) / 10,
     }
     if (event.context.keyFingerprint) line.key = event.context.keyFingerprint
+    if (event.context.usuario) line.usuario = event.context.usuario
     const batchUuid = batchUuidOf(event)
     if (batchUuid) line.batch_uuid = batchUuid
     if (!response.writableFinished) line.aborted = true

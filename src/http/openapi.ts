@@ -26,17 +26,38 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
       version: info.version,
       description:
         'Recepción de facturas del proveedor y listado de devoluciones. Fechas y horas en hora de Honduras ' +
-        '(America/Tegucigalpa). Todos los endpoints excepto ping y este documento requieren el encabezado ApiKey ' +
-        '(los de /api/v1/operador/ requieren OperatorKey y Operador).',
+        '(America/Tegucigalpa). La API del cliente (/api/v1/facturas, /devoluciones/listar, /manifiestos) requiere el ' +
+        'encabezado ApiKey. La del almacén (/api/v1/operador/) acepta la sesión de una persona (cookie manifiesto_sesion, ' +
+        'de POST /api/v1/sesion; su rol y sus almacenes deciden qué puede hacer) o, para integraciones, el encabezado ' +
+        'OperatorKey más Operador (el nombre de quien hace el cambio).',
     },
     paths,
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'ApiKey' },
-        OperatorKey: { type: 'apiKey', in: 'header', name: 'OperatorKey' },
+        ApiKey: { type: 'apiKey', in: 'header', name: 'ApiKey', description: 'La clave del sistema del proveedor (API del cliente)' },
+        OperatorKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'OperatorKey',
+          description: 'Clave de integraciones del almacén: actúa como supervisor de todos los almacenes; los cambios llevan el encabezado Operador',
+        },
+        Sesion: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'manifiesto_sesion',
+          description: 'Sesión de una persona (POST /api/v1/sesion): su rol y sus almacenes deciden qué puede hacer; los cambios deben venir del mismo origen',
+        },
       },
     },
   }
+}
+
+/** Who may call each kind of route, as OpenAPI security requirements (either one suffices). */
+const SECURITY: Record<Route['access'], unknown[]> = {
+  public: [],
+  client: [{ ApiKey: [] }],
+  operator: [{ Sesion: [] }, { OperatorKey: [] }],
+  person: [{ Sesion: [] }],
 }
 
 function describeOperation(route: Route, info: OpenApiInfo): Record<string, unknown> {
@@ -47,7 +68,7 @@ function describeOperation(route: Route, info: OpenApiInfo): Record<string, unkn
     summary: route.summary,
     description: [route.description, limit].filter(Boolean).join('\n\n'),
     tags: [route.tag],
-    security: route.access === 'public' ? [] : [{ [route.access === 'client' ? 'ApiKey' : 'OperatorKey']: [] }],
+    security: SECURITY[route.access],
     responses: describeResponses(route),
   }
   const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query'), ...parametersOf(route.headers, 'header')]

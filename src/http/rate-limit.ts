@@ -4,7 +4,7 @@ import { nowMillis, type Clock } from '../clock.ts'
  * Endpoint groups of contract §3a, each with its own per-IP limit. Routes declare theirs; a
  * request counts in its route's group only, and a path that names no route counts as `general`.
  */
-export type RateGroup = 'insert' | 'returns' | 'operator' | 'general'
+export type RateGroup = 'insert' | 'returns' | 'operator' | 'general' | 'login'
 
 export interface RateDecision {
   allowed: boolean

@@ -1,4 +1,5 @@
 import type { StaticDecode, TSchema } from 'typebox'
+import type { Actor, Right } from '../actor.ts'
 import type { Access } from './auth.ts'
 import type { RateGroup } from './rate-limit.ts'
 
@@ -15,11 +16,19 @@ export interface ResponseSpec {
  * answers (the OpenAPI document is generated from these, and the tests check every answer against
  * them), and its handler. Every route of the service is listed in `app.ts`.
  */
-export interface Route<Params extends TSchema = TSchema, Query extends TSchema = TSchema, Headers extends TSchema = TSchema, Body extends TSchema = TSchema> {
+export interface Route<
+  Params extends TSchema = TSchema,
+  Query extends TSchema = TSchema,
+  Headers extends TSchema = TSchema,
+  Body extends TSchema = TSchema,
+  Who extends Access = Access,
+> {
   method: Method
   /** h3 path, `:name` for parameters. */
   path: string
-  access: Access
+  access: Who
+  /** What the actor's role must allow (operator and person routes); refused with 403 otherwise. */
+  right?: Right
   /** The operation's unique name in the OpenAPI document (client generators name methods by it). */
   operationId: string
   /** The per-IP window the route counts in (contract §3a). */
@@ -40,19 +49,23 @@ export interface Route<Params extends TSchema = TSchema, Query extends TSchema =
   /** Answer for a path parameter that does not fit its schema: such a path names no resource. */
   paramsNotFound?: (raw: Record<string, string>) => string
   responses: Record<number, ResponseSpec>
-  handle: (request: RouteRequest<StaticDecode<Params>, StaticDecode<Query>, StaticDecode<Headers>, StaticDecode<Body>>) => Reply | Promise<Reply>
+  handle: (
+    request: RouteRequest<StaticDecode<Params>, StaticDecode<Query>, StaticDecode<Headers>, StaticDecode<Body>, Who extends 'operator' | 'person' ? Actor : null>,
+  ) => Reply | Promise<Reply>
 }
 
-export interface RouteRequest<Params, Query, Headers = unknown, Body = unknown> {
+export interface RouteRequest<Params, Query, Headers = unknown, Body = unknown, Acting = Actor | null> {
   params: Params
   query: Query
   headers: Headers
   /** The checked JSON body (undefined for routes without one, or with a raw body). */
   body: Body
-  /** Operator routes: the person named by the `Operador` header (required on changes). */
-  operator: string
+  /** Operator and person routes: who is acting (a person's account, or an integration). */
+  actor: Acting
+  /** The session token of a person's request (their own session routes need it), else null. */
+  sessionToken: string | null
   clientIp: string
-  /** Fingerprint of the key that authenticated the request (empty for public routes). */
+  /** Fingerprint of the key that authenticated the request (empty for public routes and sessions). */
   keyFingerprint: string
   /** Raw-body routes: reads the body (within its limit and time), showing each chunk to `inspect`. */
   readBody: (inspect?: (chunk: Buffer) => void) => Promise<Buffer>
@@ -67,9 +80,9 @@ export type Reply =
   /** Bytes sent as they are (a batch's raw body, a file download). */
   | { status: number; bytes: Buffer; contentType: string; headers?: Record<string, string> }
 
-/** Keeps a route's schema types attached to its handler. */
-export function defineRoute<Params extends TSchema, Query extends TSchema, Headers extends TSchema, Body extends TSchema>(
-  route: Route<Params, Query, Headers, Body>,
+/** Keeps a route's schema types (and whether an actor is known) attached to its handler. */
+export function defineRoute<Params extends TSchema, Query extends TSchema, Headers extends TSchema, Body extends TSchema, Who extends Access>(
+  route: Route<Params, Query, Headers, Body, Who>,
 ): Route {
   return route as unknown as Route
 }

@@ -26,10 +26,15 @@ export function documentedAnswers(route: Route): Record<number, ResponseSpec> {
     answers[401] =
       route.access === 'client'
         ? errorResponse('ApiKey ausente o inválida, o enviada en la URL')
-        : errorResponse('OperatorKey ausente o inválida (una ApiKey del cliente no abre esta API), o enviada en la URL')
+        : route.access === 'person'
+          ? errorResponse('Sin sesión, o la sesión terminó')
+          : errorResponse('Sin sesión ni OperatorKey, sesión terminada, u OperatorKey inválida (una ApiKey del cliente no abre esta API)')
     answers[503] = errorResponse(`El servidor no tiene clave configurada${changes ? ', o el archivo de la base de datos ya no está en su ruta' : ''}`)
   }
   if (route.access === 'public' && changes) answers[503] = errorResponse('El archivo de la base de datos ya no está en su ruta')
+  if (route.access === 'operator' || route.access === 'person') {
+    answers[403] = errorResponse('Su rol no permite esta operación, o un cambio con sesión llegó desde otro origen')
+  }
   if (route.params) answers[404] = errorResponse('La ruta no nombra un recurso que exista')
   // Any route refuses a query parameter given twice; the rest depends on the route's input.
   answers[422] = errorResponse(

@@ -1,3 +1,4 @@
+import { scopeOf, type Actor } from '../actor.ts'
 import { formatLocalDateTime, type Clock } from '../clock.ts'
 import type { Database } from '../db/database.ts'
 import { notFound } from '../errors.ts'
@@ -14,13 +15,13 @@ export interface InvoiceDeps {
 }
 
 /**
- * An invoice for the warehouse: its lines with units, units held by pending and approved returns
+ * An invoice of the actor's warehouses: its lines with units, units held by pending and approved returns
  * and units still available, its returns, any pending conflict, and the original JSON.
  * @throws DomainError NOT_FOUND
  */
-export function getInvoice(deps: InvoiceDeps, nfactura: string): InvoiceView {
+export function getInvoice(deps: InvoiceDeps, actor: Actor, nfactura: string): InvoiceView {
   const { db, clock } = deps
-  const row = findInvoiceRow(db, nfactura)
+  const row = findInvoiceRow(db, nfactura, scopeOf(actor))
   if (row === undefined) throw notFound(`No existe la factura ${nfactura}.`)
   const held = findHeldUnits(db, row.id)
   return {
@@ -49,7 +50,7 @@ export function getInvoice(deps: InvoiceDeps, nfactura: string): InvoiceView {
         total: line.total,
       }
     }),
-    devoluciones: listReturns(deps, { invoiceId: row.id }),
+    devoluciones: listReturns(deps, null, { invoiceId: row.id }),
     conflicto_pendiente: getPendingConflictSummary(deps, row.id),
     original: JSON.parse(row.original) as unknown,
   }

@@ -1,5 +1,7 @@
 import { sql } from 'kysely'
+import type { WarehouseScope } from '../actor.ts'
 import { all, first, preparedStatement, run, type Database } from '../db/database.ts'
+import { inWarehouses } from '../db/warehouse-scope.ts'
 import { columnValue, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from '../intake/invoice-fields.ts'
 
 /**
@@ -29,14 +31,15 @@ export function findInvoicesByNumbers(db: Database, nfacturas: readonly string[]
 }
 
 /** An invoice with its manifest's number and state, as the operator's invoice view shows it. */
-export function findInvoiceRow(db: Database, nfactura: string) {
+export function findInvoiceRow(db: Database, nfactura: string, scope: WarehouseScope) {
   return first(
     db,
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
       .select(['i.id', 'i.nfactura', 'm.numero', 'm.estado', 'i.almacen', 'i.cliente_id', 'i.cliente', 'i.fecha_factura', 'i.total', 'i.created_at', 'i.updated_at', 'i.original'])
-      .where('i.nfactura', '=', nfactura),
+      .where('i.nfactura', '=', nfactura)
+      .where(inWarehouses('i.almacen', scope)),
   )
 }
 

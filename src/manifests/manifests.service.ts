@@ -1,3 +1,4 @@
+import { auditedBy, inScope, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDaysRange, toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
@@ -5,7 +6,7 @@ import type { ManifestState } from '../db/tables.ts'
 import { DomainError, notFound } from '../errors.ts'
 import { microsToCentsAmount } from '../money.ts'
 import type { ManifestDetail, ManifestStatus, ManifestView } from './manifests.schemas.ts'
-import { findManifestInvoices, findManifestSummaries, findManifestSummary, updateManifestState, type ManifestSummaryRow } from './manifests.store.ts'
+import { findManifestInvoices, findManifestSummaries, findManifestSummary, findManifestWarehouses, updateManifestState, type ManifestSummaryRow } from './manifests.store.ts'
 
 export interface ManifestDeps {
   db: Database
@@ -40,19 +41,26 @@ function manifestNotFound(numero: string) {
   return notFound(manifestNotFoundMessage(numero))
 }
 
-/** Manifests by state and by local date range of fecha_ingreso (`desde`/`hasta` inclusive). */
-export function listManifests(deps: ManifestDeps, filters: { estado?: ManifestState; desde?: string; hasta?: string }): ManifestView[] {
-  const rows = findManifestSummaries(deps.db, { estado: filters.estado, ...localDaysRange(deps.clock, filters.desde, filters.hasta) })
+/**
+ * Manifests by state and by local date range of fecha_ingreso (`desde`/`hasta` inclusive): those
+ * with invoices in the actor's warehouses, counting only those invoices.
+ */
+export function listManifests(deps: ManifestDeps, actor: Actor, filters: { estado?: ManifestState; desde?: string; hasta?: string }): ManifestView[] {
+  const rows = findManifestSummaries(deps.db, scopeOf(actor), { estado: filters.estado, ...localDaysRange(deps.clock, filters.desde, filters.hasta) })
   return rows.map((row) => toManifestView(deps.clock, row))
 }
 
-/** One manifest with its invoices, their totals, approved return amounts and pending conflicts. */
-export function getManifestDetail(deps: ManifestDeps, numero: string): ManifestDetail {
-  const row = findManifestSummary(deps.db, numero)
+/**
+ * One manifest with its invoices in the actor's warehouses, their totals, approved return amounts
+ * and pending conflicts. @throws DomainError NOT_FOUND when unknown or none of it is visible.
+ */
+export function getManifestDetail(deps: ManifestDeps, actor: Actor, numero: string): ManifestDetail {
+  const scope = scopeOf(actor)
+  const row = findManifestSummary(deps.db, numero, scope)
   if (row === undefined) throw manifestNotFound(numero)
   return {
     ...toManifestView(deps.clock, row),
-    facturas: findManifestInvoices(deps.db, row.id).map((invoice) => ({
+    facturas: findManifestInvoices(deps.db, row.id, scope).map((invoice) => ({
       factura: invoice.nfactura,
       almacen: invoice.almacen,
       clienteid: invoice.cliente_id,
@@ -67,22 +75,27 @@ export function getManifestDetail(deps: ManifestDeps, numero: string): ManifestD
 
 /**
  * imported → closed: the manifest accepts no more invoices (MANIFIESTO_CERRADO) nor returns.
- * @throws DomainError NOT_FOUND, INVALID_TRANSITION when it is already closed.
+ * @throws DomainError NOT_FOUND, FORBIDDEN (invoices of warehouses not the actor's),
+ * INVALID_TRANSITION when it is already closed.
  */
-export function closeManifest(deps: ManifestDeps, operator: string, numero: string, motivo: string | undefined): ManifestView {
-  return changeManifestState(deps, operator, numero, 'closed', motivo)
+export function closeManifest(deps: ManifestDeps, actor: Actor, numero: string, motivo: string | undefined): ManifestView {
+  return changeManifestState(deps, actor, numero, 'closed', motivo)
 }
 
-/** closed → imported, with the reason (required). @throws DomainError NOT_FOUND, INVALID_TRANSITION */
-export function reopenManifest(deps: ManifestDeps, operator: string, numero: string, motivo: string): ManifestView {
-  return changeManifestState(deps, operator, numero, 'imported', motivo)
+/** closed → imported, with the reason (required). @throws DomainError like closeManifest */
+export function reopenManifest(deps: ManifestDeps, actor: Actor, numero: string, motivo: string): ManifestView {
+  return changeManifestState(deps, actor, numero, 'imported', motivo)
 }
 
-function changeManifestState(deps: ManifestDeps, operator: string, numero: string, target: ManifestState, motivo: string | undefined): ManifestView {
+function changeManifestState(deps: ManifestDeps, actor: Actor, numero: string, target: ManifestState, motivo: string | undefined): ManifestView {
   const { db, clock } = deps
   return transaction(db, () => {
-    const row = findManifestSummary(db, numero)
+    const row = findManifestSummary(db, numero, scopeOf(actor))
     if (row === undefined) throw manifestNotFound(numero)
+    const outside = findManifestWarehouses(db, row.id).filter((almacen) => !inScope(scopeOf(actor), almacen))
+    if (outside.length > 0) {
+      throw new DomainError('FORBIDDEN', `El manifiesto ${numero} también tiene facturas de ${outside.join(', ')}, almacén(es) que usted no tiene: lo cierra o reabre quien trabaja en todos sus almacenes.`)
+    }
     if (row.estado === target) {
       throw new DomainError('INVALID_TRANSITION', target === 'closed' ? `El manifiesto ${numero} ya está cerrado.` : `El manifiesto ${numero} no está cerrado: no hay nada que reabrir.`)
     }
@@ -92,7 +105,7 @@ function changeManifestState(deps: ManifestDeps, operator: string, numero: strin
     const after = toManifestView(clock, findManifestSummary(db, numero)!)
     insertAuditEntry(db, {
       at,
-      actor: operator,
+      ...auditedBy(actor),
       action: target === 'closed' ? 'manifiesto.cerrado' : 'manifiesto.reabierto',
       subjectType: 'manifiesto',
       subjectId: numero,

@@ -1,6 +1,8 @@
 import { sql } from 'kysely'
+import type { WarehouseScope } from '../actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
 import type { ManifestState } from '../db/tables.ts'
+import { inWarehouses } from '../db/warehouse-scope.ts'
 
 export interface ManifestSummaryRow {
   id: number
@@ -15,15 +17,17 @@ export interface ManifestSummaryRow {
   returned_cents: number
 }
 
-// total() rather than sum(): it never overflows (sum() of integers fails past 2^63), and it is
-// exact while the result stays under 2^53 millionths — L 9,000 million per manifest.
-const RETURN_COUNT = sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND r.estado IN ('pending', 'approved'))`
-const RETURNED_CENTS = sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND r.estado = 'approved')`
-
-function summaries(db: Database) {
-  return db.query
+/**
+ * Manifests with the count and exact sum of the invoices in the warehouses of `scope`, and their
+ * returns. A manifest with none of its invoices in scope is left out (it is not visible).
+ * total() rather than sum(): it never overflows (sum() of integers fails past 2^63), and it is exact
+ * while the result stays under 2^53 millionths — L 9,000 million per manifest.
+ */
+function summaries(db: Database, scope: WarehouseScope) {
+  const visible = inWarehouses('ri.almacen', scope)
+  const query = db.query
     .selectFrom('manifests as m')
-    .leftJoin('invoices as i', 'i.manifest_id', 'm.id')
+    .leftJoin('invoices as i', (join) => join.onRef('i.manifest_id', '=', 'm.id').on(inWarehouses('i.almacen', scope)))
     .groupBy('m.id')
     .select([
       'm.id',
@@ -33,19 +37,20 @@ function summaries(db: Database) {
       'm.closed_at',
       sql<number>`count(i.id)`.as('invoice_count'),
       sql<number>`total(i.total_micros)`.as('total_micros'),
-      RETURN_COUNT.as('return_count'),
-      RETURNED_CENTS.as('returned_cents'),
+      sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${visible} AND r.estado IN ('pending', 'approved'))`.as('return_count'),
+      sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${visible} AND r.estado = 'approved')`.as('returned_cents'),
     ])
+  return scope === null ? query : query.having(sql<number>`count(i.id)`, '>', 0)
 }
 
-/** The manifest with its invoice count and exact sum of invoice totals, or undefined. */
-export function findManifestSummary(db: Database, numero: string): ManifestSummaryRow | undefined {
-  return first(db, summaries(db).where('m.numero', '=', numero))
+/** The manifest (with what `scope` sees of it), or undefined when it is unknown or not visible. */
+export function findManifestSummary(db: Database, numero: string, scope: WarehouseScope = null): ManifestSummaryRow | undefined {
+  return first(db, summaries(db, scope).where('m.numero', '=', numero))
 }
 
 /** Manifests by state and creation instant range (`from` inclusive, `to` exclusive), by number. */
-export function findManifestSummaries(db: Database, filters: { estado?: ManifestState; from?: string; to?: string }): ManifestSummaryRow[] {
-  let query = summaries(db)
+export function findManifestSummaries(db: Database, scope: WarehouseScope, filters: { estado?: ManifestState; from?: string; to?: string }): ManifestSummaryRow[] {
+  let query = summaries(db, scope)
   if (filters.estado !== undefined) query = query.where('m.estado', '=', filters.estado)
   if (filters.from !== undefined) query = query.where('m.created_at', '>=', filters.from)
   if (filters.to !== undefined) query = query.where('m.created_at', '<', filters.to)
@@ -63,7 +68,12 @@ export interface ManifestInvoiceRow {
   pending_conflicts: number
 }
 
-export function findManifestInvoices(db: Database, manifestId: number): ManifestInvoiceRow[] {
+/** The warehouses of a manifest's invoices (closing it needs all of them). */
+export function findManifestWarehouses(db: Database, manifestId: number): string[] {
+  return all(db, db.query.selectFrom('invoices').select('almacen').distinct().where('manifest_id', '=', manifestId).orderBy('almacen')).map((row) => row.almacen)
+}
+
+export function findManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope): ManifestInvoiceRow[] {
   return all(
     db,
     db.query
@@ -79,6 +89,7 @@ export function findManifestInvoices(db: Database, manifestId: number): Manifest
         sql<number>`(SELECT count(*) FROM invoice_conflicts c WHERE c.invoice_id = i.id AND c.estado = 'pending')`.as('pending_conflicts'),
       ])
       .where('i.manifest_id', '=', manifestId)
+      .where(inWarehouses('i.almacen', scope))
       .orderBy('i.id'),
   )
 }

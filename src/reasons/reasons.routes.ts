@@ -12,6 +12,7 @@ export function reasonRoutes(deps: ReasonDeps): Route[] {
       access: 'operator',
       operationId: 'listarConceptos',
       rateGroup: 'operator',
+      right: 'leer',
       tag: 'operador: conceptos',
       summary: 'Motivos de devolución',
       responses: { 200: { description: 'Todos los conceptos, por código', schema: Type.Array(Reason) } },
@@ -23,11 +24,12 @@ export function reasonRoutes(deps: ReasonDeps): Route[] {
       access: 'operator',
       operationId: 'crearConcepto',
       rateGroup: 'operator',
+      right: 'gestionar_conceptos',
       tag: 'operador: conceptos',
       summary: 'Registra un motivo de devolución',
       body: { description: 'El concepto', schema: CreateReasonBody },
       responses: { 201: { description: 'Concepto creado', schema: Reason }, 422: errorResponse('Cuerpo inválido o código existente') },
-      handle: ({ body, operator }) => ({ status: 201, body: createReason(deps, operator, body) }),
+      handle: ({ actor, body }) => ({ status: 201, body: createReason(deps, actor, body) }),
     }),
     defineRoute({
       method: 'PUT',
@@ -35,6 +37,7 @@ export function reasonRoutes(deps: ReasonDeps): Route[] {
       access: 'operator',
       operationId: 'cambiarConcepto',
       rateGroup: 'operator',
+      right: 'gestionar_conceptos',
       tag: 'operador: conceptos',
       summary: 'Cambia la descripción, el id del proveedor o si está activo',
       params: ReasonParams,
@@ -44,7 +47,7 @@ export function reasonRoutes(deps: ReasonDeps): Route[] {
         404: errorResponse('No existe el concepto'),
         422: errorResponse('Cuerpo inválido, o un codigo distinto del de la ruta (los códigos no se renombran)'),
       },
-      handle: ({ params, body, operator }) => ({ status: 200, body: changeReason(deps, operator, params.codigo, body) }),
+      handle: ({ actor, params, body }) => ({ status: 200, body: changeReason(deps, actor, params.codigo, body) }),
     }),
   ]
 }

@@ -1,4 +1,5 @@
 import type { StaticDecode } from 'typebox'
+import { auditedBy, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
@@ -20,7 +21,7 @@ export function listReasons(deps: Pick<ReasonDeps, 'db'>): Reason[] {
 /**
  * Registers a return reason, audited. @throws DomainError INVALID_INPUT when the code exists.
  */
-export function createReason(deps: ReasonDeps, operator: string, input: StaticDecode<typeof CreateReasonBody>): Reason {
+export function createReason(deps: ReasonDeps, actor: Actor, input: StaticDecode<typeof CreateReasonBody>): Reason {
   const { db, clock } = deps
   return transaction(db, () => {
     if (findReason(db, input.codigo)) {
@@ -37,7 +38,7 @@ export function createReason(deps: ReasonDeps, operator: string, input: StaticDe
     }
     insertReason(db, row)
     const reason = toReason(row)
-    insertAuditEntry(db, { at, actor: operator, action: 'concepto.creado', subjectType: 'concepto', subjectId: reason.codigo, after: JSON.stringify(reason) })
+    insertAuditEntry(db, { at, ...auditedBy(actor), action: 'concepto.creado', subjectType: 'concepto', subjectId: reason.codigo, after: JSON.stringify(reason) })
     return reason
   })
 }
@@ -47,7 +48,7 @@ export function createReason(deps: ReasonDeps, operator: string, input: StaticDe
  * shows reasons as they are now, so its cache is cleared.
  * @throws DomainError NOT_FOUND; INVALID_INPUT when the body names another code.
  */
-export function changeReason(deps: ReasonDeps, operator: string, codigo: string, input: StaticDecode<typeof UpdateReasonBody>): Reason {
+export function changeReason(deps: ReasonDeps, actor: Actor, codigo: string, input: StaticDecode<typeof UpdateReasonBody>): Reason {
   const { db, clock } = deps
   if (input.codigo !== undefined && input.codigo !== codigo) {
     throw invalidInput(`Los códigos de concepto no se pueden cambiar: la ruta es de ${codigo} y el cuerpo dice ${input.codigo}. Cree un concepto nuevo y desactive este.`)
@@ -64,7 +65,7 @@ export function changeReason(deps: ReasonDeps, operator: string, codigo: string,
     })
     const before = toReason(existing)
     const after = toReason(findReason(db, codigo)!)
-    insertAuditEntry(db, { at, actor: operator, action: 'concepto.modificado', subjectType: 'concepto', subjectId: codigo, before: JSON.stringify(before), after: JSON.stringify(after) })
+    insertAuditEntry(db, { at, ...auditedBy(actor), action: 'concepto.modificado', subjectType: 'concepto', subjectId: codigo, before: JSON.stringify(before), after: JSON.stringify(after) })
     return after
   })
   deps.onChange()

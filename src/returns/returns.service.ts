@@ -1,5 +1,6 @@
 import { DateTimeFormatter, type LocalDateTime } from '@js-joda/core'
 import type { StaticDecode } from 'typebox'
+import { auditedBy, requireRight, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
@@ -36,11 +37,12 @@ export interface ReturnsDeps {
  * With `aprobar` it is approved at once. Audited; nothing is written on any violation.
  * @throws DomainError INVALID_INPUT (422) naming the line and the numbers.
  */
-export function registerReturn(deps: ReturnsDeps, operator: string, input: StaticDecode<typeof RegisterReturnBody>): ReturnView {
+export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDecode<typeof RegisterReturnBody>): ReturnView {
   const { db, clock } = deps
+  if (input.aprobar === true) requireRight(actor, 'decidir_devolucion')
   const fecha = input.fecha
   const view = transaction(db, () => {
-    const invoice = findInvoiceForReturn(db, input.factura)
+    const invoice = findInvoiceForReturn(db, input.factura, scopeOf(actor))
     if (!invoice) throw invalidInput(`No existe la factura ${input.factura}.`)
     requireDateWithin(fecha, invoice.fecha_factura, today(clock).toString())
     if (invoice.manifest_estado === 'closed') {
@@ -64,19 +66,19 @@ export function registerReturn(deps: ReturnsDeps, operator: string, input: Stati
       listed_lines: listedLines,
       registered_at: toStoredInstant(at),
       registered_date: processed.toLocalDate().toString(),
-      registered_by: operator,
+      registered_by: actor.nombre,
       processed_date: approved ? processed.toLocalDate().toString() : null,
       processed_time: approved ? timeOf(processed) : null,
-      approved_by: approved ? operator : null,
+      approved_by: approved ? actor.nombre : null,
       closed_at: null,
       closed_by: null,
       closing_note: null,
     })
     insertReturnLines(db, lines.map((line) => ({ ...line, return_id: returnId })))
-    const registered = getReturn(deps, String(returnId))
+    const registered = getReturn(deps, actor, String(returnId))
     insertAuditEntry(db, {
       at: toStoredInstant(at),
-      actor: operator,
+      ...auditedBy(actor),
       action: approved ? 'devolucion.registrada_y_aprobada' : 'devolucion.registrada',
       subjectType: 'devolucion',
       subjectId: String(returnId),
@@ -88,32 +90,33 @@ export function registerReturn(deps: ReturnsDeps, operator: string, input: Stati
   return view
 }
 
-export function getReturn(deps: Pick<ReturnsDeps, 'db' | 'clock'>, id: string): ReturnView {
-  const row = findReturn(deps.db, Number(id))
+/** @throws DomainError NOT_FOUND when unknown or of an invoice outside the actor's warehouses. */
+export function getReturn(deps: Pick<ReturnsDeps, 'db' | 'clock'>, actor: Actor | null, id: string): ReturnView {
+  const row = findReturn(deps.db, Number(id), actor === null ? null : scopeOf(actor))
   if (!row) throw notFound(`No existe la devolución ${id}.`)
   return toView(deps.clock, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? [])
 }
 
-/** Returns registered on a local date, in a state and/or of one invoice, by id. */
-export function listReturns(deps: Pick<ReturnsDeps, 'db' | 'clock'>, filters: { fecha?: string; estado?: ReturnState; invoiceId?: number }): ReturnView[] {
-  const rows = findReturns(deps.db, { registeredDate: filters.fecha, estado: filters.estado, invoiceId: filters.invoiceId })
+/** Returns of invoices in the actor's warehouses registered on a local date, in a state and/or of one invoice, by id. */
+export function listReturns(deps: Pick<ReturnsDeps, 'db' | 'clock'>, actor: Actor | null, filters: { fecha?: string; estado?: ReturnState; invoiceId?: number }): ReturnView[] {
+  const rows = findReturns(deps.db, { registeredDate: filters.fecha, estado: filters.estado, invoiceId: filters.invoiceId, scope: actor === null ? null : scopeOf(actor) })
   const lines = findReturnLines(deps.db, rows.map((row) => row.id))
   return rows.map((row) => toView(deps.clock, row, lines.get(row.id) ?? []))
 }
 
 /** pending → approved; its processing date and time are now, in the zone. */
-export function approveReturn(deps: ReturnsDeps, operator: string, id: string): ReturnView {
-  return changeState(deps, operator, id, 'approved', null)
+export function approveReturn(deps: ReturnsDeps, actor: Actor, id: string): ReturnView {
+  return changeState(deps, actor, id, 'approved', null)
 }
 
 /** pending → rejected, with a reason. */
-export function rejectReturn(deps: ReturnsDeps, operator: string, id: string, motivo: string): ReturnView {
-  return changeState(deps, operator, id, 'rejected', motivo)
+export function rejectReturn(deps: ReturnsDeps, actor: Actor, id: string, motivo: string): ReturnView {
+  return changeState(deps, actor, id, 'rejected', motivo)
 }
 
 /** approved → cancelled, with a reason: it leaves the client's listing and frees its units. */
-export function cancelReturn(deps: ReturnsDeps, operator: string, id: string, motivo: string): ReturnView {
-  return changeState(deps, operator, id, 'cancelled', motivo)
+export function cancelReturn(deps: ReturnsDeps, actor: Actor, id: string, motivo: string): ReturnView {
+  return changeState(deps, actor, id, 'cancelled', motivo)
 }
 
 const ALLOWED_FROM: Record<'approved' | 'rejected' | 'cancelled', ReturnState> = {
@@ -129,10 +132,10 @@ const STATE_NAMES: Record<ReturnState, string> = {
   cancelled: 'anulada',
 }
 
-function changeState(deps: ReturnsDeps, operator: string, id: string, target: 'approved' | 'rejected' | 'cancelled', motivo: string | null): ReturnView {
+function changeState(deps: ReturnsDeps, actor: Actor, id: string, target: 'approved' | 'rejected' | 'cancelled', motivo: string | null): ReturnView {
   const { db, clock } = deps
   const view = transaction(db, () => {
-    const before = getReturn(deps, id)
+    const before = getReturn(deps, actor, id)
     if (before.estado !== ALLOWED_FROM[target]) {
       throw new DomainError(
         'INVALID_TRANSITION',
@@ -145,12 +148,12 @@ function changeState(deps: ReturnsDeps, operator: string, id: string, target: 'a
       db,
       Number(id),
       target === 'approved'
-        ? { estado: target, processed_date: local.toLocalDate().toString(), processed_time: timeOf(local), approved_by: operator }
-        : { estado: target, closed_at: toStoredInstant(at), closed_by: operator, closing_note: motivo },
+        ? { estado: target, processed_date: local.toLocalDate().toString(), processed_time: timeOf(local), approved_by: actor.nombre }
+        : { estado: target, closed_at: toStoredInstant(at), closed_by: actor.nombre, closing_note: motivo },
     )
-    const after = getReturn(deps, id)
+    const after = getReturn(deps, actor, id)
     const action = { approved: 'devolucion.aprobada', rejected: 'devolucion.rechazada', cancelled: 'devolucion.anulada' }[target]
-    insertAuditEntry(db, { at: toStoredInstant(at), actor: operator, action, subjectType: 'devolucion', subjectId: id, before: JSON.stringify(before), after: JSON.stringify(after) })
+    insertAuditEntry(db, { at: toStoredInstant(at), ...auditedBy(actor), action, subjectType: 'devolucion', subjectId: id, before: JSON.stringify(before), after: JSON.stringify(after) })
     return after
   })
   if (view.fechaProcesado) deps.listing.forgetDate(view.fechaProcesado)

@@ -1,5 +1,7 @@
 import { sql, type Selectable } from 'kysely'
+import type { WarehouseScope } from '../actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
+import { inWarehouses } from '../db/warehouse-scope.ts'
 import type { ManifestState, ReturnLineTable, ReturnState, ReturnTable } from '../db/tables.ts'
 
 export interface InvoiceForReturn {
@@ -34,14 +36,16 @@ export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered
 
 export type ReturnLineRow = Omit<ReturnLineTable, 'id'>
 
-export function findInvoiceForReturn(db: Database, nfactura: string): InvoiceForReturn | undefined {
+/** The invoice a return names, when it exists in the actor's warehouses. */
+export function findInvoiceForReturn(db: Database, nfactura: string, scope: WarehouseScope): InvoiceForReturn | undefined {
   return first(
     db,
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
       .select(['i.id', 'i.nfactura', 'i.fecha_factura', 'm.numero as manifiesto', 'm.estado as manifest_estado'])
-      .where('i.nfactura', '=', nfactura),
+      .where('i.nfactura', '=', nfactura)
+      .where(inWarehouses('i.almacen', scope)),
   )
 }
 
@@ -97,12 +101,12 @@ function returnsWithContext(db: Database) {
     ])
 }
 
-export function findReturn(db: Database, id: number): ReturnRow | undefined {
-  return first(db, returnsWithContext(db).where('r.id', '=', id))
+export function findReturn(db: Database, id: number, scope: WarehouseScope = null): ReturnRow | undefined {
+  return first(db, returnsWithContext(db).where('r.id', '=', id).where(inWarehouses('i.almacen', scope)))
 }
 
-export function findReturns(db: Database, filters: { registeredDate?: string; estado?: ReturnState; invoiceId?: number }): ReturnRow[] {
-  let query = returnsWithContext(db)
+export function findReturns(db: Database, filters: { registeredDate?: string; estado?: ReturnState; invoiceId?: number; scope?: WarehouseScope }): ReturnRow[] {
+  let query = returnsWithContext(db).where(inWarehouses('i.almacen', filters.scope ?? null))
   if (filters.registeredDate !== undefined) query = query.where('r.registered_date', '=', filters.registeredDate)
   if (filters.estado !== undefined) query = query.where('r.estado', '=', filters.estado)
   if (filters.invoiceId !== undefined) query = query.where('r.invoice_id', '=', filters.invoiceId)

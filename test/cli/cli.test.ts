@@ -69,6 +69,7 @@ test('cli: serve with no config at all serves ping, answers 503 on protected end
   assert.ok(existsSync(join(dir, 'backups')), 'snapshots go to ./backups by default')
   assert.deepEqual(messages.filter((msg) => msg !== 'request' && msg !== snapshot), [
     'manifiesto escuchando',
+    'no hay ningún administrador activo: créelo con «manifiesto usuario crear admin --rol admin» (pide la contraseña), y entre a la consola con él',
     'sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver README, "Configuración")',
     'deteniendo: no se aceptan más solicitudes; se terminan las que están en curso',
     'detenido',

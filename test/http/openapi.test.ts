@@ -81,7 +81,7 @@ test('openapi: the returns listing documents its Fecha header, pagina and the re
   const items = (listing.responses['200']!.content!['application/json']!.schema as { items: { properties: Record<string, unknown> } }).items
   assert.deepEqual(Object.keys(items.properties), ['devolucion', 'factura', 'clienteid', 'cliente', 'fecha', 'total', 'almacen', 'idConcepto', 'concepto', 'numeroManifiesto', 'fechaProcesado', 'horaProcesado', 'lineasDevolucion'])
   const operatorRoute = document.paths['/api/v1/operador/devoluciones']!.post!
-  assert.deepEqual(operatorRoute.security, [{ OperatorKey: [] }])
+  assert.deepEqual(operatorRoute.security, [{ Sesion: [] }, { OperatorKey: [] }], 'a person with a session, or an integration with the key')
 })
 
 test('openapi: every operation has its own operationId (client generators name methods by it)', async () => {

@@ -22,9 +22,9 @@ const create = (service: TestService) => operator(service, 'POST', 'conceptos', 
 const noOperatorKey = { OperatorKey: '' }
 
 const scenarios: Scenario[] = [
-  { name: 'no OperatorKey → 401', method: 'GET', path: 'conceptos', headers: noOperatorKey, status: 401, answer: { success: false, message: 'OperatorKey requerido: envíe la clave en el encabezado OperatorKey.' } },
+  { name: 'neither a session nor an OperatorKey → 401', method: 'GET', path: 'conceptos', headers: noOperatorKey, status: 401, answer: { success: false, message: 'Inicie sesión en la consola, o (una integración) envíe la clave en el encabezado OperatorKey.' } },
   { name: "the client's ApiKey sent as OperatorKey → 401", method: 'GET', path: 'conceptos', headers: { OperatorKey: API_KEY }, status: 401, answer: { success: false, message: 'OperatorKey inválido.' } },
-  { name: 'only an ApiKey header → 401', method: 'GET', path: 'conceptos', headers: { ...noOperatorKey, ApiKey: API_KEY }, status: 401, answer: { success: false, message: 'OperatorKey requerido: envíe la clave en el encabezado OperatorKey.' } },
+  { name: 'only an ApiKey header → 401', method: 'GET', path: 'conceptos', headers: { ...noOperatorKey, ApiKey: API_KEY }, status: 401, answer: { success: false, message: 'Inicie sesión en la consola, o (una integración) envíe la clave en el encabezado OperatorKey.' } },
   { name: 'a change without the Operador header → 422, nothing written', method: 'POST', path: 'conceptos', body: DANADO, headers: { Operador: '' }, status: 422, answer: { success: false, message: 'Falta el encabezado Operador: el nombre de la persona que hace el cambio (codificado con %XX si no es ASCII).' }, stored: [] },
   { name: 'a bad percent-encoding in Operador → 422', method: 'POST', path: 'conceptos', body: DANADO, headers: { Operador: 'Ana%E0%A4%A' }, status: 422, answer: { success: false, message: 'El encabezado Operador tiene una codificación %XX inválida.' }, stored: [] },
   { name: 'invalid JSON → 422', method: 'POST', path: 'conceptos', body: '{"codigo":', status: 422, answer: { success: false, message: 'El cuerpo de la solicitud debe ser JSON válido.' }, stored: [] },

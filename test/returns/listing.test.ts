@@ -4,7 +4,7 @@ import { ListingCache } from '../../src/returns/listing.cache.ts'
 import { registerReturn as registerDirectly } from '../../src/returns/returns.service.ts'
 import { postBatch } from '../support/batches.ts'
 import { generateBatch } from '../../bench/generator.ts'
-import { operator, registerReturn, seedReturns } from '../support/operator.ts'
+import { INTEGRATION, operator, registerReturn, seedReturns } from '../support/operator.ts'
 import { withService, type TestService } from '../support/service.ts'
 
 const list = async (service: TestService, fecha: string | undefined, query = '') => {
@@ -82,7 +82,7 @@ test('listing: 1001 approved returns → page 1 has 1000, page 2 has 1, page 3 i
     const deps = { db: service.db, clock: service.clock, listing: new ListingCache(service.config.returnsCache, service.clock) }
     for (let i = 0; i < 1001; i++) {
       const factura = `G-001-01-${String(Math.floor(i / 8) + 1).padStart(8, '0')}`
-      registerDirectly(deps, 'Prueba', { factura, concepto: 'DANADO', fecha: '2026-11-22', lineas: [{ numeroLinea: (i % 8) + 1 > 6 ? 1 : (i % 8) + 1, unidades: 1 }], aprobar: true })
+      registerDirectly(deps, INTEGRATION, { factura, concepto: 'DANADO', fecha: '2026-11-22', lineas: [{ numeroLinea: (i % 8) + 1 > 6 ? 1 : (i % 8) + 1, unidades: 1 }], aprobar: true })
     }
     const page1 = ids((await list(service, '22/11/2026')).text)
     const page2 = ids((await list(service, '22/11/2026', '?pagina=2')).text)

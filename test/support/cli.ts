@@ -10,14 +10,23 @@ export interface CliResult {
   stderr: string
 }
 
+export interface CliOptions {
+  cwd: string
+  env?: Record<string, string>
+  /** Written to the command's standard input (which is otherwise closed). */
+  input?: string
+}
+
 /** Starts `manifiesto <args>` from source as a child process, in `cwd`, with only `env` added. */
-export function spawnCli(args: string[], options: { cwd: string; env?: Record<string, string> }): ChildProcess {
+export function spawnCli(args: string[], options: CliOptions): ChildProcess {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env }
-  return spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd: options.cwd, env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+  if (options.input !== undefined) child.stdin?.end(options.input)
+  return child
 }
 
 /** Runs a command to its end. */
-export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   const child = spawnCli(args, options)
   return collect(child)
 }

@@ -1,7 +1,11 @@
+import type { Actor } from '../../src/actor.ts'
 import { exampleBatch, postBatch, type Answer } from './batches.ts'
 import { OPERATOR_KEY, type TestService } from './service.ts'
 
 export const OPERATOR = 'Ana Lucía Fiallos'
+
+/** An integration acting with the OperatorKey, for calling services directly. */
+export const INTEGRATION: Actor = { kind: 'integracion', nombre: OPERATOR, usuario: null, rol: 'supervisor', almacenes: null }
 export const FACTURA = '001-001-01-00912001'
 
 /** An operator request: OperatorKey and the (percent-encoded) Operador header, JSON body. */

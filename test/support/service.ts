@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
+import type { PasswordCost } from '../../src/accounts/passwords.ts'
 import { createApp } from '../../src/app.ts'
 import type { Route } from '../../src/http/route.ts'
 import { ManualClock } from '../../src/clock.ts'
@@ -13,6 +14,8 @@ import { createLogger } from '../../src/logger.ts'
 import { answerChecker } from './answers.ts'
 
 export const API_KEY = 'clave-cliente-de-prueba-7f3a'
+/** A cheap scrypt cost for tests (production uses DEFAULT_PASSWORD_COST). */
+export const TEST_PASSWORD_COST: PasswordCost = { N: 1024, r: 8, p: 1 }
 export const OPERATOR_KEY = 'clave-operador-de-prueba-91c2'
 
 /** Deep partial of the config, for per-test overrides. */
@@ -38,6 +41,8 @@ export interface TestService {
 
 export interface TestServiceOptions {
   config?: ConfigOverrides
+  /** scrypt cost of new password hashes; cheap by default so tests that log in stay fast. */
+  passwordCost?: PasswordCost
   /** ISO instant the clock starts at (default: 2026-11-22T16:00:00Z, 10:00 in Honduras). */
   now?: string
 }
@@ -60,7 +65,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const log = createLogger(config.log, sink)
   const db = openDatabase(config.database.path)
   migrateDatabase(db)
-  const { listener, routes } = createApp({ config, db, clock, log })
+  const { listener, routes } = createApp({ config, db, clock, log, passwordCost: options.passwordCost ?? TEST_PASSWORD_COST })
   const server = await startServer(listener, config.server)
   const url = `http://127.0.0.1:${server.address.port}`
   const checkAnswer = answerChecker(routes)

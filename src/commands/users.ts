@@ -1,0 +1,117 @@
+import type { StaticDecode } from 'typebox'
+import { Compile } from 'typebox/compile'
+import { CreateUserBody, Password } from '../accounts/accounts.schemas.ts'
+import { DEFAULT_PASSWORD_COST } from '../accounts/passwords.ts'
+import { createUser, getUser, listUsers, requireNewUserAllowed, setUserPassword, type AccountsDeps } from '../accounts/users.service.ts'
+import { systemClock } from '../clock.ts'
+import type { LoadedConfig } from '../config.ts'
+import { closeDatabase, openDatabase } from '../db/database.ts'
+import { migrateDatabase } from '../db/migrate.ts'
+import { DomainError } from '../errors.ts'
+import { dottedPath, problemsOf } from '../schema-errors.ts'
+import { readSecret } from './secret-input.ts'
+
+export interface UserCommandOptions {
+  rol?: string | undefined
+  nombre?: string | undefined
+  almacenes?: string | undefined
+  contrasenaStdin?: boolean | undefined
+}
+
+export interface CommandResult {
+  code: number
+  /** What to print: on stdout for code 0, on stderr otherwise. */
+  lines: string[]
+}
+
+const creation = Compile(CreateUserBody)
+const password = Compile(Password)
+
+/**
+ * `manifiesto usuario crear NOMBRE --rol ROL [--nombre "…"] [--almacenes OAC,OAS]`,
+ * `usuario restablecer NOMBRE` (new password, sessions ended, lockout lifted) and `usuario listar`.
+ * They open the same database file as the running service (WAL lets both write); a fresh
+ * installation's database is created. The password is asked twice on the terminal without echo,
+ * or read from standard input with `--contrasena-stdin`.
+ * Exit codes: 0 done, 1 refused (an existing user…), 2 invalid input or usage.
+ */
+export async function runUserCommand(loaded: LoadedConfig, action: string | undefined, name: string | undefined, options: UserCommandOptions): Promise<CommandResult> {
+  if (action !== 'crear' && action !== 'restablecer' && action !== 'listar') {
+    return { code: 2, lines: ['Use: manifiesto usuario crear NOMBRE --rol admin|supervisor|operador, manifiesto usuario restablecer NOMBRE, o manifiesto usuario listar.'] }
+  }
+  if (action !== 'listar' && name === undefined) return { code: 2, lines: [`Falta el nombre de usuario: manifiesto usuario ${action} NOMBRE`] }
+  const { config } = loaded
+  const db = openDatabase(config.database.path)
+  try {
+    migrateDatabase(db)
+    const deps: AccountsDeps = { db, clock: systemClock(config.dates.timezone), warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST }
+    if (action === 'listar') return { code: 0, lines: formatUsers(listUsers(deps)) }
+    if (action === 'crear') {
+      const input = {
+        usuario: name!,
+        nombre: options.nombre ?? name!,
+        rol: options.rol ?? '',
+        ...(options.almacenes === undefined ? {} : { almacenes: options.almacenes === 'todos' ? 'todos' : options.almacenes.split(',').map((code) => code.trim()) }),
+        contrasena: 'x'.repeat(10),
+      }
+      const refused = refusalOf(creation, input)
+      if (refused !== null) return { code: 2, lines: [refused] }
+      const checked = creation.Decode(input) as StaticDecode<typeof CreateUserBody>
+      requireNewUserAllowed(deps, checked.usuario, checked.rol, checked.almacenes)
+      const secret = await askPassword(options)
+      if (typeof secret !== 'string') return secret
+      const user = await createUser(deps, null, { ...checked, contrasena: secret })
+      return { code: 0, lines: [`usuario creado: ${user.usuario} (${user.nombre}), rol ${user.rol}, almacenes ${describeWarehouses(user.almacenes)}`] }
+    }
+    getUser(deps, name!)
+    const secret = await askPassword(options)
+    if (typeof secret !== 'string') return secret
+    const user = await setUserPassword(deps, null, name!, secret)
+    return { code: 0, lines: [`contraseña restablecida para ${user.usuario}: sus sesiones se cerraron y quedó desbloqueado`] }
+  } catch (error) {
+    if (error instanceof DomainError) return { code: error.code === 'INVALID_INPUT' ? 2 : 1, lines: [error.message] }
+    throw error
+  } finally {
+    closeDatabase(db)
+  }
+}
+
+async function askPassword(options: UserCommandOptions): Promise<string | CommandResult> {
+  let secret: string
+  if (options.contrasenaStdin) {
+    secret = (await readStandardInput()).replace(/\r?\n$/, '')
+  } else if (process.stdin.isTTY) {
+    secret = await readSecret('Contraseña (al menos 10 caracteres): ')
+    const again = await readSecret('Repita la contraseña: ')
+    if (again !== secret) return { code: 2, lines: ['Las contraseñas no coinciden; no se cambió nada.'] }
+  } else {
+    return { code: 2, lines: ['No hay una terminal para pedir la contraseña: use --contrasena-stdin y envíela por la entrada estándar.'] }
+  }
+  const refused = refusalOf(password, secret, 'contraseña')
+  return refused === null ? secret : { code: 2, lines: [refused] }
+}
+
+function refusalOf(validator: ReturnType<typeof Compile>, value: unknown, name?: string): string | null {
+  if (validator.Check(value)) return null
+  const problems = problemsOf(validator, value).map((problem) => `${name ?? (dottedPath(problem.path) || 'valor')}: ${problem.phrase}`)
+  return `Datos inválidos: ${problems.join('; ')}.`
+}
+
+function readStandardInput(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = ''
+    process.stdin.setEncoding('utf8')
+    process.stdin.on('data', (chunk: string) => (text += chunk))
+    process.stdin.once('end', () => resolve(text))
+    process.stdin.once('error', reject)
+  })
+}
+
+function formatUsers(users: ReturnType<typeof listUsers>): string[] {
+  if (users.length === 0) return ['No hay usuarios. Cree el primer administrador: manifiesto usuario crear admin --rol admin']
+  return users.map((user) => `${user.usuario.padEnd(20)} ${user.rol.padEnd(10)} ${user.activo ? 'activo  ' : 'inactivo'} ${describeWarehouses(user.almacenes).padEnd(16)} ${user.nombre}`)
+}
+
+function describeWarehouses(almacenes: 'todos' | string[]): string {
+  return almacenes === 'todos' ? 'todos' : almacenes.join(',')
+}

@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { all, first } from '../../src/db/database.ts'
+import { createAccount, logIn, asPerson, PASSWORD, sessionOf } from '../support/accounts.ts'
+import { API_KEY, withService, type TestService } from '../support/service.ts'
+
+const WRONG = { success: false, message: 'Usuario o contraseña incorrectos.' }
+
+function audit(service: TestService, action: string) {
+  return all(service.db, service.db.query.selectFrom('audit_log').select(['actor', 'actor_usuario', 'subject_id', 'detail']).where('action', '=', action).orderBy('id'))
+}
+
+interface LoginScenario {
+  name: string
+  setup?: (service: TestService) => Promise<unknown>
+  usuario: string
+  contrasena: string
+  status: number
+  body: unknown
+}
+
+const logins: LoginScenario[] = [
+  { name: 'an unknown user → 401, the same answer as a wrong password', usuario: 'nadie', contrasena: PASSWORD, status: 401, body: WRONG },
+  { name: 'a wrong password → 401', usuario: 'ana', contrasena: 'otra-contraseña-mala', status: 401, body: WRONG },
+  { name: 'a deactivated user → 401, the same answer', setup: (service) => Promise.resolve(service.db.sqlite.exec("UPDATE users SET activo = 0 WHERE usuario = 'ana'")), usuario: 'ana', contrasena: PASSWORD, status: 401, body: WRONG },
+  { name: 'the right password → 200 with the user', usuario: 'ana', contrasena: PASSWORD, status: 200, body: { usuario: 'ana', nombre: 'Ana Lucía Fiallos', rol: 'operador', almacenes: ['OAC'] } },
+  { name: 'the login name ignores case', usuario: 'ANA', contrasena: PASSWORD, status: 200, body: { usuario: 'ana', nombre: 'Ana Lucía Fiallos', rol: 'operador', almacenes: ['OAC'] } },
+]
+
+for (const scenario of logins) {
+  test(`sessions: ${scenario.name}`, () =>
+    withService({}, async (service) => {
+      await createAccount(service, 'ana', 'operador', ['OAC'], 'Ana Lucía Fiallos')
+      await scenario.setup?.(service)
+      const login = await logIn(service, scenario.usuario, scenario.contrasena)
+      assert.equal(login.status, scenario.status)
+      assert.deepEqual(login.body, scenario.body)
+      assert.equal(login.cookie !== null, scenario.status === 200)
+      if (scenario.status === 401) assert.equal(audit(service, 'sesion.fallida').length, 1)
+    }))
+}
+
+test('sessions: the cookie is HttpOnly, SameSite=Strict, Path=/, not Secure over HTTP; only a hash of the token is stored', () =>
+  withService({}, async (service) => {
+    await createAccount(service, 'ana', 'operador', ['OAC'])
+    const login = await logIn(service, 'ana')
+    assert.match(login.setCookie ?? '', /^manifiesto_sesion=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/$/)
+    const token = login.cookie!.split('=')[1]!
+    const stored = first(service.db, service.db.query.selectFrom('sessions').select('token_hash'))!.token_hash
+    assert.match(stored, /^[0-9a-f]{64}$/)
+    assert.notEqual(stored, token)
+    const me = await asPerson(service, login.cookie!, 'GET', '/api/v1/sesion')
+    assert.deepEqual(me, { status: 200, body: { usuario: 'ana', nombre: 'Nombre de ana', rol: 'operador', almacenes: ['OAC'] } })
+  }))
+
+test('sessions: without a cookie, or with an unknown one, GET /sesion → 401', () =>
+  withService({}, async (service) => {
+    assert.equal((await service.fetch('/api/v1/sesion')).status, 401)
+    const unknown = await asPerson(service, 'manifiesto_sesion=inventada', 'GET', '/api/v1/sesion')
+    assert.deepEqual(unknown, { status: 401, body: { success: false, message: 'Su sesión terminó (por inactividad, por tiempo o por un cambio de contraseña): inicie sesión de nuevo.' } })
+  }))
+
+test('sessions: 5 failures in 15 minutes lock the name for 15 minutes — the right password too — audited with the IP, and the lock ends', () =>
+  withService({}, async (service) => {
+    await createAccount(service, 'ana', 'operador', ['OAC'])
+    for (let i = 0; i < 5; i++) {
+      service.clock.advance(60_000)
+      assert.equal((await logIn(service, 'ana', 'mala-mala-mala')).status, 401)
+    }
+    const locked = await service.fetch('/api/v1/sesion', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ usuario: 'ana', contrasena: PASSWORD }) })
+    assert.equal(locked.status, 429)
+    assert.equal(locked.headers.get('retry-after'), '900')
+    assert.deepEqual(await locked.json(), { success: false, message: 'Demasiados intentos fallidos para este usuario: espere 15 minuto(s) antes de volver a intentar, o pida al administrador que restablezca la contraseña.' })
+    assert.deepEqual(audit(service, 'sesion.fallida').map((row) => [row.actor, row.subject_id, (JSON.parse(row.detail!) as { ip: string }).ip]).at(-1), ['sistema', 'ana', '127.0.0.1'])
+    assert.equal(audit(service, 'sesion.bloqueada').length, 1)
+    service.clock.advance(14 * 60_000)
+    assert.equal((await logIn(service, 'ana')).status, 429, 'still locked a minute before the end')
+    service.clock.advance(60_000)
+    assert.equal((await logIn(service, 'ana')).status, 200, 'the lock ended')
+  }))
+
+test('sessions: an unknown name is locked the same way (a lockout reveals nothing)', () =>
+  withService({}, async (service) => {
+    for (let i = 0; i < 5; i++) await logIn(service, 'fantasma', 'cualquier-cosa')
+    assert.equal((await logIn(service, 'fantasma', 'cualquier-cosa')).status, 429)
+  }))
+
+test('sessions: the login route has its own per-IP limit (rateLimits.loginPerMinute)', () =>
+  withService({ config: { rateLimits: { loginPerMinute: 3 } } }, async (service) => {
+    const statuses = []
+    for (let i = 0; i < 4; i++) statuses.push((await logIn(service, `u${i}`, 'x')).status)
+    assert.deepEqual(statuses, [401, 401, 401, 429])
+  }))
+
+const expiries = [
+  { name: '12 hours without use (auth.sessionIdleHours)', steps: [12 * 3_600_000 + 1], expired: true },
+  { name: 'used every 11 hours, still valid after 5 days', steps: Array(11).fill(11 * 3_600_000), expired: false },
+  { name: '7 days after login even when used every 11 hours (auth.sessionMaxDays)', steps: Array(16).fill(11 * 3_600_000), expired: true },
+]
+
+for (const scenario of expiries) {
+  test(`sessions: expiry — ${scenario.name}`, () =>
+    withService({}, async (service) => {
+      await createAccount(service, 'ana', 'operador', ['OAC'])
+      const cookie = await sessionOf(service, 'ana')
+      let last = 200
+      for (const step of scenario.steps) {
+        service.clock.advance(step)
+        last = (await asPerson(service, cookie, 'GET', '/api/v1/sesion')).status
+        if (last !== 200) break
+      }
+      assert.equal(last, scenario.expired ? 401 : 200)
+    }))
+}
+
+test('sessions: logging out ends the session (204), and the cookie no longer opens anything', () =>
+  withService({}, async (service) => {
+    await createAccount(service, 'ana', 'operador', ['OAC'])
+    const cookie = await sessionOf(service, 'ana')
+    const out = await service.fetch('/api/v1/sesion', { method: 'DELETE', headers: { Cookie: cookie, Origin: service.url } })
+    assert.equal(out.status, 204)
+    assert.match(out.headers.get('set-cookie') ?? '', /^manifiesto_sesion=; .*Max-Age=0/)
+    assert.equal((await asPerson(service, cookie, 'GET', 'manifiestos')).status, 401)
+  }))
+
+test('sessions: changing one’s own password ends one’s other sessions, keeps this one', () =>
+  withService({}, async (service) => {
+    await createAccount(service, 'ana', 'operador', ['OAC'])
+    const here = await sessionOf(service, 'ana')
+    const elsewhere = await sessionOf(service, 'ana')
+    const wrong = await asPerson(service, here, 'POST', '/api/v1/sesion/contrasena', { actual: 'no-es-la-actual', nueva: 'nueva-clave-2027' })
+    assert.deepEqual(wrong, { status: 422, body: { success: false, message: 'La contraseña actual no es correcta.' } })
+    const equalToName = await asPerson(service, here, 'POST', '/api/v1/sesion/contrasena', { actual: PASSWORD, nueva: 'ana' })
+    assert.equal(equalToName.status, 422)
+    assert.equal((await asPerson(service, here, 'POST', '/api/v1/sesion/contrasena', { actual: PASSWORD, nueva: 'nueva-clave-2027' })).status, 204)
+    assert.equal((await asPerson(service, here, 'GET', '/api/v1/sesion')).status, 200)
+    assert.equal((await asPerson(service, elsewhere, 'GET', '/api/v1/sesion')).status, 401)
+    assert.equal((await logIn(service, 'ana', 'nueva-clave-2027')).status, 200)
+  }))
+
+const crossSite: Array<{ name: string; headers: Record<string, string>; status: number }> = [
+  { name: 'no Origin and no Sec-Fetch-Site → 403', headers: { Origin: '' }, status: 403 },
+  { name: 'another site’s Origin → 403', headers: { Origin: 'https://malicioso.example' }, status: 403 },
+  { name: 'Sec-Fetch-Site: cross-site → 403', headers: { Origin: '', 'Sec-Fetch-Site': 'cross-site' }, status: 403 },
+  { name: 'Sec-Fetch-Site: same-origin → allowed', headers: { Origin: '', 'Sec-Fetch-Site': 'same-origin' }, status: 201 },
+  { name: 'the service’s own Origin → allowed', headers: {}, status: 201 },
+]
+
+for (const scenario of crossSite) {
+  test(`sessions: CSRF — a change by cookie with ${scenario.name}`, () =>
+    withService({}, async (service) => {
+      await createAccount(service, 'sup', 'supervisor')
+      const cookie = await sessionOf(service, 'sup')
+      const headers = Object.fromEntries(Object.entries(scenario.headers).filter(([, value]) => value !== ''))
+      const response = await service.fetch('/api/v1/operador/conceptos', {
+        method: 'POST',
+        headers: { Cookie: cookie, 'Content-Type': 'application/json', ...(scenario.headers.Origin === undefined ? { Origin: service.url } : {}), ...headers },
+        body: JSON.stringify({ codigo: 'DANADO', descripcion: 'Producto dañado' }),
+      })
+      assert.equal(response.status, scenario.status)
+      if (scenario.status === 403) {
+        assert.deepEqual(await response.json(), { success: false, message: 'Solicitud rechazada: un cambio con sesión debe hacerse desde la consola de este servicio (origen distinto o ausente).' })
+        assert.equal(service.db.sqlite.prepare('SELECT count(*) FROM return_reasons').pluck().get(), 0)
+      }
+    }))
+}
+
+test('sessions: a cookie never opens the client API', () =>
+  withService({}, async (service) => {
+    await createAccount(service, 'admin', 'admin')
+    const cookie = await sessionOf(service, 'admin')
+    const response = await service.fetch('/api/v1/manifiestos/905112/estado', { headers: { Cookie: cookie } })
+    assert.equal(response.status, 401)
+    assert.match(((await response.json()) as { message: string }).message, /^ApiKey requerido/)
+    assert.equal((await service.fetch('/api/v1/manifiestos/905112/estado', { headers: { Cookie: cookie, ApiKey: API_KEY } })).status, 404, 'the ApiKey alone decides')
+  }))
+
+test('sessions: the audit log records the person’s nombre and usuario (the Operador header is ignored)', () =>
+  withService({}, async (service) => {
+    await createAccount(service, 'sup', 'supervisor', 'todos', 'Sara Supervisora')
+    const cookie = await sessionOf(service, 'sup')
+    await asPerson(service, cookie, 'POST', 'conceptos', { codigo: 'DANADO', descripcion: 'Producto dañado' }, { Operador: 'Otro%20Nombre' })
+    const [row] = audit(service, 'concepto.creado')
+    assert.deepEqual([row!.actor, row!.actor_usuario], ['Sara Supervisora', 'sup'])
+    const listed = await asPerson(service, cookie, 'GET', 'auditoria?tipo=concepto')
+    assert.deepEqual([listed.body[0].quien, listed.body[0].usuario], ['Sara Supervisora', 'sup'])
+  }))
+
+test('sessions: a login with a hash of a lower cost is rehashed with the current cost', () =>
+  withService({ passwordCost: { N: 2048, r: 8, p: 1 } }, async (service) => {
+    await createAccount(service, 'ana', 'operador', ['OAC'])
+    const before = first(service.db, service.db.query.selectFrom('users').select('password_hash'))!.password_hash
+    assert.match(before, /^scrypt\$N=1024,r=8,p=1\$/)
+    assert.equal((await logIn(service, 'ana')).status, 200)
+    const after = first(service.db, service.db.query.selectFrom('users').select('password_hash'))!.password_hash
+    assert.match(after, /^scrypt\$N=2048,r=8,p=1\$/)
+    assert.equal((await logIn(service, 'ana')).status, 200, 'the new hash works')
+  }))
