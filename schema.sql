@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 4, PRAGMA user_version = 4).
+-- manifiesto: the current database schema (schema version 5, PRAGMA user_version = 5).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
@@ -40,7 +40,10 @@ CREATE TABLE manifests (
   estado TEXT NOT NULL DEFAULT 'imported' CHECK (estado IN ('imported', 'closed')),
   created_at TEXT NOT NULL,
   created_batch_id INTEGER REFERENCES batches (id),
-  closed_at TEXT
+  closed_at TEXT,
+  -- The last local day (YYYY-MM-DD) returns may be registered, until 23:59:59; set at creation
+  -- from returns.windowBusinessDays, extended by a supervisor. NULL: no window.
+  returns_deadline TEXT
 );
 CREATE INDEX manifests_created_at ON manifests (created_at);
 
@@ -80,10 +83,15 @@ CREATE TABLE invoices (
   original TEXT NOT NULL,
   content_hash TEXT NOT NULL,
   created_at TEXT NOT NULL,
-  updated_at TEXT
+  updated_at TEXT,
+  -- Economic fingerprint (src/reissues/fingerprint.ts): customer, products and units, total.
+  fingerprint TEXT,
+  -- Set when a possible re-issue is confirmed: the copy leaves its manifest's totals.
+  annulled_at TEXT
 );
 CREATE INDEX invoices_manifest ON invoices (manifest_id);
 CREATE INDEX invoices_batch ON invoices (batch_id);
+CREATE INDEX invoices_fingerprint ON invoices (fingerprint, fecha_factura);
 
 CREATE TABLE invoice_lines (
   id INTEGER PRIMARY KEY,
@@ -127,6 +135,23 @@ CREATE TABLE invoice_conflicts (
 );
 CREATE INDEX invoice_conflicts_invoice ON invoice_conflicts (invoice_id, estado);
 CREATE INDEX invoice_conflicts_estado ON invoice_conflicts (estado, id);
+
+-- A new invoice whose fingerprint matched a stored invoice of another manifest (step 8): the
+-- possible copy, the invoice it repeats, and the warehouse's decision.
+CREATE TABLE invoice_reissues (
+  id INTEGER PRIMARY KEY,
+  invoice_id INTEGER NOT NULL UNIQUE REFERENCES invoices (id),
+  original_invoice_id INTEGER NOT NULL REFERENCES invoices (id),
+  batch_id INTEGER NOT NULL REFERENCES batches (id),
+  days_apart INTEGER NOT NULL,
+  estado TEXT NOT NULL DEFAULT 'pending' CHECK (estado IN ('pending', 'confirmed', 'discarded')),
+  created_at TEXT NOT NULL,
+  decided_at TEXT,
+  decided_by TEXT,
+  decision_note TEXT
+);
+CREATE INDEX invoice_reissues_estado ON invoice_reissues (estado, id);
+
 
 -- `actor` is the name shown; `actor_usuario` the login name of the person who acted (null for the
 -- service itself and for integrations).

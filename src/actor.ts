@@ -42,7 +42,7 @@ const DOING: Record<Right, string> = {
   registrar_devolucion: 'registrar devoluciones',
   decidir_devolucion: 'aprobar, rechazar o anular devoluciones',
   cerrar_manifiesto: 'cerrar o reabrir manifiestos ni cambiar su plazo de devoluciones',
-  decidir_conflicto: 'revisar ni decidir conflictos de facturas',
+  decidir_conflicto: 'revisar ni decidir conflictos de facturas, ni decidir posibles re-emisiones',
   gestionar_conceptos: 'crear ni cambiar conceptos de devolución',
   leer_lotes: 'consultar los lotes recibidos del proveedor',
   leer_auditoria: 'consultar la auditoría',

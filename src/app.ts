@@ -20,6 +20,7 @@ import { intakeRoutes } from './intake/intake.routes.ts'
 import { invoiceRoutes } from './invoices/invoices.routes.ts'
 import { manifestOperatorRoutes, manifestRoutes } from './manifests/manifests.routes.ts'
 import { reasonRoutes } from './reasons/reasons.routes.ts'
+import { reissueRoutes } from './reissues/reissues.routes.ts'
 import { ListingCache } from './returns/listing.cache.ts'
 import { returnRoutes } from './returns/returns.routes.ts'
 import { VERSION } from './version.ts'
@@ -64,13 +65,15 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
       log,
       uploads: new UploadSlots(config.intake.maxConcurrentBatches),
       onInvoicesChanged: () => listing.forgetAll(),
+      alerter,
     }),
-    ...manifestRoutes({ db, clock }),
-    ...manifestOperatorRoutes({ db, clock }),
+    ...manifestRoutes({ db, clock, config }),
+    ...manifestOperatorRoutes({ db, clock, config }),
     ...returnRoutes({ db, clock, listing }),
     ...reasonRoutes({ db, clock, onChange: () => listing.forgetAll() }),
     ...invoiceRoutes({ db, clock }),
     ...conflictRoutes({ db, clock, onInvoiceChanged: () => listing.forgetAll() }),
+    ...reissueRoutes({ db, clock }),
     ...batchRoutes({ db, clock, config }),
     ...auditRoutes({ db, clock }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),

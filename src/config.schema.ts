@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { LocalDate } from './http/vocabulary.ts'
 
 /**
  * Every configuration key with its type and limits (contract §2 and §10), and the built-in
@@ -63,6 +64,23 @@ export const ConfigSchema = Type.Object(
         autoUpdateFields: Type.Array(Type.String({ minLength: 1 })),
         rawPayloadRetentionDays: Type.Integer({ minimum: 1 }),
         maxConcurrentBatches: Type.Integer({ minimum: 1, maximum: 16 }),
+        reissue: Type.Object(
+          {
+            enabled: Type.Boolean(),
+            // Legitimate repeat orders (the same weekly basket) come 5–7 days apart: never that far.
+            windowDays: Type.Integer({ minimum: 0, maximum: 4 }),
+            blockThreshold: Type.Integer({ minimum: 1, maximum: 10_000 }),
+            action: Type.Union([Type.Literal('flag'), Type.Literal('reject')], { errorMessage: '"flag" o "reject"' }),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    returns: Type.Object(
+      {
+        windowBusinessDays: Type.Integer({ minimum: 0, maximum: 60 }),
+        holidays: Type.Array(LocalDate('Feriado: no es día hábil para el plazo de devoluciones'), { maxItems: 1000 }),
       },
       { additionalProperties: false },
     ),
@@ -100,7 +118,13 @@ export const DEFAULT_CONFIG: Config = {
   dates: { timezone: 'America/Tegucigalpa', maxAgeDays: 30, strictMixedDates: false },
   rateLimits: { insertPerMinute: 5, returnsPerMinute: 10, generalPerMinute: 60, operatorPerMinute: 600, loginPerMinute: 10 },
   returnsCache: { pastDateMinutes: 60, todayMinutes: 5 },
-  intake: { autoUpdateFields: [], rawPayloadRetentionDays: 180, maxConcurrentBatches: 2 },
+  intake: {
+    autoUpdateFields: [],
+    rawPayloadRetentionDays: 180,
+    maxConcurrentBatches: 2,
+    reissue: { enabled: true, windowDays: 3, blockThreshold: 3, action: 'flag' },
+  },
+  returns: { windowBusinessDays: 0, holidays: [] },
   backup: { dir: 'backups', everyHours: 24, keep: 14 },
   alerts: { webhookUrl: '' },
   log: { level: 'info', file: '' },

@@ -6,6 +6,7 @@ import type { ConflictState } from '../db/tables.ts'
 import { DomainError, notFound } from '../errors.ts'
 import { invoiceDate } from '../intake/intake.dates.ts'
 import { replaceInvoice } from '../invoices/invoices.store.ts'
+import { fingerprintOfInvoice } from '../reissues/fingerprint.ts'
 import type { ConflictSummary, ConflictView } from './conflicts.schemas.ts'
 import { decideConflict, findConflict, findConflicts, type ConflictRow } from './conflicts.store.ts'
 
@@ -42,7 +43,14 @@ export function acceptConflict(deps: ConflictDeps, actor: Actor, id: string, not
   const accepted = decide(deps, actor, id, 'accepted', nota, (row, at) => {
     const incoming = JSON.parse(row.incoming_original) as Record<string, unknown>
     const fecha = invoiceDate(incoming.FechaFactura as string, deps.clock.zone)
-    replaceInvoice(deps.db, row.invoice_id, { fecha: String(fecha), raw: incoming, original: row.incoming_original, contentHash: row.incoming_hash, at })
+    replaceInvoice(deps.db, row.invoice_id, {
+      fecha: String(fecha),
+      raw: incoming,
+      original: row.incoming_original,
+      contentHash: row.incoming_hash,
+      fingerprint: fingerprintOfInvoice(incoming),
+      at,
+    })
   })
   deps.onInvoiceChanged()
   return accepted

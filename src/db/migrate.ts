@@ -38,6 +38,7 @@ export function migrateDatabase(db: Database, migrations: readonly Migration[] =
     if (migration.version <= from) continue
     db.sqlite.transaction(() => {
       db.sqlite.exec(migration.sql)
+      migration.step?.(db)
       db.sqlite.pragma(`user_version = ${Number(migration.version)}`)
     }).immediate()
   }

@@ -1,7 +1,11 @@
+import { fingerprintOf, type FingerprintSource } from '../reissues/fingerprint.ts'
+import type { Database } from './database.ts'
+
 /**
  * Forward-only schema migrations, embedded in the code (no files to find at run time, so the
  * single executable carries them). `PRAGMA user_version` holds the number of the last one applied.
  * Never edit a migration once it has landed: add the next one, and update `schema.sql`.
+ * Versions only grow; a gap is allowed (a number reserved for work on another branch).
  */
 /** `PRAGMA application_id` of a manifiesto database: "MANI" in ASCII. */
 export const MANIFIESTO_APPLICATION_ID = 0x4d414e49
@@ -10,6 +14,11 @@ export interface Migration {
   version: number
   name: string
   sql: string
+  /**
+   * What SQL cannot compute (a value only the code knows how to derive), run after `sql` in the
+   * same transaction. It reads and writes with its own statements on the schema as of its version.
+   */
+  step?: (db: Database) => void
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -243,6 +252,59 @@ CREATE TABLE login_lockouts (
 ALTER TABLE audit_log ADD COLUMN actor_usuario TEXT;
 `,
   },
+  {
+    version: 5,
+    name: 'returns deadline of manifests; invoice fingerprints (back-filled), annulment and possible re-issues',
+    sql: `
+ALTER TABLE manifests ADD COLUMN returns_deadline TEXT;
+ALTER TABLE invoices ADD COLUMN fingerprint TEXT;
+ALTER TABLE invoices ADD COLUMN annulled_at TEXT;
+CREATE INDEX invoices_fingerprint ON invoices (fingerprint, fecha_factura);
+
+CREATE TABLE invoice_reissues (
+  id INTEGER PRIMARY KEY,
+  invoice_id INTEGER NOT NULL UNIQUE REFERENCES invoices (id),
+  original_invoice_id INTEGER NOT NULL REFERENCES invoices (id),
+  batch_id INTEGER NOT NULL REFERENCES batches (id),
+  days_apart INTEGER NOT NULL,
+  estado TEXT NOT NULL DEFAULT 'pending' CHECK (estado IN ('pending', 'confirmed', 'discarded')),
+  created_at TEXT NOT NULL,
+  decided_at TEXT,
+  decided_by TEXT,
+  decision_note TEXT
+);
+CREATE INDEX invoice_reissues_estado ON invoice_reissues (estado, id);
+`,
+    // Existing manifests keep returns_deadline NULL: no window, never suddenly closed to returns.
+    step: backfillFingerprints,
+  },
 ]
 
-export const LATEST_SCHEMA_VERSION = MIGRATIONS.length
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version
+
+/**
+ * Migration 5: every stored invoice gets its fingerprint, computed from its stored columns (the
+ * same values the intake computes it from), a thousand invoices at a time.
+ */
+function backfillFingerprints(db: Database): void {
+  const invoices = db.sqlite.prepare('SELECT id, cliente_id, total FROM invoices WHERE id > ? AND fingerprint IS NULL ORDER BY id LIMIT 1000')
+  const lines = db.sqlite.prepare(
+    'SELECT invoice_id, producto_id, cantidad_fracciones, cantidad_caja, factor_conversion FROM invoice_lines WHERE invoice_id BETWEEN ? AND ? ORDER BY invoice_id, position',
+  )
+  const update = db.sqlite.prepare('UPDATE invoices SET fingerprint = ? WHERE id = ?')
+  type LineRow = FingerprintSource['lines'][number] & { invoice_id: number }
+  for (let after = 0; ; ) {
+    const page = invoices.all(after) as Array<{ id: number; cliente_id: string; total: number }>
+    if (page.length === 0) return
+    const byInvoice = new Map<number, LineRow[]>()
+    for (const line of lines.all(page[0]!.id, page[page.length - 1]!.id) as LineRow[]) {
+      const list = byInvoice.get(line.invoice_id)
+      if (list) list.push(line)
+      else byInvoice.set(line.invoice_id, [line])
+    }
+    for (const invoice of page) {
+      update.run(fingerprintOf({ clienteId: invoice.cliente_id, total: invoice.total, lines: byInvoice.get(invoice.id) ?? [] }), invoice.id)
+    }
+    after = page[page.length - 1]!.id
+  }
+}

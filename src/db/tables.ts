@@ -18,12 +18,14 @@ export interface Tables {
   users: UserTable
   sessions: SessionTable
   login_lockouts: LoginLockoutTable
+  invoice_reissues: InvoiceReissueTable
 }
 
 export type BatchState = 'received' | 'processed' | 'failed'
 export type ManifestState = 'imported' | 'closed'
 export type ConflictState = 'pending' | 'accepted' | 'discarded'
 export type ReturnState = 'pending' | 'approved' | 'rejected' | 'cancelled'
+export type ReissueState = 'pending' | 'confirmed' | 'discarded'
 
 export interface BatchTable {
   id: Generated<number>
@@ -56,6 +58,11 @@ export interface ManifestTable {
   created_at: string
   created_batch_id: number | null
   closed_at: string | null
+  /**
+   * The last local day (`YYYY-MM-DD`) returns may be registered, until 23:59:59; set at creation
+   * from `returns.windowBusinessDays` and extended by a supervisor. Null: no window.
+   */
+  returns_deadline: string | null
 }
 
 export interface InvoiceTable {
@@ -96,6 +103,10 @@ export interface InvoiceTable {
   content_hash: string
   created_at: string
   updated_at: string | null
+  /** Economic fingerprint (`src/reissues/fingerprint.ts`); null only before migration 5 back-filled it. */
+  fingerprint: string | null
+  /** When a possible re-issue was confirmed: the copy no longer counts in its manifest's totals. */
+  annulled_at: string | null
 }
 
 export interface InvoiceLineTable {
@@ -237,4 +248,21 @@ export interface LoginLockoutTable {
   failures: number
   window_start: string
   locked_until: string | null
+}
+
+/**
+ * A possible re-issue found in step 8: a new invoice (`invoice_id`) whose fingerprint matched a
+ * stored invoice of another manifest (`original_invoice_id`) dated `days_apart` days from it.
+ */
+export interface InvoiceReissueTable {
+  id: Generated<number>
+  invoice_id: number
+  original_invoice_id: number
+  batch_id: number
+  days_apart: number
+  estado: Generated<ReissueState>
+  created_at: string
+  decided_at: string | null
+  decided_by: string | null
+  decision_note: string | null
 }

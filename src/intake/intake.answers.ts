@@ -105,6 +105,7 @@ const STEP8_MESSAGES: Record<RejectedManifest['motivo'] | 'MOTIVOS_MIXTOS', stri
   ALMACENES_DESCONOCIDOS: 'tienen facturas de almacenes no registrados',
   MANIFIESTO_CERRADO: 'están cerrados y no aceptan facturas',
   FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO: 'tienen facturas que ya existen en otro manifiesto',
+  FACTURAS_DUPLICADAS_EXACTAS: 'tienen facturas idénticas a facturas ya registradas, con otro número (posibles re-emisiones)',
   MOTIVOS_MIXTOS: 'fueron rechazados por motivos distintos (ver el motivo de cada uno)',
 }
 

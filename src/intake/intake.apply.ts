@@ -1,17 +1,23 @@
 import type { LocalDate } from '@js-joda/core'
 import { insertAuditEntry } from '../audit/audit.store.ts'
+import type { Config } from '../config.ts'
 import type { Database } from '../db/database.ts'
 import { canonicalJson } from './canonical-json.ts'
 import { findPendingConflictId, insertConflict } from '../conflicts/conflicts.store.ts'
 import { findInvoiceOriginal, findInvoicesByNumbers, insertInvoice, replaceInvoice, type ExistingInvoice } from '../invoices/invoices.store.ts'
 import { insertManifest, type ExistingManifest } from '../manifests/manifests.store.ts'
+import { findPossibleReissues, findReissueCandidates, NO_CANDIDATES, type PossibleReissue } from '../reissues/reissues.detection.ts'
+import { insertReissue } from '../reissues/reissues.store.ts'
 import type { Advertencia, RejectedManifest, Resumen } from './intake.schemas.ts'
 import { normalize, type ReceivedInvoice } from './intake.structure.ts'
+import { numberOf, textOf } from './invoice-fields.ts'
 
 export interface ApplyOutcome {
   resumen: Resumen
   rejected: RejectedManifest[]
   advertencias: Advertencia[]
+  /** Manifests with possible re-issues: how many, and whether the manifest was rejected for them. */
+  reissues: Array<{ manifiesto: string; cantidad: number; rechazado: boolean }>
 }
 
 export interface ApplyContext {
@@ -24,13 +30,18 @@ export interface ApplyContext {
   autoUpdateFields: ReadonlySet<string>
   /** FechaFactura of each invoice as the date it means (step 4 read them, and refused unreadable ones). */
   dates: ReadonlyMap<ReceivedInvoice, LocalDate | null>
+  /** The last day for returns of a manifest created now (`YYYY-MM-DD`), or null: no window. */
+  returnsDeadline: string | null
+  reissue: Config['intake']['reissue']
 }
 
 /**
  * Step 8, run inside the batch's transaction: per manifest, the first failing rule rejects it
- * (unknown warehouse, closed, invoices under another manifest); otherwise each invoice is
- * inserted, left unchanged, updated in place (every differing field auto-updatable) or held for
- * review with a conflict record. Existing rows are looked up with one set query.
+ * (unknown warehouse, closed, invoices under another manifest, and — with the reissue action
+ * `reject` — as many possible re-issues as the block threshold); otherwise each invoice is
+ * inserted (flagged when it is a possible re-issue), left unchanged, updated in place (every
+ * differing field auto-updatable) or held for review with a conflict record. Existing rows and
+ * re-issue candidates are looked up with one set query each.
  */
 export function applyBatch(
   context: ApplyContext,
@@ -42,24 +53,36 @@ export function applyBatch(
   const existingInvoices = new Map<string, ExistingInvoice>()
   const nfacturas = [...manifests.values()].flatMap((invoices) => invoices.map((invoice) => invoice.nfactura))
   for (const row of findInvoicesByNumbers(db, nfacturas)) existingInvoices.set(row.nfactura, row)
+  const isNew = (invoice: ReceivedInvoice) => !existingInvoices.has(invoice.nfactura)
+  const { reissue } = context
+  const candidates = reissue.enabled
+    ? findReissueCandidates(db, [...manifests.values()].flat().filter(isNew).map((invoice) => ({ fingerprint: invoice.fingerprint, date: context.dates.get(invoice)! })), reissue.windowDays)
+    : NO_CANDIDATES
 
   const resumen: Resumen = { recibidas: received, insertadas: 0, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 }
   const rejected: RejectedManifest[] = []
   const advertencias: Advertencia[] = []
+  const reissues: ApplyOutcome['reissues'] = []
 
   for (const [numero, invoices] of manifests) {
     const manifest = existingManifests.get(numero)
-    const rejection = findRejection(context, numero, invoices, manifest, existingInvoices)
+    let rejection = findRejection(context, numero, invoices, manifest, existingInvoices)
+    const repeats = rejection ? [] : findPossibleReissues(candidates, numero, invoices.filter(isNew), context.dates, reissue.windowDays)
+    if (repeats.length >= reissue.blockThreshold && reissue.action === 'reject') rejection = reissueRejection(numero, invoices, repeats)
+    if (repeats.length > 0) reissues.push({ manifiesto: numero, cantidad: repeats.length, rechazado: rejection !== null })
     if (rejection) {
       rejected.push(rejection)
       resumen.rechazadas += invoices.length
       continue
     }
-    const manifestId = manifest?.id ?? insertManifest(db, numero, context.at, context.batchId)
+    const manifestId = manifest?.id ?? insertManifest(db, numero, context.at, context.batchId, context.returnsDeadline)
+    const repeated = new Map(repeats.map((repeat) => [repeat.invoice, repeat]))
     for (const invoice of invoices) {
       const existing = existingInvoices.get(invoice.nfactura)
       if (existing === undefined) {
-        insertInvoice(db, { ...writeOf(context, invoice), nfactura: invoice.nfactura, manifestId, batchId: context.batchId })
+        const invoiceId = insertInvoice(db, { ...writeOf(context, invoice), nfactura: invoice.nfactura, manifestId, batchId: context.batchId })
+        const repeat = repeated.get(invoice)
+        if (repeat) insertReissue(db, { invoiceId, originalInvoiceId: repeat.original.id, batchId: context.batchId, daysApart: repeat.daysApart, at: context.at })
         resumen.insertadas += 1
       } else if (existing.content_hash === invoice.contentHash) {
         resumen.sin_cambios += 1
@@ -70,7 +93,29 @@ export function applyBatch(
       }
     }
   }
-  return { resumen, rejected, advertencias }
+  return { resumen, rejected, advertencias, reissues }
+}
+
+/** `intake.reissue.action` "reject": the manifest names each possible re-issue and what it repeats. */
+function reissueRejection(numero: string, invoices: readonly ReceivedInvoice[], repeats: readonly PossibleReissue[]): RejectedManifest {
+  return {
+    manifiesto: numero,
+    total_facturas: invoices.length,
+    motivo: 'FACTURAS_DUPLICADAS_EXACTAS',
+    mensaje:
+      `${repeats.length} factura(s) del manifiesto ${numero} son idénticas a facturas ya registradas en otro manifiesto (mismo cliente, ` +
+      'mismos productos y cantidades, mismo total) con otro número: parecen re-emisiones, y el manifiesto no se insertó. No reenvíe esas ' +
+      'facturas; las demás pueden enviarse en un manifiesto sin ellas.',
+    facturas_duplicadas_exactas: repeats.map(({ invoice, original, daysApart }) => ({
+      factura: invoice.nfactura,
+      identica_a: original.nfactura,
+      manifiesto_original: original.manifest_numero,
+      fecha_original: original.fecha_factura,
+      cliente: textOf(invoice.raw.Cliente as string | number),
+      total: numberOf(invoice.raw.Total as string | number),
+      dias_diferencia: daysApart,
+    })),
+  }
 }
 
 function findRejection(
@@ -183,6 +228,7 @@ function writeOf(context: ApplyContext, invoice: ReceivedInvoice) {
     raw: invoice.raw,
     original: JSON.stringify(invoice.raw),
     contentHash: invoice.contentHash,
+    fingerprint: invoice.fingerprint,
     at: context.at,
   }
 }

@@ -115,6 +115,8 @@ export const Step8Reason = Type.Union([
   Type.Literal('ALMACENES_DESCONOCIDOS'),
   Type.Literal('MANIFIESTO_CERRADO'),
   Type.Literal('FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO'),
+  // Only with intake.reissue.action "reject"; interface-v1 does not know it.
+  Type.Literal('FACTURAS_DUPLICADAS_EXACTAS'),
 ])
 export type Step8Reason = Static<typeof Step8Reason>
 
@@ -130,6 +132,20 @@ export const RejectedManifest = Type.Object(
     facturas_duplicadas: Type.Optional(
       Type.Array(Type.Object({ factura: Type.String(), manifiesto_existente: Type.String() })),
     ),
+    facturas_duplicadas_exactas: Type.Optional(
+      Type.Array(
+        Type.Object({
+          factura: Type.String({ description: 'La factura nueva' }),
+          identica_a: Type.String({ description: 'La factura ya registrada que repite' }),
+          manifiesto_original: Type.String(),
+          fecha_original: Type.String({ description: 'FechaFactura de la ya registrada, YYYY-MM-DD' }),
+          cliente: Type.String(),
+          total: Type.Number(),
+          dias_diferencia: Type.Integer(),
+        }),
+        { description: 'FACTURAS_DUPLICADAS_EXACTAS (solo con intake.reissue.action "reject"): cada posible re-emisión y la factura que repite' },
+      ),
+    ),
   },
   { description: 'Manifiesto rechazado en el paso 8' },
 )
@@ -137,12 +153,7 @@ export type RejectedManifest = Static<typeof RejectedManifest>
 
 export const BatchManifestsRejected = Type.Object({
   success: Type.Literal(false),
-  motivo: Type.Union([
-    Type.Literal('ALMACENES_DESCONOCIDOS'),
-    Type.Literal('MANIFIESTO_CERRADO'),
-    Type.Literal('FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO'),
-    Type.Literal('MOTIVOS_MIXTOS'),
-  ]),
+  motivo: Type.Union([...Step8Reason.anyOf, Type.Literal('MOTIVOS_MIXTOS')]),
   message: Type.String(),
   batch_uuid: Type.String(),
   manifiestos: Type.Array(Type.String()),

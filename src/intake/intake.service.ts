@@ -5,13 +5,15 @@ import { transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput } from '../errors.ts'
 import { compressPayload, storePayload } from '../batches/batches.service.ts'
 import { findClaimingBatch, insertReceivedBatch, markBatchFailed, markBatchProcessed } from '../batches/batches.store.ts'
-import { applyBatch } from './intake.apply.ts'
+import type { Alerter } from '../alerts/alerter.ts'
+import { applyBatch, type ApplyOutcome } from './intake.apply.ts'
 import * as answers from './intake.answers.ts'
 import { checkManifestDates, invoiceDates, type ManifestDateVerdict } from './intake.dates.ts'
 import { findManifestsByNumbers, type ExistingManifest } from '../manifests/manifests.store.ts'
 import type { Resumen } from './intake.schemas.ts'
 import { parseBatchBody } from './intake.body.ts'
 import { checkStructure, type ReceivedInvoice } from './intake.structure.ts'
+import { holidaysOf, lastDayOfWindow } from '../returns/window.ts'
 import type { JsonShape } from './json-shape.ts'
 
 export interface IntakeDeps {
@@ -21,6 +23,8 @@ export interface IntakeDeps {
   log: Logger
   /** Called when stored invoices changed in place (the returns listing shows their data). */
   onInvoicesChanged: () => void
+  /** The webhook's notices: one per batch with possible re-issues. */
+  alerter: Pick<Alerter, 'notice'>
 }
 
 export interface IncomingBatch {
@@ -119,6 +123,8 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
           warehouses: new Set(config.warehouses),
           autoUpdateFields: new Set(config.intake.autoUpdateFields),
           dates: parsedDates,
+          returnsDeadline: lastDayOfWindow(todayDate, config.returns.windowBusinessDays, holidaysOf(config.returns.holidays))?.toString() ?? null,
+          reissue: config.intake.reissue,
         },
         manifests,
         existing,
@@ -135,6 +141,7 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
   }
 
   if (outcome.resumen.actualizadas > 0) deps.onInvoicesChanged()
+  if (outcome.reissues.length > 0) reportReissues(deps, incoming.uuid, outcome.reissues)
   const numbers = [...manifests.keys()]
   if (outcome.rejected.length > 0) {
     const answer = answers.manifestsRejected(incoming.uuid, numbers, outcome)
@@ -152,6 +159,21 @@ function groupByManifest(invoices: readonly ReceivedInvoice[]): Map<string, Rece
     else manifests.set(invoice.manifiesto, [invoice])
   }
   return manifests
+}
+
+/**
+ * One notice per batch with possible re-issues (after the commit: never inside the transaction),
+ * logged and sent to the alert webhook.
+ */
+function reportReissues(deps: IntakeDeps, batchUuid: string, reissues: ApplyOutcome['reissues']): void {
+  const total = reissues.reduce((sum, entry) => sum + entry.cantidad, 0)
+  const manifests = reissues.map((entry) => `${entry.manifiesto}: ${entry.cantidad} (${entry.rechazado ? 'manifiesto rechazado' : 'insertadas y marcadas'})`)
+  const message =
+    `Lote ${batchUuid}: ${total} posible(s) re-emisión(es) de facturas ya registradas — ${manifests.join('; ')}. ` +
+    'Revíselas en GET /api/v1/operador/reemisiones?estado=pending.'
+  const context = { batch_uuid: batchUuid, manifiestos: reissues }
+  deps.log.warn(context, 'posibles re-emisiones en el lote')
+  deps.alerter.notice('reemisiones', message, context)
 }
 
 /** Stores the raw body once compressed; a failure here loses support data, never the batch. */

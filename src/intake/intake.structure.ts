@@ -5,6 +5,7 @@ import { CanonicalWriter, MalformedTextError, NestingTooDeepError } from './cano
 import { problemsOf, shown } from '../schema-errors.ts'
 import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, textOf, type FieldSpec } from './invoice-fields.ts'
 import { InvoiceSchema } from './intake.schemas.ts'
+import { fingerprintOfInvoice } from '../reissues/fingerprint.ts'
 
 /** An invoice that passed step 3, with what the later steps need computed once. */
 export interface ReceivedInvoice {
@@ -18,6 +19,8 @@ export interface ReceivedInvoice {
   fechaFactura: string | number
   /** Hash of the normalised content (string fields as text, numeric fields as numbers). */
   contentHash: string
+  /** Economic fingerprint: what a re-issue under another number keeps (src/reissues/fingerprint.ts). */
+  fingerprint: string
 }
 
 export type StructureResult =
@@ -142,6 +145,7 @@ function receive(canonical: CanonicalWriter, position: number, nfactura: string,
     almacen: textOf(raw.Almacen as string | number),
     fechaFactura: raw.FechaFactura as string | number,
     contentHash: normalized === raw ? asSentHash : sha256(canonical.write(normalized)),
+    fingerprint: fingerprintOfInvoice(raw),
   }
   return [invoice, asSentHash]
 }

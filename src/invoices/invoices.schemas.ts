@@ -1,11 +1,18 @@
 import Type, { type Static } from 'typebox'
 import { ConflictSummary } from '../conflicts/conflicts.schemas.ts'
+import { ReissueSummary } from '../reissues/reissues.schemas.ts'
 import { LineProduct, ReturnView } from '../returns/returns.schemas.ts'
 
 export const InvoiceView = Type.Object({
   factura: Type.String(),
   manifiesto: Type.String(),
   manifiesto_estado: Type.String(),
+  plazo_devoluciones: Type.Union([Type.String(), Type.Null()], {
+    description: 'Último momento para registrar devoluciones de su manifiesto, hora de Honduras (YYYY-MM-DD 23:59:59); null: sin plazo',
+  }),
+  admite_devoluciones: Type.Boolean({ description: 'Se le pueden registrar devoluciones ahora: su manifiesto está abierto y en plazo, y no fue anulada' }),
+  anulada: Type.Boolean({ description: 'Confirmada como re-emisión: no cuenta en los totales de su manifiesto ni admite devoluciones' }),
+  reemision: Type.Union([ReissueSummary, Type.Null()], { description: 'Si se detectó como posible re-emisión de otra factura' }),
   almacen: Type.String(),
   clienteid: Type.String(),
   cliente: Type.String(),

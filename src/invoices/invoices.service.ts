@@ -1,3 +1,4 @@
+import { LocalDate } from '@js-joda/core'
 import { scopeOf, type Actor } from '../actor.ts'
 import { formatLocalDateTime, type Clock } from '../clock.ts'
 import type { Database } from '../db/database.ts'
@@ -5,7 +6,9 @@ import { notFound } from '../errors.ts'
 import { getPendingConflictSummary } from '../conflicts/conflicts.service.ts'
 import { factorOf, lineUnits } from '../returns/quantities.ts'
 import { findHeldUnits, findInvoiceLines } from '../returns/returns.store.ts'
+import { getReissueSummary } from '../reissues/reissues.service.ts'
 import { listReturns } from '../returns/returns.service.ts'
+import { deadlineDateTime, isWindowOpen } from '../returns/window.ts'
 import type { InvoiceView } from './invoices.schemas.ts'
 import { findInvoiceRow } from './invoices.store.ts'
 
@@ -24,10 +27,15 @@ export function getInvoice(deps: InvoiceDeps, actor: Actor, nfactura: string): I
   const row = findInvoiceRow(db, nfactura, scopeOf(actor))
   if (row === undefined) throw notFound(`No existe la factura ${nfactura}.`)
   const held = findHeldUnits(db, row.id)
+  const lastDay = row.returns_deadline === null ? null : LocalDate.parse(row.returns_deadline)
   return {
     factura: row.nfactura,
     manifiesto: row.numero,
     manifiesto_estado: row.estado,
+    plazo_devoluciones: lastDay === null ? null : deadlineDateTime(lastDay),
+    admite_devoluciones: row.annulled_at === null && row.estado !== 'closed' && (lastDay === null || isWindowOpen(clock.now(), lastDay, clock.zone)),
+    anulada: row.annulled_at !== null,
+    reemision: getReissueSummary(deps, row.id),
     almacen: row.almacen,
     clienteid: row.cliente_id,
     cliente: row.cliente,

@@ -30,6 +30,39 @@ export function findInvoicesByNumbers(db: Database, nfacturas: readonly string[]
   )
 }
 
+/** A stored invoice whose fingerprint a new one shares: a possible original of a re-issue. */
+export interface FingerprintMatch {
+  id: number
+  nfactura: string
+  fingerprint: string
+  fecha_factura: string
+  manifest_numero: string
+}
+
+/**
+ * The invoices, not annulled, with one of `fingerprints` and dated `from`..`to` (YYYY-MM-DD,
+ * inclusive): one query for a whole batch, on the (fingerprint, fecha_factura) index.
+ */
+export function findInvoicesByFingerprints(db: Database, fingerprints: readonly string[], from: string, to: string): FingerprintMatch[] {
+  return all(
+    db,
+    db.query
+      .selectFrom('invoices as i')
+      .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+      .select(['i.id', 'i.nfactura', 'i.fingerprint', 'i.fecha_factura', 'm.numero as manifest_numero'])
+      .where(sql<boolean>`i.fingerprint IN (SELECT value FROM json_each(${JSON.stringify(fingerprints)}))`)
+      .where('i.fecha_factura', '>=', from)
+      .where('i.fecha_factura', '<=', to)
+      .where('i.annulled_at', 'is', null)
+      .$narrowType<{ fingerprint: string }>(),
+  )
+}
+
+/** A confirmed re-issue: the invoice stops counting in its manifest's totals and taking returns. */
+export function markInvoiceAnnulled(db: Database, invoiceId: number, at: string): void {
+  run(db, db.query.updateTable('invoices').set({ annulled_at: at }).where('id', '=', invoiceId))
+}
+
 /** An invoice with its manifest's number and state, as the operator's invoice view shows it. */
 export function findInvoiceRow(db: Database, nfactura: string, scope: WarehouseScope) {
   return first(
@@ -37,7 +70,7 @@ export function findInvoiceRow(db: Database, nfactura: string, scope: WarehouseS
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'm.numero', 'm.estado', 'i.almacen', 'i.cliente_id', 'i.cliente', 'i.fecha_factura', 'i.total', 'i.created_at', 'i.updated_at', 'i.original'])
+      .select(['i.id', 'i.nfactura', 'm.numero', 'm.estado', 'm.returns_deadline', 'i.annulled_at', 'i.almacen', 'i.cliente_id', 'i.cliente', 'i.fecha_factura', 'i.total', 'i.created_at', 'i.updated_at', 'i.original'])
       .where('i.nfactura', '=', nfactura)
       .where(inWarehouses('i.almacen', scope)),
   )
@@ -56,6 +89,8 @@ export interface InvoiceWrite {
   raw: Record<string, unknown>
   original: string
   contentHash: string
+  /** Economic fingerprint (src/reissues/fingerprint.ts). */
+  fingerprint: string
   at: string
 }
 
@@ -67,11 +102,11 @@ const LINE_COLUMNS = LINE_FIELDS.map((spec) => spec.column!)
 /** Inserts an invoice and its lines with statements prepared once per database. */
 export function insertInvoice(db: Database, invoice: InvoiceWrite): number {
   const statement = preparedStatement(db, 'insert-invoice', (query) =>
-    query.insertInto('invoices').values(placeholders(['nfactura', 'manifest_id', 'batch_id', 'fecha_factura', ...HEADER_COLUMNS, 'original', 'content_hash', 'created_at'])),
+    query.insertInto('invoices').values(placeholders(['nfactura', 'manifest_id', 'batch_id', 'fecha_factura', ...HEADER_COLUMNS, 'original', 'content_hash', 'fingerprint', 'created_at'])),
   )
   const params: unknown[] = [invoice.nfactura, invoice.manifestId, invoice.batchId, invoice.fecha]
   for (const spec of HEADER_FIELDS) params.push(columnValue(spec, invoice.raw[spec.name]))
-  params.push(invoice.original, invoice.contentHash, invoice.at)
+  params.push(invoice.original, invoice.contentHash, invoice.fingerprint, invoice.at)
   const id = Number(statement.run(params).lastInsertRowid)
   insertLines(db, id, invoice.raw)
   return id
@@ -82,12 +117,12 @@ export function replaceInvoice(db: Database, invoiceId: number, invoice: Omit<In
   const statement = preparedStatement(db, 'replace-invoice', (query) =>
     query
       .updateTable('invoices')
-      .set(placeholders(['fecha_factura', ...HEADER_COLUMNS, 'original', 'content_hash', 'updated_at']))
+      .set(placeholders(['fecha_factura', ...HEADER_COLUMNS, 'original', 'content_hash', 'fingerprint', 'updated_at']))
       .where('id', '=', 0),
   )
   const params: unknown[] = [invoice.fecha]
   for (const spec of HEADER_FIELDS) params.push(columnValue(spec, invoice.raw[spec.name]))
-  params.push(invoice.original, invoice.contentHash, invoice.at, invoiceId)
+  params.push(invoice.original, invoice.contentHash, invoice.fingerprint, invoice.at, invoiceId)
   statement.run(params)
   run(db, db.query.deleteFrom('invoice_lines').where('invoice_id', '=', invoiceId))
   insertLines(db, invoiceId, invoice.raw)

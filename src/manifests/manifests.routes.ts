@@ -3,6 +3,7 @@ import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse } from '../http/schemas.ts'
 import {
   CloseBody,
+  ExtendDeadlineBody,
   ManifestAnyNumberParams,
   ManifestDetail,
   ManifestListQuery,
@@ -13,6 +14,7 @@ import {
 } from './manifests.schemas.ts'
 import {
   closeManifest,
+  extendReturnsDeadline,
   getManifestDetail,
   getManifestStatus,
   listManifests,
@@ -100,6 +102,28 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
       body: { description: 'Por qué se reabre', schema: ReopenBody },
       responses: { 200: { description: 'Manifiesto reabierto', schema: ManifestView }, 403: errorResponse('Su rol no permite reabrir manifiestos, o el manifiesto tiene facturas de almacenes que no son suyos'), 404: notFoundAnswer, 422: errorResponse('No está cerrado, o falta motivo') },
       handle: ({ actor, params, body }) => ({ status: 200, body: reopenManifest(deps, actor, params.numero, body.motivo) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/operador/manifiestos/:numero/plazo',
+      access: 'operator',
+      operationId: 'ampliarPlazoDevoluciones',
+      rateGroup: 'operator',
+      right: 'cerrar_manifiesto',
+      tag: TAG,
+      summary: 'Amplía el plazo de devoluciones de un manifiesto hasta las 23:59:59 de una fecha (supervisor)',
+      description:
+        'hasta: un día hábil (lunes a sábado, sin feriados), posterior al plazo actual, desde hoy y a lo sumo 90 días después. ' +
+        'Un manifiesto sin plazo admite devoluciones sin límite: no se amplía. Queda en la auditoría con el motivo.',
+      params: ManifestAnyNumberParams,
+      body: { description: 'Nuevo último día y motivo', schema: ExtendDeadlineBody },
+      responses: {
+        200: { description: 'Plazo ampliado', schema: ManifestView },
+        403: errorResponse('Su rol no permite cambiar el plazo, o el manifiesto tiene facturas de almacenes que no son suyos'),
+        404: notFoundAnswer,
+        422: errorResponse('El manifiesto no tiene plazo; hasta no es posterior al plazo, ya pasó, no es día hábil o está a más de 90 días; falta motivo u Operador'),
+      },
+      handle: ({ actor, params, body }) => ({ status: 200, body: extendReturnsDeadline(deps, actor, params.numero, body.hasta, body.motivo) }),
     }),
   ]
 }

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { LocalDate, SpanishText } from '../http/vocabulary.ts'
+import { ReissueSummary } from '../reissues/reissues.schemas.ts'
 
 export const ManifestNumberParams = Type.Object({
   numero: Type.String({ pattern: '^[0-9]+$', description: 'NumeroManifiesto, solo dígitos' }),
@@ -33,6 +34,12 @@ export const ManifestView = Type.Object({
   total_facturas: Type.Integer(),
   total_importe: Type.Number(),
   devoluciones: Type.Object({ cantidad: Type.Integer({ description: 'Pendientes y aprobadas' }), total_aprobado: Type.Number() }),
+  plazo_devoluciones: Type.Union([Type.String(), Type.Null()], {
+    description: 'Último momento para registrar devoluciones, hora de Honduras (YYYY-MM-DD 23:59:59); null: sin plazo',
+  }),
+  dias_habiles_restantes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description: 'Días hábiles (lunes a sábado, sin feriados) que quedan del plazo, hoy y el último incluidos; 0 si venció; null: sin plazo',
+  }),
 })
 export type ManifestView = Static<typeof ManifestView>
 
@@ -49,6 +56,8 @@ export const ManifestDetail = Type.Intersect([
         total: Type.Number(),
         devoluciones_aprobadas: Type.Number(),
         conflicto_pendiente: Type.Boolean(),
+        anulada: Type.Boolean({ description: 'Confirmada como re-emisión: no cuenta en total_facturas ni total_importe' }),
+        reemision: Type.Union([ReissueSummary, Type.Null()], { description: 'Si se detectó como posible re-emisión de otra factura' }),
       }),
     ),
   }),
@@ -59,3 +68,10 @@ export const ManifestAnyNumberParams = Type.Object({ numero: Type.String({ minLe
 
 export const CloseBody = Type.Object({ motivo: Type.Optional(SpanishText(500, 'Por qué se cierra')) }, { additionalProperties: false })
 export const ReopenBody = Type.Object({ motivo: SpanishText(500, 'Por qué se reabre') }, { additionalProperties: false })
+export const ExtendDeadlineBody = Type.Object(
+  {
+    hasta: LocalDate('Nuevo último día para registrar devoluciones (hasta las 23:59:59): un día hábil, posterior al plazo actual, desde hoy y a lo sumo 90 días después'),
+    motivo: SpanishText(500, 'Por qué se amplía'),
+  },
+  { additionalProperties: false },
+)

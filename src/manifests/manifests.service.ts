@@ -1,21 +1,38 @@
+import { DayOfWeek, LocalDate } from '@js-joda/core'
 import { auditedBy, inScope, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
-import { formatLocalDateTime, localDaysRange, toStoredInstant, type Clock } from '../clock.ts'
+import { formatLocalDateTime, localDaysRange, today, toStoredInstant, type Clock } from '../clock.ts'
+import type { Config } from '../config.ts'
 import { transaction, type Database } from '../db/database.ts'
 import type { ManifestState } from '../db/tables.ts'
-import { DomainError, notFound } from '../errors.ts'
+import { DomainError, invalidInput, notFound } from '../errors.ts'
 import { microsToCentsAmount } from '../money.ts'
+import { businessDaysLeft, deadlineDateTime, holidaysOf, isBusinessDay } from '../returns/window.ts'
 import type { ManifestDetail, ManifestStatus, ManifestView } from './manifests.schemas.ts'
-import { findManifestInvoices, findManifestSummaries, findManifestSummary, findManifestWarehouses, updateManifestState, type ManifestSummaryRow } from './manifests.store.ts'
+import {
+  findManifestInvoices,
+  findManifestSummaries,
+  findManifestSummary,
+  findManifestWarehouses,
+  updateManifestDeadline,
+  updateManifestState,
+  type ManifestSummaryRow,
+} from './manifests.store.ts'
 
 export interface ManifestDeps {
   db: Database
   clock: Clock
+  /** `returns.holidays`: business days left are counted without them. */
+  config: Pick<Config, 'returns'>
 }
+
+/** An extension farther than this from today is taken for a typo (2027 for 2026). */
+export const MAX_EXTENSION_DAYS = 90
 
 /**
  * The status view of interface-v1 §2.4: `total_importe` is the exact sum of the invoices' Total
- * rounded once to cents, `fecha_ingreso` the creation time in the configured zone.
+ * rounded once to cents (invoices annulled as re-issues are not counted), `fecha_ingreso` the
+ * creation time in the configured zone.
  * @throws DomainError NOT_FOUND when no manifest has that number.
  */
 export function getManifestStatus(deps: ManifestDeps, numero: string): ManifestStatus {
@@ -47,19 +64,20 @@ function manifestNotFound(numero: string) {
  */
 export function listManifests(deps: ManifestDeps, actor: Actor, filters: { estado?: ManifestState; desde?: string; hasta?: string }): ManifestView[] {
   const rows = findManifestSummaries(deps.db, scopeOf(actor), { estado: filters.estado, ...localDaysRange(deps.clock, filters.desde, filters.hasta) })
-  return rows.map((row) => toManifestView(deps.clock, row))
+  return rows.map((row) => toManifestView(deps, row))
 }
 
 /**
- * One manifest with its invoices in the actor's warehouses, their totals, approved return amounts
- * and pending conflicts. @throws DomainError NOT_FOUND when unknown or none of it is visible.
+ * One manifest with its invoices in the actor's warehouses, their totals, approved return amounts,
+ * pending conflicts and re-issue flags; annulled invoices are listed (`anulada`) but left out of
+ * the manifest's totals. @throws DomainError NOT_FOUND when unknown or none of it is visible.
  */
 export function getManifestDetail(deps: ManifestDeps, actor: Actor, numero: string): ManifestDetail {
   const scope = scopeOf(actor)
   const row = findManifestSummary(deps.db, numero, scope)
   if (row === undefined) throw manifestNotFound(numero)
   return {
-    ...toManifestView(deps.clock, row),
+    ...toManifestView(deps, row),
     facturas: findManifestInvoices(deps.db, row.id, scope).map((invoice) => ({
       factura: invoice.nfactura,
       almacen: invoice.almacen,
@@ -69,6 +87,11 @@ export function getManifestDetail(deps: ManifestDeps, actor: Actor, numero: stri
       total: invoice.total,
       devoluciones_aprobadas: invoice.returned_cents / 100,
       conflicto_pendiente: invoice.pending_conflicts > 0,
+      anulada: invoice.annulled_at !== null,
+      reemision:
+        invoice.reissue_id === null
+          ? null
+          : { id: String(invoice.reissue_id), estado: invoice.reissue_estado!, identica_a: invoice.reissue_of!, manifiesto_original: invoice.reissue_of_manifest! },
     })),
   }
 }
@@ -90,19 +113,14 @@ export function reopenManifest(deps: ManifestDeps, actor: Actor, numero: string,
 function changeManifestState(deps: ManifestDeps, actor: Actor, numero: string, target: ManifestState, motivo: string | undefined): ManifestView {
   const { db, clock } = deps
   return transaction(db, () => {
-    const row = findManifestSummary(db, numero, scopeOf(actor))
-    if (row === undefined) throw manifestNotFound(numero)
-    const outside = findManifestWarehouses(db, row.id).filter((almacen) => !inScope(scopeOf(actor), almacen))
-    if (outside.length > 0) {
-      throw new DomainError('FORBIDDEN', `El manifiesto ${numero} también tiene facturas de ${outside.join(', ')}, almacén(es) que usted no tiene: lo cierra o reabre quien trabaja en todos sus almacenes.`)
-    }
+    const row = findWholeManifest(db, actor, numero, 'lo cierra o reabre')
     if (row.estado === target) {
       throw new DomainError('INVALID_TRANSITION', target === 'closed' ? `El manifiesto ${numero} ya está cerrado.` : `El manifiesto ${numero} no está cerrado: no hay nada que reabrir.`)
     }
     const at = toStoredInstant(clock.now())
     updateManifestState(db, row.id, target, target === 'closed' ? at : null)
-    const before = toManifestView(clock, row)
-    const after = toManifestView(clock, findManifestSummary(db, numero)!)
+    const before = toManifestView(deps, row)
+    const after = toManifestView(deps, findManifestSummary(db, numero)!)
     insertAuditEntry(db, {
       at,
       ...auditedBy(actor),
@@ -117,7 +135,68 @@ function changeManifestState(deps: ManifestDeps, actor: Actor, numero: string, t
   })
 }
 
-function toManifestView(clock: Clock, row: ManifestSummaryRow): ManifestView {
+/**
+ * Extends one manifest's returns window to the end (23:59:59) of `hasta`, with the reason; audited.
+ * `hasta` must be later than the current last day, today or later, a business day, and at most
+ * MAX_EXTENSION_DAYS after today. The manifest's state does not matter (a closed manifest takes
+ * no returns until it is reopened, whatever its deadline).
+ * @throws DomainError NOT_FOUND; INVALID_TRANSITION when the manifest has no deadline (returns
+ * without limit); INVALID_INPUT when `hasta` breaks a rule.
+ */
+export function extendReturnsDeadline(deps: ManifestDeps, actor: Actor, numero: string, hasta: string, motivo: string): ManifestView {
+  const { db, clock } = deps
+  return transaction(db, () => {
+    const row = findWholeManifest(db, actor, numero, 'amplía su plazo')
+    if (row.returns_deadline === null) {
+      throw new DomainError('INVALID_TRANSITION', `El manifiesto ${numero} no tiene plazo de devoluciones (las admite sin límite de días): no hay plazo que ampliar.`)
+    }
+    requireExtension(deps, LocalDate.parse(row.returns_deadline), LocalDate.parse(hasta))
+    const before = toManifestView(deps, row)
+    updateManifestDeadline(db, row.id, hasta)
+    const after = toManifestView(deps, findManifestSummary(db, numero)!)
+    insertAuditEntry(db, {
+      at: toStoredInstant(clock.now()),
+      ...auditedBy(actor),
+      action: 'manifiesto.plazo_ampliado',
+      subjectType: 'manifiesto',
+      subjectId: numero,
+      before: JSON.stringify(before),
+      after: JSON.stringify(after),
+      detail: { motivo, plazo_anterior: row.returns_deadline, plazo_nuevo: hasta },
+    })
+    return after
+  })
+}
+
+/**
+ * A manifest the actor acts on as a whole (close, reopen, extend): visible to them, and every one
+ * of its invoices in their warehouses. @throws DomainError NOT_FOUND, FORBIDDEN
+ */
+function findWholeManifest(db: Database, actor: Actor, numero: string, whoActs: string): ManifestSummaryRow {
+  const row = findManifestSummary(db, numero, scopeOf(actor))
+  if (row === undefined) throw manifestNotFound(numero)
+  const outside = findManifestWarehouses(db, row.id).filter((almacen) => !inScope(scopeOf(actor), almacen))
+  if (outside.length > 0) {
+    throw new DomainError('FORBIDDEN', `El manifiesto ${numero} también tiene facturas de ${outside.join(', ')}, almacén(es) que usted no tiene: ${whoActs} quien trabaja en todos sus almacenes.`)
+  }
+  return row
+}
+
+function requireExtension(deps: ManifestDeps, current: LocalDate, until: LocalDate): void {
+  const todayDate = today(deps.clock)
+  if (!until.isAfter(current)) throw invalidInput(`hasta: ${until} no es posterior al plazo actual (${current}); para ampliarlo indique un día después.`)
+  if (until.isBefore(todayDate)) throw invalidInput(`hasta: ${until} ya pasó; el plazo nuevo debe terminar hoy (${todayDate}) o después.`)
+  if (!isBusinessDay(until, holidaysOf(deps.config.returns.holidays))) {
+    throw invalidInput(`hasta: ${until} no es día hábil (${until.dayOfWeek() === DayOfWeek.SUNDAY ? 'es domingo' : 'es feriado'}); el plazo termina en un día hábil, de lunes a sábado.`)
+  }
+  if (until.isAfter(todayDate.plusDays(MAX_EXTENSION_DAYS))) {
+    throw invalidInput(`hasta: ${until} está a más de ${MAX_EXTENSION_DAYS} días de hoy (${todayDate}); revise la fecha.`)
+  }
+}
+
+function toManifestView(deps: ManifestDeps, row: ManifestSummaryRow): ManifestView {
+  const { clock } = deps
+  const lastDay = row.returns_deadline === null ? null : LocalDate.parse(row.returns_deadline)
   return {
     numero: row.numero,
     estado: row.estado,
@@ -126,5 +205,7 @@ function toManifestView(clock: Clock, row: ManifestSummaryRow): ManifestView {
     total_facturas: row.invoice_count,
     total_importe: microsToCentsAmount(row.total_micros),
     devoluciones: { cantidad: row.return_count, total_aprobado: row.returned_cents / 100 },
+    plazo_devoluciones: lastDay === null ? null : deadlineDateTime(lastDay),
+    dias_habiles_restantes: lastDay === null ? null : businessDaysLeft(today(clock), lastDay, holidaysOf(deps.config.returns.holidays)),
   }
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import type { WarehouseScope } from '../actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
-import type { ManifestState } from '../db/tables.ts'
+import type { ManifestState, ReissueState } from '../db/tables.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
 
 export interface ManifestSummaryRow {
@@ -10,6 +10,7 @@ export interface ManifestSummaryRow {
   estado: ManifestState
   created_at: string
   closed_at: string | null
+  returns_deadline: string | null
   invoice_count: number
   total_micros: number
   /** Pending and approved returns of its invoices, and the sum of the approved ones in cents. */
@@ -27,7 +28,8 @@ function summaries(db: Database, scope: WarehouseScope) {
   const visible = inWarehouses('ri.almacen', scope)
   const query = db.query
     .selectFrom('manifests as m')
-    .leftJoin('invoices as i', (join) => join.onRef('i.manifest_id', '=', 'm.id').on(inWarehouses('i.almacen', scope)))
+    // An annulled invoice (a confirmed re-issue) is paper for goods delivered once: not counted.
+    .leftJoin('invoices as i', (join) => join.onRef('i.manifest_id', '=', 'm.id').on('i.annulled_at', 'is', null).on(inWarehouses('i.almacen', scope)))
     .groupBy('m.id')
     .select([
       'm.id',
@@ -35,12 +37,14 @@ function summaries(db: Database, scope: WarehouseScope) {
       'm.estado',
       'm.created_at',
       'm.closed_at',
+      'm.returns_deadline',
       sql<number>`count(i.id)`.as('invoice_count'),
       sql<number>`total(i.total_micros)`.as('total_micros'),
       sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${visible} AND r.estado IN ('pending', 'approved'))`.as('return_count'),
       sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${visible} AND r.estado = 'approved')`.as('returned_cents'),
     ])
-  return scope === null ? query : query.having(sql<number>`count(i.id)`, '>', 0)
+  if (scope === null) return query
+  return query.where(sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`)
 }
 
 /** The manifest (with what `scope` sees of it), or undefined when it is unknown or not visible. */
@@ -66,6 +70,11 @@ export interface ManifestInvoiceRow {
   total: number
   returned_cents: number
   pending_conflicts: number
+  annulled_at: string | null
+  reissue_id: number | null
+  reissue_estado: ReissueState | null
+  reissue_of: string | null
+  reissue_of_manifest: string | null
 }
 
 /** The warehouses of a manifest's invoices (closing it needs all of them). */
@@ -78,6 +87,9 @@ export function findManifestInvoices(db: Database, manifestId: number, scope: Wa
     db,
     db.query
       .selectFrom('invoices as i')
+      .leftJoin('invoice_reissues as x', 'x.invoice_id', 'i.id')
+      .leftJoin('invoices as o', 'o.id', 'x.original_invoice_id')
+      .leftJoin('manifests as om', 'om.id', 'o.manifest_id')
       .select([
         'i.nfactura',
         'i.almacen',
@@ -87,6 +99,11 @@ export function findManifestInvoices(db: Database, manifestId: number, scope: Wa
         'i.total',
         sql<number>`(SELECT total(r.total_cents) FROM returns r WHERE r.invoice_id = i.id AND r.estado = 'approved')`.as('returned_cents'),
         sql<number>`(SELECT count(*) FROM invoice_conflicts c WHERE c.invoice_id = i.id AND c.estado = 'pending')`.as('pending_conflicts'),
+        'i.annulled_at',
+        'x.id as reissue_id',
+        'x.estado as reissue_estado',
+        'o.nfactura as reissue_of',
+        'om.numero as reissue_of_manifest',
       ])
       .where('i.manifest_id', '=', manifestId)
       .where(inWarehouses('i.almacen', scope))
@@ -96,6 +113,11 @@ export function findManifestInvoices(db: Database, manifestId: number, scope: Wa
 
 export function updateManifestState(db: Database, id: number, estado: ManifestState, closedAt: string | null): void {
   run(db, db.query.updateTable('manifests').set({ estado, closed_at: closedAt }).where('id', '=', id))
+}
+
+/** Sets the last day returns may be registered (`YYYY-MM-DD`, local). */
+export function updateManifestDeadline(db: Database, id: number, lastDay: string): void {
+  run(db, db.query.updateTable('manifests').set({ returns_deadline: lastDay }).where('id', '=', id))
 }
 
 export interface ExistingManifest {
@@ -116,10 +138,13 @@ export function findManifestsByNumbers(db: Database, numbers: readonly string[])
   )
 }
 
-export function insertManifest(db: Database, numero: string, createdAt: string, batchId: number): number {
+/** A new manifest; `returnsDeadline` is its last day for returns (`YYYY-MM-DD`), or null: no window. */
+export function insertManifest(db: Database, numero: string, createdAt: string, batchId: number, returnsDeadline: string | null): number {
   const result = run(
     db,
-    db.query.insertInto('manifests').values({ numero, estado: 'imported', created_at: createdAt, created_batch_id: batchId, closed_at: null }),
+    db.query
+      .insertInto('manifests')
+      .values({ numero, estado: 'imported', created_at: createdAt, created_batch_id: batchId, closed_at: null, returns_deadline: returnsDeadline }),
   )
   return Number(result.lastInsertRowid)
 }

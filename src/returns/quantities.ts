@@ -3,10 +3,14 @@
  * unit and amounts in millionths, as integers, rounded once at the end, half away from zero.
  */
 
-export interface LineQuantities {
+/** What a line's units are counted from. */
+export interface LineUnitFields {
   cantidad_fracciones: number | null
   cantidad_caja: number | null
   factor_conversion: number | null
+}
+
+export interface LineQuantities extends LineUnitFields {
   total: number
 }
 
@@ -15,7 +19,7 @@ export interface LineQuantities {
  * CantidadCaja × FactorConversion — then the boxes were sent besides loose units, and the line
  * holds CantidadCaja × FactorConversion + CantidadFracciones.
  */
-export function lineUnits(line: LineQuantities): number {
+export function lineUnits(line: LineUnitFields): number {
   const loose = line.cantidad_fracciones ?? 0
   const boxed = (line.cantidad_caja ?? 0) * factorOf(line)
   return loose < boxed ? boxed + loose : loose

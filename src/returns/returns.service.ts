@@ -1,4 +1,4 @@
-import { DateTimeFormatter, type LocalDateTime } from '@js-joda/core'
+import { DateTimeFormatter, LocalDate, type LocalDateTime } from '@js-joda/core'
 import type { StaticDecode } from 'typebox'
 import { auditedBy, requireRight, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
@@ -20,9 +20,11 @@ import {
   insertReturn,
   insertReturnLines,
   updateReturn,
+  type InvoiceForReturn,
   type ReturnLineRow,
   type ReturnRow,
 } from './returns.store.ts'
+import { deadlineText, isWindowOpen } from './window.ts'
 
 export interface ReturnsDeps {
   db: Database
@@ -31,11 +33,12 @@ export interface ReturnsDeps {
 }
 
 /**
- * Registers a return (contract §4): an invoice of a manifest that is not closed, an active reason,
- * lines named by NumeroLinea with cajas and/or unidades that never take a line past its units
- * (counting pending and approved returns), amounts proportional to the line total in cents.
- * With `aprobar` it is approved at once. Audited; nothing is written on any violation.
- * @throws DomainError INVALID_INPUT (422) naming the line and the numbers.
+ * Registers a return (contract §4): an invoice (not annulled as a re-issue) of a manifest that is
+ * not closed and whose returns window is open, an active reason, lines named by NumeroLinea with
+ * cajas and/or unidades that never take a line past its units (counting pending and approved
+ * returns), amounts proportional to the line total in cents. With `aprobar` it is approved at
+ * once. Audited; nothing is written on any violation.
+ * @throws DomainError INVALID_INPUT (422) naming the line and the numbers, or the deadline.
  */
 export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDecode<typeof RegisterReturnBody>): ReturnView {
   const { db, clock } = deps
@@ -45,9 +48,13 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
     const invoice = findInvoiceForReturn(db, input.factura, scopeOf(actor))
     if (!invoice) throw invalidInput(`No existe la factura ${input.factura}.`)
     requireDateWithin(fecha, invoice.fecha_factura, today(clock).toString())
+    if (invoice.annulled_at !== null) {
+      throw invalidInput(`La factura ${input.factura} fue anulada como re-emisión de la factura ${invoice.reissue_of ?? ''}: no admite devoluciones; regístrelas en esa factura.`)
+    }
     if (invoice.manifest_estado === 'closed') {
       throw invalidInput(`El manifiesto ${invoice.manifiesto} de la factura ${input.factura} está cerrado: no admite devoluciones.`)
     }
+    requireWindowOpen(clock, invoice)
     const reason = findReason(db, input.concepto)
     if (!reason) throw invalidInput(`No existe el concepto ${input.concepto}.`)
     if (reason.activo !== 1) throw invalidInput(`El concepto ${input.concepto} está inactivo: no admite devoluciones nuevas.`)
@@ -195,6 +202,19 @@ function returnLines(
       amount_cents: lineAmountCents(line.total, units, total),
     }
   })
+}
+
+/**
+ * A return is registered before its manifest's deadline (23:59:59 of the last day, Honduras);
+ * the moment of registering counts, not the return's own `fecha`.
+ */
+function requireWindowOpen(clock: Clock, invoice: InvoiceForReturn): void {
+  if (invoice.returns_deadline === null) return
+  const lastDay = LocalDate.parse(invoice.returns_deadline)
+  if (isWindowOpen(clock.now(), lastDay, clock.zone)) return
+  throw invalidInput(
+    `El plazo de devoluciones del manifiesto ${invoice.manifiesto} venció el ${deadlineText(lastDay)}: no admite devoluciones nuevas. Un supervisor puede ampliarlo.`,
+  )
 }
 
 /** A return happens between its invoice's date and today (Honduras); any other date is a typo (422). */

@@ -10,6 +10,11 @@ export interface InvoiceForReturn {
   fecha_factura: string
   manifiesto: string
   manifest_estado: ManifestState
+  /** The manifest's last day for returns (`YYYY-MM-DD`), or null: no window. */
+  returns_deadline: string | null
+  /** Set when the invoice was confirmed as a re-issue of `reissue_of`: it takes no returns. */
+  annulled_at: string | null
+  reissue_of: string | null
 }
 
 export interface InvoiceLineForReturn {
@@ -43,7 +48,9 @@ export function findInvoiceForReturn(db: Database, nfactura: string, scope: Ware
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'i.fecha_factura', 'm.numero as manifiesto', 'm.estado as manifest_estado'])
+      .leftJoin('invoice_reissues as x', (join) => join.onRef('x.invoice_id', '=', 'i.id').on('x.estado', '=', 'confirmed'))
+      .leftJoin('invoices as o', 'o.id', 'x.original_invoice_id')
+      .select(['i.id', 'i.nfactura', 'i.fecha_factura', 'm.numero as manifiesto', 'm.estado as manifest_estado', 'm.returns_deadline', 'i.annulled_at', 'o.nfactura as reissue_of'])
       .where('i.nfactura', '=', nfactura)
       .where(inWarehouses('i.almacen', scope)),
   )
@@ -58,6 +65,12 @@ export function findInvoiceLines(db: Database, invoiceId: number): InvoiceLineFo
       .where('invoice_id', '=', invoiceId)
       .orderBy('position'),
   )
+}
+
+/** How many pending and approved returns (the ones that hold units) an invoice has. */
+export function countHoldingReturns(db: Database, invoiceId: number): number {
+  const row = first(db, db.query.selectFrom('returns').select(sql<number>`count(*)`.as('count')).where('invoice_id', '=', invoiceId).where('estado', 'in', ['pending', 'approved']))
+  return row?.count ?? 0
 }
 
 /** Units held by the pending and approved returns of an invoice, per line number. */

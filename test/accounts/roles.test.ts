@@ -65,6 +65,15 @@ const rows: Array<{ method: string; path: string; body?: unknown; prepare?: (ser
     prepare: (service) => operator(service, 'POST', 'manifiestos/905112/cerrar'),
     expect: { 'op-oac': 403, 'sup-oac': 403, sup: 200, admin: 200, clave: 200 },
   },
+  {
+    method: 'POST',
+    path: 'manifiestos/905112/plazo',
+    body: { hasta: '2026-12-01', motivo: 'Inventario' },
+    // 422: without returns.windowBusinessDays the manifest has no deadline to extend; the right and warehouses are checked first
+    expect: { 'op-oac': 403, 'sup-oac': 403, sup: 422, admin: 422, clave: 422 },
+  },
+  { method: 'GET', path: 'reemisiones', expect: { 'op-oac': 200, 'sup-oac': 200, sup: 200, admin: 200, clave: 200 } },
+  { method: 'POST', path: 'reemisiones/1/confirmar', expect: { 'op-oac': 403, 'sup-oac': 404, sup: 404, admin: 404, clave: 404 } },
   { method: 'GET', path: 'conflictos', expect: { 'op-oac': 403, 'sup-oac': 200, sup: 200, admin: 200, clave: 200 } },
   { method: 'POST', path: 'conflictos/1/descartar', expect: { 'op-oac': 403, 'sup-oac': 200, sup: 200, admin: 200, clave: 200 } },
   { method: 'POST', path: 'conflictos/2/aceptar', expect: { 'op-oac': 403, 'sup-oac': 404, sup: 200, admin: 200, clave: 200 } },

@@ -39,6 +39,12 @@ const badConfigs: BadConfig[] = [
   { name: 'https certificate without its key', content: { server: { https: { certFile: 'cert.pem', keyFile: '' } } }, message: /«server\.https» necesita certFile y keyFile juntos/ },
   { name: 'the same key for the client and the operators', content: { auth: { apiKey: ['a', 'b'], operatorKey: 'b' } }, message: /no pueden compartir una clave/ },
   { name: 'log level not known', content: { log: { level: 'verbose' } }, message: /«log\.level»/ },
+  { name: 'a re-issue window of a week (repeat orders come 5–7 days apart)', content: { intake: { reissue: { windowDays: 5 } } }, message: /«intake\.reissue\.windowDays» tiene un valor imposible 5 \(debe ser como máximo 4\)/ },
+  { name: 'a block threshold of zero', content: { intake: { reissue: { blockThreshold: 0 } } }, message: /«intake\.reissue\.blockThreshold» tiene un valor imposible 0/ },
+  { name: 'an unknown re-issue action', content: { intake: { reissue: { action: 'block' } } }, message: /«intake\.reissue\.action» debe ser "flag" o "reject" \(se recibió "block"\)/ },
+  { name: 'a negative returns window', content: { returns: { windowBusinessDays: -1 } }, message: /«returns\.windowBusinessDays» tiene un valor imposible -1/ },
+  { name: 'a holiday that is no real date', content: { returns: { holidays: ['2026-09-15', '2026-02-30'] } }, message: /«returns\.holidays\[1\]» debe ser una fecha real en formato YYYY-MM-DD \(se recibió "2026-02-30"\)/ },
+  { name: 'a holiday written dd/MM/yyyy', content: { returns: { holidays: ['15/09/2026'] } }, message: /«returns\.holidays\[0\]» debe ser una fecha real en formato YYYY-MM-DD/ },
   { name: 'not JSON', content: '{ "server": ', message: /no es JSON válido/ },
   { name: 'not an object', content: '[1, 2]', message: /debe ser un objeto/ },
 ]

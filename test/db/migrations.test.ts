@@ -15,7 +15,8 @@ function freshDatabase(): Database {
 /** sqlite_schema with whitespace normalised: the statements SQLite really keeps. */
 function schemaOf(db: Database): Array<{ type: string; name: string; sql: string }> {
   return (db.sqlite.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ type: string; name: string; sql: string }>).map(
-    (row) => ({ ...row, sql: row.sql.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').replace(/ ,/g, ',').trim() }),
+    // ALTER TABLE … ADD COLUMN keeps the stored statement as `last TEXT\n, added TEXT)`.
+    (row) => ({ ...row, sql: row.sql.replace(/--[^\n]*/g, '').replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').replace(/ ,/g, ',').trim() }),
   )
 }
 
@@ -25,7 +26,7 @@ test('db: an empty database is created (with its folder) and migrated to the lat
   assert.deepEqual(migrateDatabase(db), { from: 0, to: LATEST_SCHEMA_VERSION })
   assert.equal(schemaVersion(db), LATEST_SCHEMA_VERSION)
   const tables = schemaOf(db).filter((row) => row.type === 'table').map((row) => row.name)
-  assert.deepEqual(tables, ['audit_log', 'batch_payloads', 'batches', 'invoice_conflicts', 'invoice_lines', 'invoices', 'login_lockouts', 'manifests', 'return_lines', 'return_reasons', 'returns', 'sessions', 'users'])
+  assert.deepEqual(tables, ['audit_log', 'batch_payloads', 'batches', 'invoice_conflicts', 'invoice_lines', 'invoice_reissues', 'invoices', 'login_lockouts', 'manifests', 'return_lines', 'return_reasons', 'returns', 'sessions', 'users'])
   closeDatabase(db)
 })
 

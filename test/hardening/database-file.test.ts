@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
@@ -10,24 +9,10 @@ import { databaseState, exampleBatch, postBatch } from '../support/batches.ts'
 import { runCli } from '../support/cli.ts'
 import { operator } from '../support/operator.ts'
 import { withService } from '../support/service.ts'
-
-/** A webhook on loopback that keeps what it receives. */
-async function webhook(): Promise<{ url: string; received: Array<Record<string, unknown>>; close: () => void }> {
-  const received: Array<Record<string, unknown>> = []
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      received.push(JSON.parse(body) as Record<string, unknown>)
-      res.end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, close: () => server.close() }
-}
+import { startWebhook } from '../support/webhook.ts'
 
 test('hardening: a database file deleted under the service refuses batches and operator changes (503), logged and alerted', async () => {
-  const hook = await webhook()
+  const hook = await startWebhook()
   try {
     await withService({ config: { alerts: { webhookUrl: hook.url } } }, async (service) => {
       assert.equal((await postBatch(service, exampleBatch())).status, 200)

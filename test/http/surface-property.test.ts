@@ -97,11 +97,18 @@ function fingerprint(db: Database, route?: Route): string {
 
 const ENGLISH = /\b(must|should|expected|property|properties|required|invalid|cannot|the|not found|error)\b/i
 
+/** Manifest 905112 (with a returns deadline) and its invoices, a return, and in 905113 two possible re-issues of them. */
 async function seeded(): Promise<TestService> {
-  const service = await startTestService({ config: { rateLimits: { insertPerMinute: 1_000_000, returnsPerMinute: 1_000_000, generalPerMinute: 1_000_000, operatorPerMinute: 1_000_000 } } })
+  const service = await startTestService({
+    config: {
+      rateLimits: { insertPerMinute: 1_000_000, returnsPerMinute: 1_000_000, generalPerMinute: 1_000_000, operatorPerMinute: 1_000_000 },
+      returns: { windowBusinessDays: 7 },
+    },
+  })
   await seedReturns(service)
   await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }])
   await postBatch(service, exampleBatch().map((invoice) => ({ ...invoice, Nfactura: `${String(invoice.Nfactura)}-2`, Total: 1 })))
+  await postBatch(service, exampleBatch().map((invoice) => ({ ...invoice, Nfactura: `${String(invoice.Nfactura)}-R`, NumeroManifiesto: '905113' })))
   return service
 }
 

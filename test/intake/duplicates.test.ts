@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
-import { createServer } from 'node:http'
 import { test } from 'node:test'
 import { pruneRawPayloads } from '../../src/batches/batches.service.ts'
 import { batchRecord, databaseState, invoice, invoicesOf, postBatch, storedPayload } from '../support/batches.ts'
 import { withService } from '../support/service.ts'
+import { startWebhook } from '../support/webhook.ts'
 
 const INTAKE = { rateLimits: { insertPerMinute: 1000 } }
 const RESUMEN_2 = { recibidas: 2, insertadas: 2, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 }
@@ -56,19 +56,10 @@ test('intake step 6: a batch with step-8 rejections is processed: its resend get
   }))
 
 test('intake: a 500 marks the batch failed, answers its batch_uuid, logs the stack and alerts; a resend is processed', async () => {
-  const alerts: Array<Record<string, unknown>> = []
-  const webhook = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      alerts.push(JSON.parse(body) as Record<string, unknown>)
-      res.end('ok')
-    })
-  })
-  await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve))
-  const webhookUrl = `http://127.0.0.1:${(webhook.address() as { port: number }).port}/alertas`
+  const webhook = await startWebhook('/alertas')
+  const alerts = webhook.received
   try {
-    await withService({ config: { ...INTAKE, alerts: { webhookUrl } } }, async (service) => {
+    await withService({ config: { ...INTAKE, alerts: { webhookUrl: webhook.url } } }, async (service) => {
       service.db.sqlite.exec("CREATE TEMP TRIGGER boom BEFORE INSERT ON invoices WHEN NEW.nfactura = 'F-2' BEGIN SELECT RAISE(ABORT, 'fallo simulado del disco'); END")
       const batch = [invoice('F-1'), invoice('F-2')]
       const failed = await postBatch(service, batch)
@@ -90,8 +81,7 @@ test('intake: a 500 marks the batch failed, answers its batch_uuid, logs the sta
 
       const second = await postBatch(service, batch)
       assert.equal(second.status, 500, 'still failing: the failed batch is no duplicate')
-      for (let i = 0; i < 100 && alerts.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10))
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      await webhook.settle(1)
       assert.equal(alerts.length, 1, 'one alert per minute per kind of error')
       assert.equal(alerts[0]!.service, 'manifiesto')
       assert.equal(alerts[0]!.batch_uuid, failed.body.batch_uuid)

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { all, first } from '../../src/db/database.ts'
-import { databaseState, invoice, invoicesOf, postBatch, storedOriginal, type Answer, type Invoice } from '../support/batches.ts'
+import { databaseState, invoice, invoicesOf, postBatch, resumen, storedOriginal, type Answer, type Invoice } from '../support/batches.ts'
 import { withService, type ConfigOverrides, type TestService } from '../support/service.ts'
-
-const resumen = (counts: Partial<Record<'recibidas' | 'insertadas' | 'actualizadas' | 'sin_cambios' | 'pendientes_revision' | 'rechazadas', number>>) => ({
-  recibidas: 0, insertadas: 0, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0, ...counts,
-})
 
 const closeManifest = (numero: string) => (service: TestService) =>
   service.db.sqlite.prepare("UPDATE manifests SET estado = 'closed' WHERE numero = ?").run(numero)

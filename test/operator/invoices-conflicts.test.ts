@@ -25,8 +25,8 @@ test('operator invoice: lines with units, returned and available; its returns; t
       { numeroLinea: 3, productoId: '52480038', producto: 'JABON LIMON 115GRX72', uniVenta: 'CJ', factorConversion: 72, unidades: 82, devueltas: 82, disponibles: 0, total: 392.85 },
     ])
     assert.deepEqual(
-      { factura: body.factura, manifiesto: body.manifiesto, manifiesto_estado: body.manifiesto_estado, almacen: body.almacen, cliente: body.cliente, fecha_factura: body.fecha_factura, total: body.total, recibida_en: body.recibida_en, actualizada_en: body.actualizada_en, conflicto_pendiente: body.conflicto_pendiente },
-      { factura: FACTURA, manifiesto: '905112', manifiesto_estado: 'imported', almacen: 'OAC', cliente: 'PULPERIA LA ESPERANZA', fecha_factura: '2026-11-22', total: 2300.18, recibida_en: '2026-11-22 10:00:00', actualizada_en: null, conflicto_pendiente: null },
+      { factura: body.factura, manifiesto: body.manifiesto, manifiesto_estado: body.manifiesto_estado, plazo_devoluciones: body.plazo_devoluciones, admite_devoluciones: body.admite_devoluciones, almacen: body.almacen, cliente: body.cliente, fecha_factura: body.fecha_factura, total: body.total, recibida_en: body.recibida_en, actualizada_en: body.actualizada_en, conflicto_pendiente: body.conflicto_pendiente },
+      { factura: FACTURA, manifiesto: '905112', manifiesto_estado: 'imported', plazo_devoluciones: null, admite_devoluciones: true, almacen: 'OAC', cliente: 'PULPERIA LA ESPERANZA', fecha_factura: '2026-11-22', total: 2300.18, recibida_en: '2026-11-22 10:00:00', actualizada_en: null, conflicto_pendiente: null },
     )
     assert.deepEqual((body.devoluciones as Array<{ id: string; estado: string }>).map((r) => [r.id, r.estado]), [['1', 'pending'], ['2', 'approved'], ['3', 'rejected']])
     assert.deepEqual(body.original, exampleBatch()[0])

@@ -52,15 +52,15 @@ test('operator manifests: the list item and the detail with its invoices', () =>
   withService({}, async (service) => {
     await seed(service)
     const listed = (await operator(service, 'GET', 'manifiestos?desde=2026-11-22&hasta=2026-11-22&estado=imported')).body
-    const view = { numero: '905112', estado: 'imported', fecha_ingreso: '2026-11-22 10:00:00', cerrado_en: null, total_facturas: 2, total_importe: 0.3, devoluciones: { cantidad: 0, total_aprobado: 0 } }
+    const view = { numero: '905112', estado: 'imported', fecha_ingreso: '2026-11-22 10:00:00', cerrado_en: null, total_facturas: 2, total_importe: 0.3, devoluciones: { cantidad: 0, total_aprobado: 0 }, plazo_devoluciones: null, dias_habiles_restantes: null }
     assert.deepEqual(listed, [view])
     const detail = await operator(service, 'GET', 'manifiestos/905112')
     assert.equal(detail.status, 200)
     assert.deepEqual(detail.body, {
       ...view,
       facturas: [
-        { factura: 'F-2', almacen: 'OAC', clienteid: '40112233', cliente: 'PULPERIA LA ESPERANZA', fecha_factura: '2026-11-22', total: 0.2, devoluciones_aprobadas: 0, conflicto_pendiente: false },
-        { factura: 'F-3', almacen: 'OAC', clienteid: '40112233', cliente: 'PULPERIA LA ESPERANZA', fecha_factura: '2026-11-22', total: 0.1, devoluciones_aprobadas: 0, conflicto_pendiente: false },
+        { factura: 'F-2', almacen: 'OAC', clienteid: '40112233', cliente: 'PULPERIA LA ESPERANZA', fecha_factura: '2026-11-22', total: 0.2, devoluciones_aprobadas: 0, conflicto_pendiente: false, anulada: false, reemision: null },
+        { factura: 'F-3', almacen: 'OAC', clienteid: '40112233', cliente: 'PULPERIA LA ESPERANZA', fecha_factura: '2026-11-22', total: 0.1, devoluciones_aprobadas: 0, conflicto_pendiente: false, anulada: false, reemision: null },
       ],
     })
   }))

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { transaction } from '../../src/db/database.ts'
 import { ListingCache } from '../../src/returns/listing.cache.ts'
 import { registerReturn as registerDirectly } from '../../src/returns/returns.service.ts'
 import { postBatch } from '../support/batches.ts'
@@ -80,10 +81,16 @@ test('listing: 1001 approved returns → page 1 has 1000, page 2 has 1, page 3 i
     await seedReturns(service)
     assert.equal((await postBatch(service, generateBatch(130, { fecha: '2026-11-22' }))).status, 200)
     const deps = { db: service.db, clock: service.clock, listing: new ListingCache(service.config.returnsCache, service.clock) }
-    for (let i = 0; i < 1001; i++) {
-      const factura = `G-001-01-${String(Math.floor(i / 8) + 1).padStart(8, '0')}`
-      registerDirectly(deps, INTEGRATION, { factura, concepto: 'DANADO', fecha: '2026-11-22', lineas: [{ numeroLinea: (i % 8) + 1 > 6 ? 1 : (i % 8) + 1, unidades: 1 }], aprobar: true })
-    }
+    // One commit for the 1001 returns (not 1001 fsyncs). On a loaded machine the loop can still
+    // block the event loop past the server's 5 s keep-alive: a moment's pause lets the server
+    // close the idle connection and the client see it, instead of reusing a socket being closed.
+    transaction(service.db, () => {
+      for (let i = 0; i < 1001; i++) {
+        const factura = `G-001-01-${String(Math.floor(i / 8) + 1).padStart(8, '0')}`
+        registerDirectly(deps, INTEGRATION, { factura, concepto: 'DANADO', fecha: '2026-11-22', lineas: [{ numeroLinea: (i % 8) + 1 > 6 ? 1 : (i % 8) + 1, unidades: 1 }], aprobar: true })
+      }
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
     const page1 = ids((await list(service, '22/11/2026')).text)
     const page2 = ids((await list(service, '22/11/2026', '?pagina=2')).text)
     assert.equal(page1.length, 1000)

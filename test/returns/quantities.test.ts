@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { centsToSixDecimals, formatSixDecimals, lineAmountCents, lineUnits, listedQuantity, returnedUnits } from '../../src/returns/quantities.ts'
+import { centsToSixDecimals, formatSixDecimals, lineAmountCents, lineUnits, listedQuantity, returnedUnits, type LineQuantities } from '../../src/returns/quantities.ts'
 
-const units: Array<{ name: string; line: Parameters<typeof lineUnits>[0]; units: number }> = [
+const units: Array<{ name: string; line: LineQuantities; units: number }> = [
   { name: 'loose units (UN line of the example)', line: { cantidad_fracciones: 12, cantidad_caja: 0, factor_conversion: 24, total: 430.56 }, units: 12 },
   { name: 'whole boxes (2 × 96, CantidadFracciones 0)', line: { cantidad_fracciones: 0, cantidad_caja: 2, factor_conversion: 96, total: 1476.77 }, units: 192 },
   { name: 'mixed: 1 box of 72 plus 10 loose', line: { cantidad_fracciones: 10, cantidad_caja: 1, factor_conversion: 72, total: 392.85 }, units: 82 },

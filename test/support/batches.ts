@@ -23,6 +23,11 @@ export function exampleBatch(fecha = '2026-11-22'): Invoice[] {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Answer = Record<string, any>
 
+/** A step-8 `resumen`: the counters given, 0 for the rest. */
+export const resumen = (counts: Partial<Record<'recibidas' | 'insertadas' | 'actualizadas' | 'sin_cambios' | 'pendientes_revision' | 'rechazadas', number>>) => ({
+  recibidas: 0, insertadas: 0, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0, ...counts,
+})
+
 export async function postBatch(service: TestService, body: unknown): Promise<{ status: number; body: Answer }> {
   const response = await service.client('/api/v1/facturas/insertar', {
     method: 'POST',

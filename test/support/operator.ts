@@ -25,12 +25,12 @@ export async function operator(
 }
 
 /**
- * The example batch (today) and two reasons: DANADO (supplier id 7) and VENCIDO (no supplier id).
+ * The example batch (dated `fecha`, by default 2026-11-22, the default clock's today) and two reasons: DANADO (supplier id 7) and VENCIDO (no supplier id).
  * Invoice 001-001-01-00912001: line 1 UN 12 units (430.56), line 2 CJ 2×96 (1476.77), line 3
  * mixed 1×72 + 10 (392.85).
  */
-export async function seedReturns(service: TestService): Promise<void> {
-  const intake = await postBatch(service, exampleBatch())
+export async function seedReturns(service: TestService, fecha?: string): Promise<void> {
+  const intake = await postBatch(service, exampleBatch(fecha))
   if (intake.status !== 200) throw new Error(`seed batch: ${JSON.stringify(intake.body)}`)
   for (const reason of [
     { codigo: 'DANADO', idProveedor: '7', descripcion: 'Producto dañado' },

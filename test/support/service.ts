@@ -45,6 +45,8 @@ export interface TestServiceOptions {
   passwordCost?: PasswordCost
   /** ISO instant the clock starts at (default: 2026-11-22T16:00:00Z, 10:00 in Honduras). */
   now?: string
+  /** Runs on the new database file before it is migrated (to build one of an earlier version). */
+  beforeMigrate?: (db: Database) => void
 }
 
 /**
@@ -64,6 +66,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   })
   const log = createLogger(config.log, sink)
   const db = openDatabase(config.database.path)
+  options.beforeMigrate?.(db)
   migrateDatabase(db)
   const { listener, routes } = createApp({ config, db, clock, log, passwordCost: options.passwordCost ?? TEST_PASSWORD_COST })
   const server = await startServer(listener, config.server)
