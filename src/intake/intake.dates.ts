@@ -1,4 +1,5 @@
 import { ChronoUnit, LocalDate, LocalDateTime, ZonedDateTime, type ZoneId } from '@js-joda/core'
+import { dayMonthYearOf, isoDateOf } from '../calendar.ts'
 import type { ReceivedInvoice } from './intake.structure.ts'
 
 export type DateRejection = 'FECHAS_MEZCLADAS' | 'FECHA_FACTURA_INVALIDA' | 'FECHA_FACTURA_FUTURA' | 'FECHA_FACTURA_DEMASIADO_ANTIGUA'
@@ -14,9 +15,7 @@ export interface ManifestDateVerdict {
   detalle: Record<string, unknown>
 }
 
-const CLIENT_MIDNIGHT = /^(\d{4})-(\d{2})-(\d{2})T00:00:00(?:\.\d{1,9})?Z$/
-const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-const DAY_MONTH_YEAR = /^(\d{2})\/(\d{2})\/(\d{4})$/
+const CLIENT_MIDNIGHT = /^(\d{4}-\d{2}-\d{2})T00:00:00(?:\.\d{1,9})?Z$/
 const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?$/
 
@@ -29,10 +28,8 @@ const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?
 export function invoiceDate(value: string | number, zone: ZoneId): LocalDate | null {
   if (typeof value !== 'string') return null
   try {
-    let match = CLIENT_MIDNIGHT.exec(value) ?? PLAIN_DATE.exec(value)
-    if (match) return LocalDate.of(Number(match[1]), Number(match[2]), Number(match[3]))
-    match = DAY_MONTH_YEAR.exec(value)
-    if (match) return LocalDate.of(Number(match[3]), Number(match[2]), Number(match[1]))
+    const date = isoDateOf(CLIENT_MIDNIGHT.exec(value)?.[1] ?? value) ?? dayMonthYearOf(value)
+    if (date) return date
     if (ZONED_DATE_TIME.test(value)) return ZonedDateTime.parse(value).withZoneSameInstant(zone).toLocalDate()
     if (LOCAL_DATE_TIME.test(value)) return LocalDateTime.parse(value).toLocalDate()
   } catch {

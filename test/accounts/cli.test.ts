@@ -64,10 +64,12 @@ test('cli usuario: created, listed and reset while the service runs; the service
     assert.equal(created.code, 0, created.stderr)
     const login = (password: string) => fetch(`${url}/api/v1/sesion`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ usuario: 'admin', contrasena: password }) })
     assert.equal((await login('clave-muy-segura')).status, 200, 'the running service sees the new account')
+    for (let attempt = 0; attempt < 5; attempt++) assert.equal((await login('no-es-la-clave')).status, 401)
+    assert.equal((await login('clave-muy-segura')).status, 429, 'five failures lock the name, a correct password included')
     const reset = await runCli(['usuario', 'restablecer', 'ADMIN', '--config', 'config.json', '--contrasena-stdin'], { cwd: dir, input: 'otra-clave-segura\n' })
     assert.equal(reset.code, 0, reset.stderr)
     assert.match(reset.stdout, /contraseña restablecida para admin: sus sesiones se cerraron y quedó desbloqueado/)
-    assert.equal((await login('otra-clave-segura')).status, 200)
+    assert.equal((await login('otra-clave-segura')).status, 200, 'restablecer lifted the lockout')
     const listed = await runCli(['usuario', 'listar', '--config', 'config.json'], { cwd: dir })
     assert.match(listed.stdout, /^admin\s+admin\s+activo\s+todos\s+admin$/m)
   } finally {

@@ -35,6 +35,10 @@ async function call(service: TestService, who: Who, method: string, path: string
   return asPerson(service, await sessionOf(service, who), method, path, body)
 }
 
+function firstBatchUuid(service: TestService): string {
+  return String(service.db.sqlite.prepare('SELECT uuid FROM batches ORDER BY id LIMIT 1').pluck().get())
+}
+
 const back = { factura: F1, concepto: 'DANADO', fecha: '2026-11-22', lineas: [{ numeroLinea: 1, unidades: 1 }] }
 const rows: Array<{ method: string; path: string; body?: unknown; prepare?: (service: TestService) => Promise<unknown>; expect: Record<Who, number> }> = [
   { method: 'GET', path: 'manifiestos', expect: { 'op-oac': 200, 'sup-oac': 200, sup: 200, admin: 200, clave: 200 } },
@@ -81,9 +85,14 @@ const rows: Array<{ method: string; path: string; body?: unknown; prepare?: (ser
   { method: 'POST', path: 'conceptos', body: { codigo: 'ROTO', descripcion: 'Empaque roto' }, expect: { 'op-oac': 403, 'sup-oac': 201, sup: 201, admin: 201, clave: 201 } },
   { method: 'PUT', path: 'conceptos/DANADO', body: { activo: false }, expect: { 'op-oac': 403, 'sup-oac': 200, sup: 200, admin: 200, clave: 200 } },
   { method: 'GET', path: 'lotes', expect: { 'op-oac': 403, 'sup-oac': 200, sup: 200, admin: 200, clave: 200 } },
+  // A batch has no warehouse (one batch carries every warehouse's invoices): every supervisor reads every batch.
+  { method: 'GET', path: 'lotes/{lote}', expect: { 'op-oac': 403, 'sup-oac': 200, sup: 200, admin: 200, clave: 200 } },
+  { method: 'GET', path: 'lotes/{lote}/payload', expect: { 'op-oac': 403, 'sup-oac': 200, sup: 200, admin: 200, clave: 200 } },
   { method: 'GET', path: 'auditoria', expect: { 'op-oac': 403, 'sup-oac': 200, sup: 200, admin: 200, clave: 200 } },
   { method: 'GET', path: 'usuarios', expect: { 'op-oac': 403, 'sup-oac': 403, sup: 403, admin: 200, clave: 403 } },
   { method: 'POST', path: 'usuarios', body: { usuario: 'nuevo', nombre: 'Nuevo', rol: 'operador', almacenes: ['OAO'], contrasena: 'una-clave-larga' }, expect: { 'op-oac': 403, 'sup-oac': 403, sup: 403, admin: 201, clave: 403 } },
+  { method: 'PUT', path: 'usuarios/op-oac', body: { nombre: 'Operadora de OAC' }, expect: { 'op-oac': 403, 'sup-oac': 403, sup: 403, admin: 200, clave: 403 } },
+  { method: 'POST', path: 'usuarios/op-oac/contrasena', body: { contrasena: 'otra-clave-larga' }, expect: { 'op-oac': 403, 'sup-oac': 403, sup: 403, admin: 200, clave: 403 } },
 ]
 
 for (const row of rows) {
@@ -93,7 +102,8 @@ for (const row of rows) {
       withService({}, async (service) => {
         await seed(service)
         await row.prepare?.(service)
-        const { status, body } = await call(service, who, row.method, row.path, row.body)
+        const path = row.path.replace('{lote}', () => firstBatchUuid(service))
+        const { status, body } = await call(service, who, row.method, path, row.body)
         assert.equal(status, expected, JSON.stringify(body))
         if (status === 403) assert.match(body.message, /no permite|almacén\(es\) que usted no tiene/)
       }))

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { all, first } from '../../src/db/database.ts'
 import { createAccount, logIn, asPerson, PASSWORD, sessionOf } from '../support/accounts.ts'
-import { API_KEY, withService, type TestService } from '../support/service.ts'
+import { pruneSessions } from '../../src/accounts/sessions.service.ts'
+import { API_KEY, TEST_PASSWORD_COST, withService, type TestService } from '../support/service.ts'
 
 const WRONG = { success: false, message: 'Usuario o contraseña incorrectos.' }
 
@@ -195,4 +196,30 @@ test('sessions: a login with a hash of a lower cost is rehashed with the current
     const after = first(service.db, service.db.query.selectFrom('users').select('password_hash'))!.password_hash
     assert.match(after, /^scrypt\$N=2048,r=8,p=1\$/)
     assert.equal((await logIn(service, 'ana')).status, 200, 'the new hash works')
+  }))
+
+test('sessions: the daily prune forgets sessions idle past auth.sessionIdleHours and logins past auth.sessionMaxDays, keeps the live ones', () =>
+  withService({ config: { auth: { sessionIdleHours: 12, sessionMaxDays: 7 } } }, async (service) => {
+    await createAccount(service, 'ana', 'operador')
+    await createAccount(service, 'beto', 'operador')
+    await createAccount(service, 'carla', 'operador')
+    const deps = { db: service.db, clock: service.clock, settings: service.config.auth, passwordCost: TEST_PASSWORD_COST }
+    const idle = await sessionOf(service, 'ana')
+    const kept = await sessionOf(service, 'beto')
+    service.clock.advance(11 * 3_600_000)
+    assert.equal((await asPerson(service, kept, 'GET', '/api/v1/sesion')).status, 200, 'used an hour before the idle limit')
+    service.clock.advance(2 * 3_600_000)
+    assert.equal(pruneSessions(deps), 1, "ana's session, idle 13 hours")
+    assert.equal((await asPerson(service, idle, 'GET', '/api/v1/sesion')).status, 401)
+    assert.equal((await asPerson(service, kept, 'GET', '/api/v1/sesion')).status, 200)
+    const old = await sessionOf(service, 'carla')
+    let hoursUsed = 0
+    while (hoursUsed < 8 * 24 && (await asPerson(service, old, 'GET', '/api/v1/sesion')).status === 200) {
+      service.clock.advance(10 * 3_600_000)
+      hoursUsed += 10
+    }
+    assert.equal(hoursUsed, 170, 'used every 10 hours, it ends at the first use past 7 days (168 h)')
+    pruneSessions(deps)
+    const left = all(service.db, service.db.query.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select('users.usuario'))
+    assert.deepEqual(left, [], "beto's session went idle; carla's, used every 10 hours, passed 7 days since its login")
   }))

@@ -49,6 +49,7 @@ test('hardening: a batch body that does not arrive within server.bodyTimeoutSeco
     assert.equal(answer.status, 408)
     assert.deepEqual(JSON.parse(answer.body), { success: false, message: 'El cuerpo de la solicitud no terminó de llegar en 1 segundos; revise la conexión y reenvíe.' })
     assert.equal(answer.headers.connection, 'close')
+    assert.deepEqual(service.logLines().filter((line) => line.msg === 'error interno'), [], 'a slow client is not an internal error (no stack, no alert)')
   }))
 
 test('hardening: more batch bodies at once than intake.maxConcurrentBatches → 503 with Retry-After, body not read', () =>

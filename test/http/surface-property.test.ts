@@ -5,6 +5,7 @@ import fc from 'fast-check'
 import type { TSchema } from 'typebox'
 import type { Database } from '../../src/db/database.ts'
 import type { Route } from '../../src/http/route.ts'
+import { createAccount, sessionOf } from '../support/accounts.ts'
 import { exampleBatch, postBatch } from '../support/batches.ts'
 import { FACTURA, registerReturn, seedReturns } from '../support/operator.ts'
 import { API_KEY, OPERATOR_KEY, startTestService, type TestService } from '../support/service.ts'
@@ -45,7 +46,26 @@ interface BadRequest {
   body?: string | Buffer
 }
 
-function badRequests(route: Route): fc.Arbitrary<BadRequest> {
+/** Session cookies of an admin, and of a person whose session DELETE /api/v1/sesion may end. */
+interface People {
+  admin: string
+  leaving: string
+}
+
+/**
+ * How a route is entered: the client's key, the operator key, or — for the routes of people
+ * (their session, the users API) — an admin's session cookie from the service's own origin.
+ */
+function credentials(route: Route, people: People, operador: string | undefined): Record<string, string> {
+  if (route.access === 'client') return { ApiKey: API_KEY }
+  if (route.access === 'person' || route.path.startsWith('/api/v1/operador/usuarios')) {
+    return { Cookie: route.method === 'DELETE' ? people.leaving : people.admin, Origin: service.url }
+  }
+  if (route.access === 'operator') return { OperatorKey: OPERATOR_KEY, Operador: operador ?? 'Propiedad' }
+  return {}
+}
+
+function badRequests(route: Route, people: People): fc.Arbitrary<BadRequest> {
   const segments = route.path.split('/')
   const params = segments.filter((segment) => segment.startsWith(':'))
   const queryNames = [...propertyNames(route.query), 'x', '__proto__']
@@ -62,12 +82,7 @@ function badRequests(route: Route): fc.Arbitrary<BadRequest> {
       return all.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&')
     })
   const headersArb = fc.record({ fecha: fc.option(oddText, { nil: undefined }), operador: fc.option(oddText.map((text) => encodeURIComponent(text)), { nil: undefined }) }).map(({ fecha, operador }) => {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json' }
-    if (route.access === 'client') headers.ApiKey = API_KEY
-    if (route.access === 'operator') {
-      headers.OperatorKey = OPERATOR_KEY
-      headers.Operador = operador ?? 'Propiedad'
-    }
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', ...credentials(route, people, operador) }
     if (fecha !== undefined && /^[\x20-\x7e]*$/.test(fecha)) headers.Fecha = fecha
     return headers
   })
@@ -101,7 +116,7 @@ const ENGLISH = /\b(must|should|expected|property|properties|required|invalid|ca
 async function seeded(): Promise<TestService> {
   const service = await startTestService({
     config: {
-      rateLimits: { insertPerMinute: 1_000_000, returnsPerMinute: 1_000_000, generalPerMinute: 1_000_000, operatorPerMinute: 1_000_000 },
+      rateLimits: { insertPerMinute: 1_000_000, returnsPerMinute: 1_000_000, generalPerMinute: 1_000_000, operatorPerMinute: 1_000_000, loginPerMinute: 1_000_000 },
       returns: { windowBusinessDays: 7 },
     },
   })
@@ -114,11 +129,14 @@ async function seeded(): Promise<TestService> {
 
 const service = await seeded()
 test.after(() => service.close())
+await createAccount(service, 'jefa', 'admin')
+await createAccount(service, 'de-salida', 'operador')
+const people: People = { admin: await sessionOf(service, 'jefa'), leaving: await sessionOf(service, 'de-salida') }
 
 for (const route of service.routes.filter((candidate) => process.env.ONLY_ROUTE === undefined || candidate.path.includes(process.env.ONLY_ROUTE))) {
   test(`http surface: ${route.method} ${route.path} — bad input never gives a 500, refusals are Spanish and write nothing`, async () => {
     await fc.assert(
-      fc.asyncProperty(badRequests(route), async (request) => {
+      fc.asyncProperty(badRequests(route, people), async (request) => {
         const before = fingerprint(service.db, route)
         const url = `${request.path}${request.search === '' ? '' : `?${request.search}`}`
         if (process.env.DEBUG_SURFACE) console.error('>>', route.method, url.slice(0, 200), JSON.stringify(request.headers).slice(0, 200), String(request.body).slice(0, 80))
