@@ -45,6 +45,7 @@ export interface ManifiestoApp {
 export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST }: AppDeps): ManifiestoApp {
   const rateLimits = {
     insert: config.rateLimits.insertPerMinute,
+    validate: config.rateLimits.validatePerMinute,
     returns: config.rateLimits.returnsPerMinute,
     operator: config.rateLimits.operatorPerMinute,
     general: config.rateLimits.generalPerMinute,
