@@ -25,6 +25,7 @@ import {
   SimulatedStructureInvalid,
 } from './intake.schemas.ts'
 import { receiveBatch, simulateBatch, type IncomingBatch, type IntakeDeps } from './intake.service.ts'
+import { INSERT_200, INSERT_422, INSERT_500, INSERT_503, SAMPLE_BATCH, simulatedExamples } from './intake.examples.ts'
 import { JsonShape } from './json-shape.ts'
 
 export interface IntakeRouteDeps extends IntakeDeps {
@@ -32,8 +33,8 @@ export interface IntakeRouteDeps extends IntakeDeps {
   uploads: UploadSlots
 }
 
-const BODY = { description: 'Arreglo JSON no vacío de facturas', schema: BatchSchema, raw: true }
-const BUSY = errorResponse('Ya se están recibiendo intake.maxConcurrentBatches lotes (reenvíe tras Retry-After), la base de datos es inutilizable, o no hay ApiKey configurada')
+const BODY = { description: 'Arreglo JSON no vacío de facturas', schema: BatchSchema, raw: true, examples: SAMPLE_BATCH }
+const BUSY = { ...errorResponse('Ya se están recibiendo intake.maxConcurrentBatches lotes (reenvíe tras Retry-After), la base de datos es inutilizable, o no hay ApiKey configurada'), examples: INSERT_503 }
 
 export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
   return [
@@ -43,7 +44,7 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
       access: 'client',
       operationId: 'insertarFacturas',
       rateGroup: 'insert',
-      tag: 'facturas',
+      tag: 'cliente: facturas',
       summary: 'Recibe un lote de facturas',
       description:
         'Pasos: autenticación, cuerpo (arreglo no vacío), estructura, fechas, manifiestos de días anteriores, lote duplicado, ' +
@@ -51,12 +52,13 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
         'se responde con el resumen original. Para probar un lote sin guardarlo, use POST /api/v1/facturas/validar.',
       body: BODY,
       responses: {
-        200: { description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)', schema: Type.Union([BatchProcessed, BatchDuplicate]) },
+        200: { description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)', schema: Type.Union([BatchProcessed, BatchDuplicate]), examples: INSERT_200 },
         422: {
           description: 'Cuerpo inválido, estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos rechazados',
           schema: Type.Union([BatchBodyInvalid, BatchStructureInvalid, BatchDatesInvalid, BatchOldManifests, BatchManifestsRejected]),
+          examples: INSERT_422,
         },
-        500: { description: 'Error interno; el lote queda fallido y puede reenviarse', schema: BatchInternalError },
+        500: { description: 'Error interno; el lote queda fallido y puede reenviarse', schema: BatchInternalError, examples: INSERT_500 },
         503: BUSY,
       },
       handle: (request) =>
@@ -68,7 +70,7 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
       access: 'client',
       operationId: 'validarFacturas',
       rateGroup: 'validate',
-      tag: 'facturas',
+      tag: 'cliente: facturas',
       summary: 'Simula un lote: responde lo que insertar respondería ahora, sin guardar nada',
       description:
         'Recibe exactamente lo mismo que POST /api/v1/facturas/insertar y responde exactamente lo que insertar respondería en este ' +
@@ -78,14 +80,15 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
         'puede cambiar entre la simulación y el envío real (otro lote, un manifiesto cerrado), la respuesta de insertar es la que vale.',
       body: BODY,
       responses: {
-        200: { description: 'El lote se procesaría sin rechazos, o ya se procesó hoy (duplicado, con el batch_uuid original)', schema: Type.Union([SimulatedProcessed, SimulatedDuplicate]) },
+        200: { description: 'El lote se procesaría sin rechazos, o ya se procesó hoy (duplicado, con el batch_uuid original)', schema: Type.Union([SimulatedProcessed, SimulatedDuplicate]), examples: simulatedExamples(INSERT_200) },
         422: {
           description:
             'Insertar lo rechazaría: cuerpo inválido, estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos ' +
             'rechazados (con "simulacion": true); o la solicitud misma es inválida (un parámetro de consulta repetido), sin leer el lote',
           schema: Type.Union([ErrorBody, SimulatedBodyInvalid, SimulatedStructureInvalid, SimulatedDatesInvalid, SimulatedOldManifests, SimulatedManifestsRejected]),
+          examples: simulatedExamples(INSERT_422),
         },
-        500: { description: 'Error interno; no se guardó nada', schema: SimulatedInternalError },
+        500: { description: 'Error interno; no se guardó nada', schema: SimulatedInternalError, examples: simulatedExamples(INSERT_500) },
         503: BUSY,
       },
       handle: (request) =>
