@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { databaseDump, databaseState, invoice, type Answer } from '../support/batches.ts'
-import { withService, type ConfigOverrides, type TestService } from '../support/service.ts'
+import { rawRequest } from '../support/raw-request.ts'
+import { API_KEY, withService, type ConfigOverrides, type TestService } from '../support/service.ts'
 import { startWebhook } from '../support/webhook.ts'
 import { acceptedBatch, dateAcceptances, dateRejections } from './dates.scenarios.ts'
 import { earlierDayScenarios, duplicateScenarios, sendEarlier } from './sequence.scenarios.ts'
@@ -110,6 +111,18 @@ test('validar: a body over server.maxBodyMB → 413 like insertar, nothing writt
     assert.equal(simulated.status, 413)
     assert.deepEqual(simulated, real)
     assert.deepEqual(databaseDump(service.db), before)
+  }))
+
+test('validar shares insertar’s upload slots: while a batch body is still arriving, validar is refused (503, Retry-After)', () =>
+  withService({ config: { intake: { maxConcurrentBatches: 1 }, server: { bodyTimeoutSeconds: 1 } } }, async (service) => {
+    const headers = { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Length': '100000' }
+    const slow = rawRequest(`${service.url}/api/v1/facturas/insertar`, { method: 'POST', headers, body: '[' })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const busy = await post(service, 'validar', [invoice('F-1')])
+    assert.equal(busy.status, 503)
+    assert.deepEqual(busy.body, { success: false, message: 'El servidor ya está recibiendo 1 lote(s) a la vez; reenvíe este lote en unos segundos.' })
+    assert.equal((await slow).status, 408, 'the slow body ran out of time')
+    assert.equal((await post(service, 'validar', [invoice('F-1')])).status, 200, 'the slot is free again')
   }))
 
 test('validar: without ApiKey → 401, as insertar', () =>
