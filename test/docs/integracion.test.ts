@@ -56,6 +56,15 @@ test('guide: every curl of docs/integracion.md is in a marked example (none esca
   }
 })
 
+test('guide: every link of its table of contents and text leads to one of its headings', () => {
+  // GitHub's anchors: the heading in lower case, without punctuation, spaces as hyphens.
+  const slug = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '').replaceAll(' ', '-')
+  const anchors = new Set([...GUIDE.matchAll(/^#{2,3} (.+)$/gm)].map((match) => slug(match[1]!)))
+  const links = [...GUIDE.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1]!)
+  assert.ok(links.length > 15)
+  assert.deepEqual(links.filter((link) => !anchors.has(link)), [])
+})
+
 examples.forEach((example, index) => {
   test(`guide example ${index + 1} (line ${example.line}) → ${example.status}: ${example.command.split('\n')[0]}`, async () => {
     const bodyFile = join(scratch, `respuesta-${index + 1}.json`)
