@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import packageJson from '../package.json' with { type: 'json' }
 import { releaseTime, writeChecksums, writeReleaseArchive, type Platform } from './release.ts'
+import { DOCS_FILES, docsAssetKey, docsSourcePath, type DocsFileName } from '../src/api-docs/api-docs.assets.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CACHE = join(ROOT, 'build/cache')
@@ -103,7 +104,7 @@ for (const target of targets) {
       // A 2 MB young generation: ~8 MB less resident memory at idle (the 120 MB budget) for about
       // 1% more time on a 10,000-invoice batch (measured: 2.27 s → 2.30 s).
       execArgv: ['--max-semi-space-size=2'],
-      assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash },
+      assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, ...apiDocsAssets() },
     }),
   )
   execFileSync(blobNode, ['--experimental-sea-config', config], { stdio: 'inherit' })
@@ -125,6 +126,11 @@ for (const target of targets) {
   released.push(output, archive)
 }
 console.log(`SHA256SUMS: ${released.length} archivos (${relative(ROOT, writeChecksums(DIST, released))})`)
+
+/** The API reference's files (src/api-docs/api-docs.assets.ts), under the asset names the service reads. */
+function apiDocsAssets(): Record<string, string> {
+  return Object.fromEntries((Object.keys(DOCS_FILES) as DocsFileName[]).map((name) => [docsAssetKey(name), docsSourcePath(name)]))
+}
 
 /** Whether a program can be started from the PATH (spawnSync reports ENOENT instead of throwing). */
 function hasCommand(command: string): boolean {
@@ -166,6 +172,7 @@ async function bundleForSea(outfile: string, betterSqlite: string): Promise<void
     logLevel: 'warning',
     // The addon is loaded from the executable's assets (src/db/native-addon.ts); the fork's
     // own lookup of prebuilt files is never reached.
-    logOverride: { 'unsupported-require-call': 'silent' },
+    // src/api-docs/api-docs.assets.ts reaches import.meta only from source; the executable reads assets.
+    logOverride: { 'unsupported-require-call': 'silent', 'empty-import-meta': 'silent' },
   })
 }

@@ -7,6 +7,7 @@ import { accountRoutes } from './accounts/accounts.routes.ts'
 import { DEFAULT_PASSWORD_COST, type PasswordCost } from './accounts/passwords.ts'
 import { actorOfSession } from './accounts/sessions.service.ts'
 import { createAlerter } from './alerts/alerter.ts'
+import { apiDocsRoutes } from './api-docs/api-docs.routes.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { batchRoutes } from './batches/batches.routes.ts'
 import { conflictRoutes } from './conflicts/conflicts.routes.ts'
@@ -45,6 +46,7 @@ export interface ManifiestoApp {
 export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST }: AppDeps): ManifiestoApp {
   const rateLimits = {
     insert: config.rateLimits.insertPerMinute,
+    validate: config.rateLimits.validatePerMinute,
     returns: config.rateLimits.returnsPerMinute,
     operator: config.rateLimits.operatorPerMinute,
     general: config.rateLimits.generalPerMinute,
@@ -77,6 +79,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     ...batchRoutes({ db, clock, config }),
     ...auditRoutes({ db, clock }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),
+    ...apiDocsRoutes(),
   ]
   const app = createHttpApp({
     routes,

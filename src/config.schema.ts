@@ -48,6 +48,7 @@ export const ConfigSchema = Type.Object(
     rateLimits: Type.Object(
       {
         insertPerMinute: PerMinute,
+        validatePerMinute: PerMinute,
         returnsPerMinute: PerMinute,
         generalPerMinute: PerMinute,
         operatorPerMinute: PerMinute,
@@ -116,7 +117,7 @@ export const DEFAULT_CONFIG: Config = {
   auth: { apiKey: '', operatorKey: '', sessionIdleHours: 12, sessionMaxDays: 7 },
   warehouses: ['OAC', 'OAS', 'OAO'],
   dates: { timezone: 'America/Tegucigalpa', maxAgeDays: 30, strictMixedDates: false },
-  rateLimits: { insertPerMinute: 5, returnsPerMinute: 10, generalPerMinute: 60, operatorPerMinute: 600, loginPerMinute: 10 },
+  rateLimits: { insertPerMinute: 5, validatePerMinute: 30, returnsPerMinute: 10, generalPerMinute: 60, operatorPerMinute: 600, loginPerMinute: 10 },
   returnsCache: { pastDateMinutes: 60, todayMinutes: 5 },
   intake: {
     autoUpdateFields: [],

@@ -11,7 +11,7 @@ export interface AccountRouteDeps extends AccountsDeps, SessionDeps {
   https: boolean
 }
 
-const SESSIONS = 'sesión'
+const SESSIONS = 'operador: sesión'
 const USERS = 'operador: usuarios'
 const notFoundUser = (raw: Record<string, string>) => `No existe el usuario ${raw.usuario ?? ''}.`
 

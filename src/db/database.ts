@@ -166,6 +166,31 @@ export function transaction<T>(db: Database, work: () => T): T {
   return db.sqlite.transaction(work).immediate()
 }
 
+/**
+ * Runs `work` in one IMMEDIATE transaction like `transaction`, and always rolls it back: `work`
+ * sees and answers from its own writes, and the database is left as it was (a dry run of the
+ * real code, not of a copy of it). `work` must be synchronous, as in `transaction`.
+ * @returns what `work` returned. @throws whatever `work` threw (also rolled back).
+ */
+export function rolledBack<T>(db: Database, work: () => T): T {
+  const rollback = new RollbackSignal<T>()
+  try {
+    db.sqlite
+      .transaction(() => {
+        rollback.result = work()
+        throw rollback // better-sqlite3 rolls back a transaction whose function throws
+      })
+      .immediate()
+  } catch (error) {
+    if (error !== rollback) throw error
+  }
+  return rollback.result as T
+}
+
+class RollbackSignal<T> {
+  result: T | undefined
+}
+
 /** Prepares once per distinct SQL text; the LRU bound keeps IN-lists of many sizes in check. */
 export function prepare(db: Database, sql: string): BetterSqlite3.Statement {
   let statement = db.statements.get(sql)

@@ -14,12 +14,25 @@ export function healthRoutes(deps: { db: Database; clock: Clock }): Route[] {
       access: 'public',
       operationId: 'ping',
       rateGroup: 'general',
-      tag: 'salud',
+      tag: 'cliente: salud',
       summary: 'Verificación de salud',
       description: 'No requiere ApiKey (enviarla no causa error). Lee la base de datos de verdad.',
       responses: {
-        200: { description: 'Servicio y base de datos operativos', schema: PingOk },
-        503: { description: 'La base de datos no se puede leer', schema: PingDown },
+        200: {
+          description: 'Servicio y base de datos operativos',
+          schema: PingOk,
+          examples: { ok: { summary: 'Todo bien', value: { success: true, status: 'ok', service: 'manifiesto', version: '0.1.0', timestamp: '2026-11-22T10:00-06:00', database: 'ok' } } },
+        },
+        503: {
+          description: 'La base de datos no se puede leer',
+          schema: PingDown,
+          examples: {
+            caida: {
+              summary: 'La base de datos no se puede leer: avise al administrador',
+              value: { success: false, status: 'error', service: 'manifiesto', version: '0.1.0', timestamp: '2026-11-22T10:00-06:00', database: 'error', message: 'La base de datos no se puede leer.' },
+            },
+          },
+        },
       },
       handle: () => {
         const common = {

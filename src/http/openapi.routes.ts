@@ -14,7 +14,7 @@ export function openApiRoutes(buildDocument: () => Record<string, unknown>): Rou
       access: 'public',
       operationId: 'obtenerDocumentoOpenApi',
       rateGroup: 'general',
-      tag: 'documentación',
+      tag: 'cliente: documentación',
       summary: 'Documento OpenAPI 3.1 de esta API',
       responses: {
         200: { description: 'Documento OpenAPI 3.1', schema: Type.Object({ openapi: Type.Literal('3.1.0') }) },

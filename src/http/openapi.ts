@@ -1,5 +1,5 @@
 import Type, { type TSchema } from 'typebox'
-import type { Route } from './route.ts'
+import type { Examples, Route } from './route.ts'
 import type { RateGroup } from './rate-limit.ts'
 import { documentedAnswers } from './schemas.ts'
 
@@ -14,7 +14,8 @@ export interface OpenApiInfo {
  */
 export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {}
-  for (const route of routes) {
+  // The client's API first, then the warehouse's: the reference shows paths in this order.
+  for (const route of [...routes.filter(isClientSide), ...routes.filter((route) => !isClientSide(route))]) {
     const path = route.path.replace(/:([A-Za-z_]\w*)/g, '{$1}')
     paths[path] ??= {}
     paths[path][route.method.toLowerCase()] = describeOperation(route, info)
@@ -31,6 +32,7 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
         'de POST /api/v1/sesion; su rol y sus almacenes deciden qué puede hacer) o, para integraciones, el encabezado ' +
         'OperatorKey más Operador (el nombre de quien hace el cambio).',
     },
+    tags: tagsOf(routes),
     paths,
     components: {
       securitySchemes: {
@@ -77,7 +79,7 @@ function describeOperation(route: Route, info: OpenApiInfo): Record<string, unkn
     operation.requestBody = {
       required: true,
       description: route.body.description,
-      content: { 'application/json': { schema: plain(route.body.schema) } },
+      content: { 'application/json': { schema: plain(route.body.schema), ...examplesOf(route.body.examples) } },
     }
   }
   return operation
@@ -89,10 +91,38 @@ function describeResponses(route: Route): Record<string, unknown> {
   for (const [status, spec] of Object.entries(specs)) {
     responses[status] = {
       description: spec.description,
-      ...(spec.schema ? { content: { 'application/json': { schema: plain(spec.schema) } } } : {}),
+      ...(spec.schema ? { content: { 'application/json': { schema: plain(spec.schema), ...examplesOf(spec.examples) } } } : {}),
     }
   }
   return responses
+}
+
+function examplesOf(examples: Examples | undefined): { examples?: Examples } {
+  return examples === undefined || Object.keys(examples).length === 0 ? {} : { examples }
+}
+
+/**
+ * The document's tags in two sections, the client's API first and then the warehouse's, so the
+ * reference shows them apart; each tag once, in the order of the routes.
+ */
+function tagsOf(routes: readonly Route[]): Array<{ name: string; description: string }> {
+  const ordered = [...routes.filter(isClientSide), ...routes.filter((route) => !isClientSide(route))]
+  const tags = new Map<string, string>()
+  for (const route of ordered) {
+    if (tags.has(route.tag)) continue
+    tags.set(route.tag, isClientSide(route) ? SECTION_DESCRIPTIONS.client : SECTION_DESCRIPTIONS.operator)
+  }
+  return [...tags].map(([name, description]) => ({ name, description }))
+}
+
+/** The client's API (tags «cliente: …»), as opposed to the warehouse's («operador: …»: operators, people, their login). */
+function isClientSide(route: Route): boolean {
+  return route.tag.startsWith('cliente: ')
+}
+
+const SECTION_DESCRIPTIONS = {
+  client: 'API del cliente: el sistema del proveedor, con el encabezado ApiKey (ping, la referencia y openapi.json no lo necesitan).',
+  operator: 'API del almacén (segunda sección): personas con sesión, o integraciones con los encabezados OperatorKey y Operador.',
 }
 
 function parametersOf(schema: TSchema | undefined, location: 'path' | 'query' | 'header'): unknown[] {

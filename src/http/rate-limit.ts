@@ -3,8 +3,9 @@ import { nowMillis, type Clock } from '../clock.ts'
 /**
  * Endpoint groups of contract §3a, each with its own per-IP limit. Routes declare theirs; a
  * request counts in its route's group only, and a path that names no route counts as `general`.
+ * `validate` (the dry run of a batch) is its own group, so trying batches never spends `insert`'s.
  */
-export type RateGroup = 'insert' | 'returns' | 'operator' | 'general' | 'login'
+export type RateGroup = 'insert' | 'validate' | 'returns' | 'operator' | 'general' | 'login'
 
 export interface RateDecision {
   allowed: boolean

@@ -5,9 +5,13 @@ import type { RateGroup } from './rate-limit.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
+/** Named examples of a body, shown by the API reference (`/api/v1/docs`); each must fit its schema (a test holds them). */
+export type Examples = Record<string, { summary: string; value: unknown }>
+
 export interface ResponseSpec {
   description: string
   schema?: TSchema
+  examples?: Examples
 }
 
 /**
@@ -45,7 +49,7 @@ export interface Route<
    * naming the field), unless `raw` — then the route reads it with `readBody` (the batch intake,
    * within server.maxBodyMB) and the schema only documents it.
    */
-  body?: { description: string; schema: Body; raw?: boolean }
+  body?: { description: string; schema: Body; raw?: boolean; examples?: Examples }
   /** Answer for a path parameter that does not fit its schema: such a path names no resource. */
   paramsNotFound?: (raw: Record<string, string>) => string
   responses: Record<number, ResponseSpec>

@@ -3,8 +3,8 @@ import Type from 'typebox'
 import { DomainError } from '../errors.ts'
 import { UploadSlots } from '../http/upload-slots.ts'
 import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
-import { defineRoute, type Route } from '../http/route.ts'
-import { errorResponse } from '../http/schemas.ts'
+import { defineRoute, type Reply, type Route, type RouteRequest } from '../http/route.ts'
+import { ErrorBody, errorResponse } from '../http/schemas.ts'
 import {
   BatchBodyInvalid,
   BatchDatesInvalid,
@@ -15,14 +15,26 @@ import {
   BatchProcessed,
   BatchSchema,
   BatchStructureInvalid,
+  SimulatedBodyInvalid,
+  SimulatedDatesInvalid,
+  SimulatedDuplicate,
+  SimulatedInternalError,
+  SimulatedManifestsRejected,
+  SimulatedOldManifests,
+  SimulatedProcessed,
+  SimulatedStructureInvalid,
 } from './intake.schemas.ts'
-import { receiveBatch, type IntakeDeps } from './intake.service.ts'
+import { receiveBatch, simulateBatch, type IncomingBatch, type IntakeDeps } from './intake.service.ts'
+import { INSERT_200, INSERT_422, INSERT_500, INSERT_503, SAMPLE_BATCH, simulatedExamples } from './intake.examples.ts'
 import { JsonShape } from './json-shape.ts'
 
 export interface IntakeRouteDeps extends IntakeDeps {
-  /** intake.maxConcurrentBatches: batch bodies received at once. */
+  /** intake.maxConcurrentBatches: batch bodies received at once (insertar and validar together). */
   uploads: UploadSlots
 }
+
+const BODY = { description: 'Arreglo JSON no vacío de facturas', schema: BatchSchema, raw: true, examples: SAMPLE_BATCH }
+const BUSY = { ...errorResponse('Ya se están recibiendo intake.maxConcurrentBatches lotes (reenvíe tras Retry-After), la base de datos es inutilizable, o no hay ApiKey configurada'), examples: INSERT_503 }
 
 export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
   return [
@@ -32,39 +44,91 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
       access: 'client',
       operationId: 'insertarFacturas',
       rateGroup: 'insert',
-      tag: 'facturas',
+      tag: 'cliente: facturas',
       summary: 'Recibe un lote de facturas',
       description:
         'Pasos: autenticación, cuerpo (arreglo no vacío), estructura, fechas, manifiestos de días anteriores, lote duplicado, ' +
         'registro del lote y procesamiento por manifiesto (interface-v1 §4.1). Reenviar el mismo lote el mismo día es seguro: ' +
-        'se responde con el resumen original.',
-      body: { description: 'Arreglo JSON no vacío de facturas', schema: BatchSchema, raw: true },
+        'se responde con el resumen original. Para probar un lote sin guardarlo, use POST /api/v1/facturas/validar.',
+      body: BODY,
       responses: {
-        200: { description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)', schema: Type.Union([BatchProcessed, BatchDuplicate]) },
+        200: { description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)', schema: Type.Union([BatchProcessed, BatchDuplicate]), examples: INSERT_200 },
         422: {
           description: 'Cuerpo inválido, estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos rechazados',
           schema: Type.Union([BatchBodyInvalid, BatchStructureInvalid, BatchDatesInvalid, BatchOldManifests, BatchManifestsRejected]),
+          examples: INSERT_422,
         },
-        500: { description: 'Error interno; el lote queda fallido y puede reenviarse', schema: BatchInternalError },
-        503: errorResponse('Ya se están recibiendo intake.maxConcurrentBatches lotes (reenvíe tras Retry-After), la base de datos es inutilizable, o no hay ApiKey configurada'),
+        500: { description: 'Error interno; el lote queda fallido y puede reenviarse', schema: BatchInternalError, examples: INSERT_500 },
+        503: BUSY,
       },
-      handle: async ({ readBody, logContext, clientIp, keyFingerprint }) => {
-        const release = deps.uploads.acquire()
-        try {
-          const uuid = randomUUID()
-          logContext.batchUuid = uuid
-          const shape = new JsonShape()
-          const body = await readBody((chunk) => shape.add(chunk))
-          try {
-            return { status: 200, body: await receiveBatch(deps, { uuid, body, shape, clientIp, keyFingerprint }) }
-          } catch (error) {
-            if (error instanceof DomainError) throw error
-            throw new DomainError('INTERNAL', INTERNAL_ERROR_MESSAGE, { batch_uuid: uuid }, {}, { cause: error })
-          }
-        } finally {
-          release()
-        }
+      handle: (request) =>
+        receiving(deps, request, { logUuid: true, internalDetails: (uuid) => ({ batch_uuid: uuid }) }, (incoming) => receiveBatch(deps, incoming)),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/facturas/validar',
+      access: 'client',
+      operationId: 'validarFacturas',
+      rateGroup: 'validate',
+      tag: 'cliente: facturas',
+      summary: 'Simula un lote: responde lo que insertar respondería ahora, sin guardar nada',
+      description:
+        'Recibe exactamente lo mismo que POST /api/v1/facturas/insertar y responde exactamente lo que insertar respondería en este ' +
+        'momento (mismo estado HTTP, mismos mensajes y conteos, también la respuesta de lote duplicado), pero no guarda nada: ni lote, ' +
+        'ni facturas, ni conflictos, ni auditoría, ni avisos. La respuesta lleva además "simulacion": true, y batch_uuid es null donde ' +
+        'insertar crearía un lote. Sirve para probar la integración sin tocar los datos ni gastar el límite de insertar. Como el estado ' +
+        'puede cambiar entre la simulación y el envío real (otro lote, un manifiesto cerrado), la respuesta de insertar es la que vale.',
+      body: BODY,
+      responses: {
+        200: { description: 'El lote se procesaría sin rechazos, o ya se procesó hoy (duplicado, con el batch_uuid original)', schema: Type.Union([SimulatedProcessed, SimulatedDuplicate]), examples: simulatedExamples(INSERT_200) },
+        422: {
+          description:
+            'Insertar lo rechazaría: cuerpo inválido, estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos ' +
+            'rechazados (con "simulacion": true); o la solicitud misma es inválida (un parámetro de consulta repetido), sin leer el lote',
+          schema: Type.Union([ErrorBody, SimulatedBodyInvalid, SimulatedStructureInvalid, SimulatedDatesInvalid, SimulatedOldManifests, SimulatedManifestsRejected]),
+          examples: simulatedExamples(INSERT_422),
+        },
+        500: { description: 'Error interno; no se guardó nada', schema: SimulatedInternalError, examples: simulatedExamples(INSERT_500) },
+        503: BUSY,
       },
+      handle: (request) =>
+        receiving(deps, request, { logUuid: false, internalDetails: () => ({ batch_uuid: null, simulacion: true }) }, (incoming) => simulateBatch(deps, incoming)),
     }),
   ]
+}
+
+interface Receiving {
+  /** Whether the request's log line carries the batch's uuid (only when a batch may be stored). */
+  logUuid: boolean
+  /** What a 500 adds to its body. */
+  internalDetails: (uuid: string) => Record<string, unknown>
+}
+
+/**
+ * What insertar and validar share around their service: an upload slot for the body (the same
+ * slots for both, so they bound the memory of all batch bodies together), the body read within
+ * server.maxBodyMB and server.bodyTimeoutSeconds while its shape is counted, and an unexpected
+ * failure turned into the 500 the interface describes.
+ */
+async function receiving(
+  deps: IntakeRouteDeps,
+  request: RouteRequest<unknown, unknown>,
+  options: Receiving,
+  work: (incoming: IncomingBatch) => unknown,
+): Promise<Reply> {
+  const release = deps.uploads.acquire()
+  try {
+    const uuid = randomUUID()
+    if (options.logUuid) request.logContext.batchUuid = uuid
+    const shape = new JsonShape()
+    const body = await request.readBody((chunk) => shape.add(chunk))
+    try {
+      return { status: 200, body: await work({ uuid, body, shape, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint }) }
+    } catch (error) {
+      if (error instanceof DomainError) throw error
+      throw new DomainError('INTERNAL', INTERNAL_ERROR_MESSAGE, options.internalDetails(uuid), {}, { cause: error })
+    }
+  } finally {
+    release()
+  }
 }

@@ -1,4 +1,4 @@
-import Type, { type Static, type TSchema } from 'typebox'
+import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox'
 import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_AMOUNT, MAX_FACTOR, type FieldSpec } from './invoice-fields.ts'
 
 const NUMERIC = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
@@ -221,3 +221,31 @@ export const BatchInternalError = Type.Object({
   message: Type.String(),
   batch_uuid: Type.String(),
 })
+
+// ---- The dry run (`validar`): insertar's answers, marked ----
+
+const SIMULACION = Type.Literal(true, { description: 'Simulación: no se guardó nada' })
+const NO_BATCH = Type.Null({ description: 'null: una simulación no crea lote (insertar daría aquí el uuid del lote nuevo)' })
+
+/** `insertar`'s answer as `validar` gives it: the same fields plus `simulacion: true`. */
+function simulated<Properties extends TProperties>(answer: TObject<Properties>) {
+  return Type.Object({ ...answer.properties, simulacion: SIMULACION })
+}
+
+/** …and with a null `batch_uuid`, for the answers where `insertar` creates a batch. */
+function simulatedWithoutBatch<Properties extends TProperties & { batch_uuid: TSchema }>(answer: TObject<Properties>) {
+  const { batch_uuid: _created, ...others } = answer.properties
+  return Type.Object({ ...others, batch_uuid: NO_BATCH, simulacion: SIMULACION })
+}
+
+export const SimulatedProcessed = simulatedWithoutBatch(BatchProcessed)
+export type SimulatedProcessed = Static<typeof SimulatedProcessed>
+/** The duplicate answer keeps the original's batch_uuid: that batch exists. */
+export const SimulatedDuplicate = simulated(BatchDuplicate)
+export type SimulatedDuplicate = Static<typeof SimulatedDuplicate>
+export const SimulatedManifestsRejected = simulatedWithoutBatch(BatchManifestsRejected)
+export const SimulatedDatesInvalid = simulated(BatchDatesInvalid)
+export const SimulatedOldManifests = simulated(BatchOldManifests)
+export const SimulatedStructureInvalid = simulated(BatchStructureInvalid)
+export const SimulatedBodyInvalid = simulated(BatchBodyInvalid)
+export const SimulatedInternalError = simulatedWithoutBatch(BatchInternalError)

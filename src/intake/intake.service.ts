@@ -1,7 +1,8 @@
+import type { LocalDate } from '@js-joda/core'
 import type { Logger } from 'pino'
 import { localDateOf, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
-import { transaction, type Database } from '../db/database.ts'
+import { rolledBack, transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput } from '../errors.ts'
 import { compressPayload, storePayload } from '../batches/batches.service.ts'
 import { findClaimingBatch, insertReceivedBatch, markBatchFailed, markBatchProcessed } from '../batches/batches.store.ts'
@@ -10,7 +11,7 @@ import { applyBatch, type ApplyOutcome } from './intake.apply.ts'
 import * as answers from './intake.answers.ts'
 import { checkManifestDates, invoiceDates, type ManifestDateVerdict } from './intake.dates.ts'
 import { findManifestsByNumbers, type ExistingManifest } from '../manifests/manifests.store.ts'
-import type { Resumen } from './intake.schemas.ts'
+import type { BatchDuplicate, Resumen, SimulatedDuplicate, SimulatedProcessed } from './intake.schemas.ts'
 import { parseBatchBody } from './intake.body.ts'
 import { checkStructure, type ReceivedInvoice } from './intake.structure.ts'
 import { holidaysOf, lastDayOfWindow } from '../returns/window.ts'
@@ -46,6 +47,75 @@ export type BatchAnswer = ReturnType<typeof answers.processed> | ReturnType<type
  * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–5 and 8.
  */
 export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): Promise<BatchAnswer> {
+  const { db, clock } = deps
+  const checked = checkBatch(deps, incoming)
+  if ('duplicate' in checked) return checked.duplicate
+
+  // Step 7: the batch is recorded; its raw body compresses in the thread pool meanwhile.
+  const receivedAt = toStoredInstant(clock.now())
+  const batchId = recordBatch(deps, checked, incoming, receivedAt)
+  const compressed = compressPayload(incoming.body)
+
+  // Step 8: every manifest and the batch's summary in one transaction.
+  let outcome
+  try {
+    outcome = transaction(db, () => applyRecorded(deps, checked, incoming.uuid, batchId, receivedAt))
+  } catch (error) {
+    markBatchFailed(db, batchId, error instanceof Error ? error.message : String(error), toStoredInstant(clock.now()))
+    throw error
+  } finally {
+    await keepPayload(deps, batchId, incoming, compressed)
+  }
+
+  if (outcome.resumen.actualizadas > 0) deps.onInvoicesChanged()
+  if (outcome.reissues.length > 0) reportReissues(deps, incoming.uuid, outcome.reissues)
+  return answerOf(incoming.uuid, checked, outcome)
+}
+
+export type SimulatedAnswer = SimulatedProcessed | SimulatedDuplicate
+
+/**
+ * `validar`: what `receiveBatch` would answer now, computed by the same steps, with nothing
+ * stored. Steps 7 and 8 run inside one transaction that is always rolled back (so no batch
+ * record, invoice, conflict, audit entry or raw body remains), and nothing is announced (no
+ * re-issue notice, no cache invalidation). The answer differs from `insertar`'s only by
+ * `simulacion: true` and a `batch_uuid` of null where `insertar` would create one (a duplicate
+ * keeps the original's).
+ * @throws DomainError INVALID_INPUT (422) with `insertar`'s body of that rejection, marked the same way.
+ */
+export function simulateBatch(deps: IntakeDeps, incoming: IncomingBatch): SimulatedAnswer {
+  try {
+    const checked = checkBatch(deps, incoming)
+    if ('duplicate' in checked) return { ...checked.duplicate, simulacion: true }
+    const receivedAt = toStoredInstant(deps.clock.now())
+    const outcome = rolledBack(deps.db, () =>
+      applyRecorded(deps, checked, incoming.uuid, recordBatch(deps, checked, incoming, receivedAt), receivedAt),
+    )
+    return { ...answerOf(incoming.uuid, checked, outcome), batch_uuid: null, simulacion: true }
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== 'INVALID_INPUT') throw error
+    const details: Record<string, unknown> = { ...error.details, simulacion: true }
+    if (details.batch_uuid === incoming.uuid) details.batch_uuid = null
+    throw new DomainError(error.code, error.message, details, error.headers)
+  }
+}
+
+/** A batch that passed steps 2–5, grouped and dated, not yet recorded. */
+interface CheckedBatch {
+  invoices: ReceivedInvoice[]
+  manifests: Map<string, ReceivedInvoice[]>
+  existing: Map<string, ExistingManifest>
+  dates: ReturnType<typeof invoiceDates>
+  todayDate: LocalDate
+  contentHash: string
+}
+
+/**
+ * Steps 2–6: parse, structure, dates, manifests of earlier days, duplicate of today.
+ * @returns the duplicate answer, or the batch to record and apply.
+ * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–5.
+ */
+function checkBatch(deps: IntakeDeps, incoming: IncomingBatch): { duplicate: BatchDuplicate } | CheckedBatch {
   const { db, clock, config } = deps
 
   // Step 2: a non-empty JSON array.
@@ -62,11 +132,11 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
   const todayDate = today(clock)
 
   // Step 4: dates, atomic per manifest; any rejection rejects the batch.
-  const parsedDates = invoiceDates(invoices, clock.zone)
+  const dates = invoiceDates(invoices, clock.zone)
   const rules = { today: todayDate, maxAgeDays: config.dates.maxAgeDays, strictMixedDates: config.dates.strictMixedDates }
   const verdicts = new Map<string, ManifestDateVerdict>()
   for (const [numero, group] of manifests) {
-    const verdict = checkManifestDates(group, parsedDates, rules)
+    const verdict = checkManifestDates(group, dates, rules)
     if (verdict) verdicts.set(numero, verdict)
   }
   if (verdicts.size > 0) {
@@ -89,65 +159,60 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
 
   // Step 6: an identical batch already processed today is answered from its record.
   const contentHash = structure.batchHash
-  const receivedDate = todayDate.toString()
-  const earlier = findClaimingBatch(db, contentHash, receivedDate)
-  if (earlier?.estado === 'processed') return answers.duplicate(earlier.uuid, JSON.parse(earlier.summary!) as Resumen)
+  const earlier = findClaimingBatch(db, contentHash, todayDate.toString())
+  if (earlier?.estado === 'processed') return { duplicate: answers.duplicate(earlier.uuid, JSON.parse(earlier.summary!) as Resumen) }
+  return { invoices, manifests, existing, dates, todayDate, contentHash }
+}
 
-  // Step 7: the batch is recorded; its raw body compresses in the thread pool meanwhile.
-  const receivedAt = toStoredInstant(clock.now())
-  const batchId = insertReceivedBatch(db, {
+/** Step 7's batch record (`received`). @returns its id. */
+function recordBatch(deps: IntakeDeps, checked: CheckedBatch, incoming: IncomingBatch, receivedAt: string): number {
+  const batchId = insertReceivedBatch(deps.db, {
     uuid: incoming.uuid,
     receivedAt,
-    receivedDate,
-    contentHash,
+    receivedDate: checked.todayDate.toString(),
+    contentHash: checked.contentHash,
     clientIp: incoming.clientIp,
     keyFingerprint: incoming.keyFingerprint,
-    invoiceCount: invoices.length,
+    invoiceCount: checked.invoices.length,
   })
   if (batchId === null) {
     // Only reachable if a batch of this content is still `received` (never in one process).
     throw new DomainError('UNAVAILABLE', 'Un lote idéntico se está procesando en este momento; reenvíe en unos segundos.')
   }
-  const compressed = compressPayload(incoming.body)
+  return batchId
+}
 
-  // Step 8: every manifest and the batch's summary in one transaction.
-  let outcome
-  try {
-    outcome = transaction(db, () => {
-      const result = applyBatch(
-        {
-          db,
-          batchId,
-          batchUuid: incoming.uuid,
-          at: receivedAt,
-          warehouses: new Set(config.warehouses),
-          autoUpdateFields: new Set(config.intake.autoUpdateFields),
-          dates: parsedDates,
-          returnsDeadline: lastDayOfWindow(todayDate, config.returns.windowBusinessDays, holidaysOf(config.returns.holidays))?.toString() ?? null,
-          reissue: config.intake.reissue,
-        },
-        manifests,
-        existing,
-        invoices.length,
-      )
-      markBatchProcessed(db, batchId, JSON.stringify(result.resumen), result.rejected.length > 0 ? 422 : 200, toStoredInstant(clock.now()))
-      return result
-    })
-  } catch (error) {
-    markBatchFailed(db, batchId, error instanceof Error ? error.message : String(error), toStoredInstant(clock.now()))
-    throw error
-  } finally {
-    await keepPayload(deps, batchId, incoming, compressed)
-  }
+/** Step 8 and the batch's summary; the caller runs it inside a transaction (kept, or rolled back). */
+function applyRecorded(deps: IntakeDeps, checked: CheckedBatch, batchUuid: string, batchId: number, at: string): ApplyOutcome {
+  const { db, clock, config } = deps
+  const result = applyBatch(
+    {
+      db,
+      batchId,
+      batchUuid,
+      at,
+      warehouses: new Set(config.warehouses),
+      autoUpdateFields: new Set(config.intake.autoUpdateFields),
+      dates: checked.dates,
+      returnsDeadline: lastDayOfWindow(checked.todayDate, config.returns.windowBusinessDays, holidaysOf(config.returns.holidays))?.toString() ?? null,
+      reissue: config.intake.reissue,
+    },
+    checked.manifests,
+    checked.existing,
+    checked.invoices.length,
+  )
+  markBatchProcessed(db, batchId, JSON.stringify(result.resumen), result.rejected.length > 0 ? 422 : 200, toStoredInstant(clock.now()))
+  return result
+}
 
-  if (outcome.resumen.actualizadas > 0) deps.onInvoicesChanged()
-  if (outcome.reissues.length > 0) reportReissues(deps, incoming.uuid, outcome.reissues)
-  const numbers = [...manifests.keys()]
+/** The 200 of a processed batch. @throws DomainError INVALID_INPUT (422) when step 8 rejected manifests. */
+function answerOf(batchUuid: string, checked: CheckedBatch, outcome: ApplyOutcome) {
+  const numbers = [...checked.manifests.keys()]
   if (outcome.rejected.length > 0) {
-    const answer = answers.manifestsRejected(incoming.uuid, numbers, outcome)
+    const answer = answers.manifestsRejected(batchUuid, numbers, outcome)
     throw invalidInput(answer.message, answer.details)
   }
-  return answers.processed(incoming.uuid, numbers, outcome)
+  return answers.processed(batchUuid, numbers, outcome)
 }
 
 /** Manifests in order of first appearance, each with its invoices in batch order. */

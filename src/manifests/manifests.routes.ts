@@ -31,13 +31,25 @@ export function manifestRoutes(deps: ManifestDeps): Route[] {
       access: 'client',
       operationId: 'obtenerEstadoManifiesto',
       rateGroup: 'general',
-      tag: 'manifiestos',
+      tag: 'cliente: manifiestos',
       summary: 'Estado y resumen de un manifiesto',
       params: ManifestNumberParams,
       paramsNotFound: (raw) => manifestNotFoundMessage(raw.numero ?? ''),
       responses: {
-        200: { description: 'Estado del manifiesto', schema: ManifestStatus },
-        404: errorResponse('El manifiesto no existe (o el número no es solo dígitos)'),
+        200: {
+          description: 'Estado del manifiesto',
+          schema: ManifestStatus,
+          examples: {
+            importado: {
+              summary: 'El manifiesto del lote de ejemplo',
+              value: { success: true, manifiesto: '905112', estado: 'imported', resumen: { total_facturas: 2, total_importe: 2489.15, fecha_ingreso: '2026-11-22 10:00:00' } },
+            },
+          },
+        },
+        404: {
+          ...errorResponse('El manifiesto no existe (o el número no es solo dígitos)'),
+          examples: { desconocido: { summary: 'Un número que no se ha recibido', value: { success: false, message: manifestNotFoundMessage('999') } } },
+        },
       },
       handle: ({ params }) => ({ status: 200, body: getManifestStatus(deps, params.numero) }),
     }),

@@ -1,5 +1,6 @@
 import Type from 'typebox'
 import { defineRoute, type Route } from '../http/route.ts'
+import { LISTING_200 } from './returns.examples.ts'
 import { errorResponse } from '../http/schemas.ts'
 import { listProcessedReturns } from './listing.service.ts'
 import { ListedReturn, ListingHeaders, ListingQuery, ReasonBody, RegisterReturnBody, ReturnIdParams, ReturnsQuery, ReturnView } from './returns.schemas.ts'
@@ -20,7 +21,7 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       access: 'client',
       operationId: 'listarDevoluciones',
       rateGroup: 'returns',
-      tag: 'devoluciones',
+      tag: 'cliente: devoluciones',
       summary: 'Devoluciones aprobadas procesadas en una fecha',
       description:
         'Arreglo sin objeto envolvente; [] si no hay. Pida las páginas 1, 2, 3… hasta que una tenga menos de 1000 elementos. ' +
@@ -28,8 +29,17 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       headers: ListingHeaders,
       query: ListingQuery,
       responses: {
-        200: { description: 'Una página de devoluciones', schema: Type.Array(ListedReturn) },
-        422: errorResponse('Falta el encabezado Fecha, o Fecha o pagina con formato inválido'),
+        200: { description: 'Una página de devoluciones', schema: Type.Array(ListedReturn), examples: LISTING_200 },
+        422: {
+          ...errorResponse('Falta el encabezado Fecha, o Fecha o pagina con formato inválido'),
+          examples: {
+            falta: { summary: 'Sin el encabezado Fecha', value: { success: false, message: 'Falta el encabezado Fecha: una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' } },
+            formato: {
+              summary: 'Fecha en otro formato',
+              value: { success: false, message: 'El encabezado Fecha tiene un formato inválido ("2026-11-22"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' },
+            },
+          },
+        },
       },
       handle: ({ headers, query }) => ({ status: 200, json: listProcessedReturns(deps, headers.Fecha, query.pagina ?? 1) }),
     }),

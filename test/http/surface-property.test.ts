@@ -116,7 +116,7 @@ const ENGLISH = /\b(must|should|expected|property|properties|required|invalid|ca
 async function seeded(): Promise<TestService> {
   const service = await startTestService({
     config: {
-      rateLimits: { insertPerMinute: 1_000_000, returnsPerMinute: 1_000_000, generalPerMinute: 1_000_000, operatorPerMinute: 1_000_000, loginPerMinute: 1_000_000 },
+      rateLimits: { insertPerMinute: 1_000_000, validatePerMinute: 1_000_000, returnsPerMinute: 1_000_000, generalPerMinute: 1_000_000, operatorPerMinute: 1_000_000, loginPerMinute: 1_000_000 },
       returns: { windowBusinessDays: 7 },
     },
   })

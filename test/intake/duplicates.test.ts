@@ -4,56 +4,14 @@ import { pruneRawPayloads } from '../../src/batches/batches.service.ts'
 import { batchRecord, databaseState, invoice, invoicesOf, postBatch, storedPayload } from '../support/batches.ts'
 import { withService } from '../support/service.ts'
 import { startWebhook } from '../support/webhook.ts'
+import { checkSequence, DUPLICATE_MESSAGE, duplicateScenarios } from './sequence.scenarios.ts'
 
 const INTAKE = { rateLimits: { insertPerMinute: 1000 } }
 const RESUMEN_2 = { recibidas: 2, insertadas: 2, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 }
-const DUPLICATE_MESSAGE = 'Este lote ya fue procesado hoy y no se reprocesó; se devuelve el resumen del procesamiento original.'
 
-test('intake step 6: an identical resend the same day → 200 duplicate with the original batch_uuid and resumen', () =>
-  withService({ config: INTAKE }, async (service) => {
-    const batch = [invoice('F-1'), invoice('F-2')]
-    const first = await postBatch(service, batch)
-    assert.equal(first.status, 200)
-    const after = databaseState(service.db)
-    service.clock.advance(3 * 60 * 60 * 1000)
-    const again = await postBatch(service, batch)
-    assert.equal(again.status, 200)
-    assert.deepEqual(again.body, { success: true, message: DUPLICATE_MESSAGE, batch_uuid: first.body.batch_uuid, resumen: RESUMEN_2 })
-    assert.deepEqual(databaseState(service.db), after, 'nothing more written')
-  }))
-
-test('intake step 6: key order and whitespace do not matter, numbers compare in shortest form', () =>
-  withService({ config: INTAKE }, async (service) => {
-    const first = await postBatch(service, [invoice('F-1', '905112', { Total: 2300.5 })])
-    const reordered = `[\n  ${JSON.stringify(Object.fromEntries(Object.entries(invoice('F-1', '905112', { Total: 2300.5 })).reverse()), null, 4).replace('2300.5', '2300.50')}\n]`
-    const again = await postBatch(service, reordered)
-    assert.equal(again.body.message, DUPLICATE_MESSAGE)
-    assert.equal(again.body.batch_uuid, first.body.batch_uuid)
-  }))
-
-test('intake step 6: a changed value is not a duplicate', () =>
-  withService({ config: INTAKE }, async (service) => {
-    await postBatch(service, [invoice('F-1')])
-    const changed = await postBatch(service, [invoice('F-1', '905112', { Tel: '22334455' })])
-    assert.equal(changed.status, 200)
-    assert.equal(changed.body.resumen.pendientes_revision, 1)
-    assert.equal(databaseState(service.db).batches, 2)
-  }))
-
-test('intake step 6: a batch with step-8 rejections is processed: its resend gets the duplicate answer with rechazadas', () =>
-  withService({ config: INTAKE }, async (service) => {
-    const batch = [invoice('F-1'), invoice('F-2', '905113', { Almacen: 'XXX' })]
-    const first = await postBatch(service, batch)
-    assert.equal(first.status, 422)
-    const again = await postBatch(service, batch)
-    assert.equal(again.status, 200)
-    assert.deepEqual(again.body, {
-      success: true,
-      message: DUPLICATE_MESSAGE,
-      batch_uuid: first.body.batch_uuid,
-      resumen: { recibidas: 2, insertadas: 1, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 1 },
-    })
-  }))
+for (const scenario of duplicateScenarios) {
+  test(`intake step 6: ${scenario.name}`, () => withService({ config: INTAKE }, (service) => checkSequence(service, scenario)))
+}
 
 test('intake: a 500 marks the batch failed, answers its batch_uuid, logs the stack and alerts; a resend is processed', async () => {
   const webhook = await startWebhook('/alertas')
