@@ -52,13 +52,21 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
         const release = deps.uploads.acquire()
         try {
           const uuid = randomUUID()
-          logContext.batchUuid = uuid
           const shape = new JsonShape()
           const body = await readBody((chunk) => shape.add(chunk))
+          // The log names the batch the answer names: the original one for a duplicate, none
+          // for a batch refused before it was recorded (steps 2–5).
           try {
-            return { status: 200, body: await receiveBatch(deps, { uuid, body, shape, clientIp, keyFingerprint }) }
+            const answer = await receiveBatch(deps, { uuid, body, shape, clientIp, keyFingerprint })
+            logContext.batchUuid = answer.batch_uuid
+            return { status: 200, body: answer }
           } catch (error) {
-            if (error instanceof DomainError) throw error
+            if (error instanceof DomainError) {
+              const answered = error.details.batch_uuid
+              if (typeof answered === 'string') logContext.batchUuid = answered
+              throw error
+            }
+            logContext.batchUuid = uuid
             throw new DomainError('INTERNAL', INTERNAL_ERROR_MESSAGE, { batch_uuid: uuid }, {}, { cause: error })
           }
         } finally {
