@@ -52,10 +52,11 @@ export class DailyLogFile {
   }
 
   private begin(day: string): void {
+    const written = this.day
     this.end()
     if (existsSync(this.file)) {
       // At start the file's day is the day it was last written (the service may have been down at midnight).
-      const held = this.day ?? LocalDate.ofInstant(Instant.ofEpochMilli(statSync(this.file).mtimeMs), this.clock.zone).toString()
+      const held = written ?? LocalDate.ofInstant(Instant.ofEpochMilli(Math.floor(statSync(this.file).mtimeMs)), this.clock.zone).toString()
       if (held !== day) renameSync(this.file, this.freeDatedPath(held))
     }
     this.descriptor = openSync(this.file, 'a')
