@@ -92,6 +92,11 @@ export function linuxSmoke(): Smoke {
     step('GET /api/v1/operador/estado', `200, lotes.hoy 1, última copia ${estado.copias?.ultima?.resultado ?? 'ninguna'}`)
     const logged = readFileSync(join(logs, 'manifiesto.log'), 'utf8')
     if (!/"msg":"manifiesto escuchando"/.test(logged) || !/"request_id":"[0-9a-f]{16}"/.test(logged)) throw new Error(`log.file holds:\n${logged.slice(0, 2000)}`)
+    // «Cuentas personales»: an account from the command line while the service runs (same file).
+    runOk(launcher, ['usuario', 'crear', 'ana.lopez', '--rol', 'operador', '--almacenes', 'OAC,OAS', '--contrasena-stdin', '--config', config], 'una-clave-de-humo-2026\n')
+    const accounts = runOk(launcher, ['usuario', 'listar', '--config', config])
+    if (!accounts.includes('ana.lopez')) throw new Error(`usuario listar:\n${accounts}`)
+    step('usuario crear … --contrasena-stdin, usuario listar', lastLine(accounts))
     step('log.file written', `${logged.split('\n').filter(Boolean).length} lines in /var/log/manifiesto/manifiesto.log`)
 
     // «Copias de seguridad»: on demand, while serving, into backup.dir; and the automatic one.
