@@ -1,5 +1,5 @@
 import { DatabaseNotWritableError } from '../db/database.ts'
-import { ListenError } from '../http/server.ts'
+import { CertificateFileError, ListenError } from '../http/server.ts'
 
 const REASONS: Record<string, string> = {
   EROFS: 'el sistema de archivos es de solo lectura',
@@ -22,6 +22,9 @@ const REASONS: Record<string, string> = {
  */
 export function describeStartFailure(error: unknown, databasePath: string): string {
   if (error instanceof ListenError) return describeListenFailure(error)
+  if (error instanceof CertificateFileError) {
+    return `No se pudo iniciar manifiesto: no se puede leer ${error.path}: ${REASONS[error.code] ?? error.code}. Corrija ${error.key} en la configuración (un archivo PEM que el usuario del servicio pueda leer).`
+  }
   if (error instanceof DatabaseNotWritableError) {
     return `No se pudo iniciar manifiesto: no se puede escribir en ${error.path}: ${REASONS[error.code] ?? error.code}. Revise la carpeta de la base de datos (database.path).`
   }

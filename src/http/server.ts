@@ -1,6 +1,20 @@
+import { accessSync, constants } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
 import { listen, type Listener } from 'listhen'
 import type { Config } from '../config.ts'
+
+/** A certificate or key file of server.https cannot be read. */
+export class CertificateFileError extends Error {
+  override readonly name = 'CertificateFileError'
+
+  constructor(
+    readonly key: 'server.https.certFile' | 'server.https.keyFile',
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`no se puede leer ${path} (${key}, ${code})`)
+  }
+}
 
 /** The configured address cannot be listened on: the port is taken, not ours, or the host is not this machine's. */
 export class ListenError extends Error {
@@ -26,6 +40,10 @@ export async function startServer(
 ): Promise<Listener> {
   // listhen's own port search says only "Unable to find an available port": a plain listen first
   // gives the reason (EADDRINUSE, EADDRNOTAVAIL, EACCES) the administrator can act on.
+  if (server.https.certFile !== '') {
+    requireReadable('server.https.certFile', server.https.certFile)
+    requireReadable('server.https.keyFile', server.https.keyFile)
+  }
   if (server.port !== 0) await probeAddress(server.host, server.port)
   const https = server.https.certFile !== '' ? { cert: server.https.certFile, key: server.https.keyFile } : false
   const started = await listen(listener, {
@@ -47,6 +65,15 @@ export async function startServer(
   started.server.requestTimeout = (server.bodyTimeoutSeconds + 10) * 1000
   started.server.on('clientError', answerClientError)
   return started
+}
+
+/** `access` only: the files are read by listhen when it listens. @throws CertificateFileError */
+function requireReadable(key: CertificateFileError['key'], path: string): void {
+  try {
+    accessSync(path, constants.R_OK)
+  } catch (error) {
+    throw new CertificateFileError(key, path, (error as NodeJS.ErrnoException).code ?? 'error')
+  }
 }
 
 /** Listens on the address and closes at once. @throws ListenError with the system's reason. */

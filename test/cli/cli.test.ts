@@ -181,3 +181,14 @@ test('cli: an address that is not this machine\'s is one Spanish line naming ser
     'No se pudo iniciar manifiesto: la dirección 192.0.2.1 no pertenece a este servidor (EADDRNOTAVAIL). Corrija server.host (o MANIFIESTO_HOST) en la configuración; 0.0.0.0 escucha en todas.\n',
   )
 })
+
+test('cli: an HTTPS certificate file that cannot be read is one Spanish line naming server.https.certFile, exit 1', async () => {
+  const dir = folder()
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port: await freePort(), https: { certFile: 'no-existe.pem', keyFile: 'clave.pem' } } }))
+  const result = await runCli(['serve'], { cwd: dir })
+  assert.equal(result.code, 1)
+  assert.equal(
+    result.stderr,
+    `No se pudo iniciar manifiesto: no se puede leer ${join(dir, 'no-existe.pem')}: la ruta no existe. Corrija server.https.certFile en la configuración (un archivo PEM que el usuario del servicio pueda leer).\n`,
+  )
+})
