@@ -7,7 +7,7 @@
  *
  * Both also hold config.example.json, docs/administracion.md (the guide, which installs from the
  * archive) and README.md, at the same relative places as in the repository so the guide's links
- * work in both (the guide points to the README's configuration table).
+ * work in both (the README links to the guide).
  */
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'

@@ -24,6 +24,7 @@ export function linuxSmoke(): Smoke {
   const opt = join(server, 'opt/manifiesto')
   const etc = join(server, 'etc/manifiesto')
   const state = join(server, 'var/lib/manifiesto')
+  const logs = join(server, 'var/log/manifiesto')
   const config = join(etc, 'config.json')
   // The unit's WorkingDirectory and Environment=HOME; a PATH with no node on it.
   const launcher: Launcher = { command: [join(opt, 'manifiesto')], cwd: state, env: { PATH: join(dir, 'sin-node'), HOME: state }, logs: dir }
@@ -60,23 +61,21 @@ export function linuxSmoke(): Smoke {
     settings.auth!.apiKey = API_KEY
     settings.auth!.operatorKey = 'clave-de-operadores-de-humo'
     settings.backup!.dir = join(state, 'backups')
+    settings.log!.file = join(logs, 'manifiesto.log')
     settings.server!.host = '127.0.0.1'
     settings.server!.port = port
     writeFileSync(config, `${JSON.stringify(settings, null, 2)}\n`)
-    step('config.json from config.example.json', 'database.path, backup.dir, auth.apiKey, auth.operatorKey (and server.host, server.port)')
+    step('config.json from config.example.json', 'database.path, backup.dir, log.file, auth.apiKey, auth.operatorKey (and server.host, server.port)')
     // systemd creates the StateDirectory before the first start; `check` runs before that.
     mkdirSync(state, { recursive: true })
 
-    // Step 4: check before the first start.
+    // Step 4: check before the first start: valid, the database will be created, exit 0.
     const fresh = runCommand(launcher, ['check', '--config', config])
-    // TODO(issue 14): `check` on a fresh install is to exit 0 and say the database will be created
-    // at first start (src/commands/check.ts, being changed on main). Until that lands it exits 1
-    // with "la base de datos no existe": tolerated here for that one message only.
-    const notYetFixed = fresh.code === 1 && /la base de datos no existe/.test(fresh.output)
-    if (fresh.code !== 0 && !notYetFixed) throw new Error(`check on a fresh install: exit code ${fresh.code}; it printed:\n${fresh.output}`)
-    step('check on a fresh install', `exit ${fresh.code}${notYetFixed ? ' (tolerated until issue 14\'s check change lands)' : ''} — ${lastLine(fresh.output)}`)
+    if (fresh.code !== 0 || !/el servicio la creará/.test(fresh.output)) throw new Error(`check on a fresh install: exit code ${fresh.code}; it printed:\n${fresh.output}`)
+    step('check on a fresh install', `exit 0 — ${lastLine(fresh.output)}`)
 
     step('version', runOk(launcher, ['version']).trim())
+    step('--version', runOk(launcher, ['--version']).trim())
 
     // Step 5: the service, with the unit's command line.
     const started = performance.now()
@@ -85,6 +84,20 @@ export function linuxSmoke(): Smoke {
     await waitForPing(url, service)
     step('serve: first ping answered', `${Math.round(performance.now() - started)} ms after start`)
     step('a batch inserted', await sendBatch(url))
+
+    // «Monitoreo»: the status endpoint with the OperatorKey, and the day's log file.
+    const status = await fetch(`${url}/api/v1/operador/estado`, { headers: { OperatorKey: 'clave-de-operadores-de-humo' } })
+    const estado = (await status.json()) as { lotes?: { hoy?: number }; copias?: { ultima?: { resultado?: string } | null } }
+    if (status.status !== 200 || estado.lotes?.hoy !== 1) throw new Error(`estado: ${status.status} ${JSON.stringify(estado)}`)
+    step('GET /api/v1/operador/estado', `200, lotes.hoy 1, última copia ${estado.copias?.ultima?.resultado ?? 'ninguna'}`)
+    const logged = readFileSync(join(logs, 'manifiesto.log'), 'utf8')
+    if (!/"msg":"manifiesto escuchando"/.test(logged) || !/"request_id":"[0-9a-f]{16}"/.test(logged)) throw new Error(`log.file holds:\n${logged.slice(0, 2000)}`)
+    // «Cuentas personales»: an account from the command line while the service runs (same file).
+    runOk(launcher, ['usuario', 'crear', 'ana.lopez', '--rol', 'operador', '--almacenes', 'OAC,OAS', '--contrasena-stdin', '--config', config], 'una-clave-de-humo-2026\n')
+    const accounts = runOk(launcher, ['usuario', 'listar', '--config', config])
+    if (!accounts.includes('ana.lopez')) throw new Error(`usuario listar:\n${accounts}`)
+    step('usuario crear … --contrasena-stdin, usuario listar', lastLine(accounts))
+    step('log.file written', `${logged.split('\n').filter(Boolean).length} lines in /var/log/manifiesto/manifiesto.log`)
 
     // «Copias de seguridad»: on demand, while serving, into backup.dir; and the automatic one.
     const manual = join(state, 'backups/manual.db')

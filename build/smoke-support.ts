@@ -41,13 +41,14 @@ export function step(name: string, detail = ''): void {
  * Runs one command to its end; its stdout and stderr go to a file, not a pipe: under Wine, Node
  * cannot open a Unix pipe as its stdout (EBADF).
  */
-export function runCommand(launcher: Launcher, args: string[]): Finished {
+export function runCommand(launcher: Launcher, args: string[], input?: string): Finished {
   const [command, ...rest] = [...launcher.command, ...args]
   const file = join(launcher.logs, 'salida.txt')
   const fd = openSync(file, 'w')
   let code: number | null
   try {
-    code = spawnSync(command!, rest, { cwd: launcher.cwd, env: launcher.env, stdio: ['ignore', fd, fd] }).status
+    const stdin = input === undefined ? 'ignore' : 'pipe'
+    code = spawnSync(command!, rest, { cwd: launcher.cwd, env: launcher.env, stdio: [stdin, fd, fd], ...(input === undefined ? {} : { input }) }).status
   } finally {
     closeSync(fd)
   }
@@ -55,8 +56,8 @@ export function runCommand(launcher: Launcher, args: string[]): Finished {
 }
 
 /** Runs a command that must exit 0; otherwise the error carries everything it printed. */
-export function runOk(launcher: Launcher, args: string[]): string {
-  const result = runCommand(launcher, args)
+export function runOk(launcher: Launcher, args: string[], input?: string): string {
+  const result = runCommand(launcher, args, input)
   if (result.code !== 0) throw new Error(`manifiesto ${args.join(' ')}: exit code ${result.code}; it printed:\n${result.output}`)
   return result.output
 }

@@ -8,6 +8,7 @@ import { DEFAULT_PASSWORD_COST, type PasswordCost } from './accounts/passwords.t
 import { actorOfSession } from './accounts/sessions.service.ts'
 import { createAlerter } from './alerts/alerter.ts'
 import { apiDocsRoutes } from './api-docs/api-docs.routes.ts'
+import { Snapshotter } from './backup/backup.service.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { batchRoutes } from './batches/batches.routes.ts'
 import { conflictRoutes } from './conflicts/conflicts.routes.ts'
@@ -18,12 +19,16 @@ import { buildOpenApiDocument } from './http/openapi.ts'
 import { openApiRoutes } from './http/openapi.routes.ts'
 import type { Route } from './http/route.ts'
 import { intakeRoutes } from './intake/intake.routes.ts'
+import { readFreeDisk, type DiskReader } from './monitoring/disk.ts'
+import { Monitor } from './monitoring/monitor.ts'
+import { RecentErrors } from './monitoring/recent-errors.ts'
 import { invoiceRoutes } from './invoices/invoices.routes.ts'
 import { manifestOperatorRoutes, manifestRoutes } from './manifests/manifests.routes.ts'
 import { reasonRoutes } from './reasons/reasons.routes.ts'
 import { reissueRoutes } from './reissues/reissues.routes.ts'
 import { ListingCache } from './returns/listing.cache.ts'
 import { returnRoutes } from './returns/returns.routes.ts'
+import { statusRoutes } from './status/status.routes.ts'
 import { VERSION } from './version.ts'
 
 export interface AppDeps {
@@ -33,6 +38,8 @@ export interface AppDeps {
   log: Logger
   /** scrypt cost of new password hashes (tests lower it; a raised one rehashes at the next login). */
   passwordCost?: PasswordCost
+  /** Free disk at a folder (tests inject a reading: a disk cannot be filled for a test). */
+  readFreeDisk?: DiskReader
 }
 
 export interface ManifiestoApp {
@@ -40,10 +47,16 @@ export interface ManifiestoApp {
   /** Node's request listener, for listhen or a plain http.Server. */
   listener: ReturnType<typeof toNodeListener>
   routes: readonly Route[]
+  /** The background watch (snapshots, free disk) main.ts runs on a timer; tests run its rounds by hand. */
+  monitor: Monitor
+  snapshots: Snapshotter
+  /** Internal errors of the last 24 hours, for the status endpoint (main.ts adds its own). */
+  errors: RecentErrors
 }
 
 /** Builds the service: every route registered here, from one list. Starts nothing. */
-export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST }: AppDeps): ManifiestoApp {
+export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST, readFreeDisk: readDisk = readFreeDisk }: AppDeps): ManifiestoApp {
+  const startedAt = clock.now()
   const rateLimits = {
     insert: config.rateLimits.insertPerMinute,
     validate: config.rateLimits.validatePerMinute,
@@ -54,6 +67,9 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
   }
   const maxBodyBytes = Math.floor(config.server.maxBodyMB * 1024 * 1024)
   const alerter = createAlerter({ webhookUrl: config.alerts.webhookUrl, log, clock })
+  const errors = new RecentErrors(clock)
+  const snapshots = new Snapshotter(db, clock, config.backup, log)
+  const monitor = new Monitor({ config, log, alerter, snapshots, readFreeDisk: readDisk, errors })
   const listing = new ListingCache(config.returnsCache, clock)
   const https = config.server.https.certFile !== ''
   const sessions = { db, clock, settings: config.auth, passwordCost }
@@ -78,6 +94,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     ...reissueRoutes({ db, clock }),
     ...batchRoutes({ db, clock, config }),
     ...auditRoutes({ db, clock }),
+    ...statusRoutes({ db, clock, config, startedAt, monitor, snapshots, errors, alerter }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),
     ...apiDocsRoutes(),
   ]
@@ -96,7 +113,10 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
       https,
     },
     databaseFileProblem: () => databaseFileProblem(db),
-    onInternalError: (error, context) => alerter.notify(error, context),
+    onInternalError: (error, context) => {
+      errors.record(error, context)
+      alerter.notify(error, context)
+    },
   })
-  return { app, listener: toNodeListener(app), routes }
+  return { app, listener: toNodeListener(app), routes, monitor, snapshots, errors }
 }

@@ -19,7 +19,7 @@ Uso:
                                           (o de BASE, por ejemplo una copia de seguridad)
   manifiesto backup ARCHIVO [--config ARCHIVO]
                                           copia consistente de la base de datos, aun con el servicio en marcha
-  manifiesto version                      muestra la versión
+  manifiesto version | --version | -v     muestra la versión
   manifiesto usuario crear NOMBRE --rol admin|supervisor|operador [--nombre "…"] [--almacenes OAC,OAS] [--contrasena-stdin]
                                           crea una cuenta personal (la contraseña se pide dos veces, sin mostrarla)
   manifiesto usuario restablecer NOMBRE [--contrasena-stdin]
@@ -39,6 +39,7 @@ export async function runCli(argv: string[]): Promise<number> {
       options: {
         config: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
         rol: { type: 'string' },
         nombre: { type: 'string' },
         almacenes: { type: 'string' },
@@ -49,15 +50,14 @@ export async function runCli(argv: string[]): Promise<number> {
     console.error(`${(error as Error).message}\n\n${USAGE}`)
     return 2
   }
-  const [command = 'serve', ...rest] = parsed.positionals
+  const [command = parsed.values.version ? 'version' : 'serve', ...rest] = parsed.positionals
   if (parsed.values.help || command === 'help') {
     console.log(USAGE)
     return 0
   }
-  const arity: Record<string, [number, number]> = { serve: [0, 0], check: [0, 1], backup: [1, 1], version: [0, 0], usuario: [1, 2] }
-  const allowed = arity[command]
-  if (allowed === undefined || rest.length < allowed[0] || rest.length > allowed[1]) {
-    console.error(`Comando o argumento desconocido: ${parsed.positionals.join(' ')}\n\n${USAGE}`)
+  const usageProblem = describeUsageProblem(command, rest)
+  if (usageProblem !== null) {
+    console.error(`${usageProblem}\n\n${USAGE}`)
     return 2
   }
   if (command === 'version') {
@@ -103,6 +103,27 @@ export async function runCli(argv: string[]): Promise<number> {
     console.error(describeStartFailure(error, configuredDatabase))
     return 1
   }
+}
+
+/** What each command takes: its required arguments, then its optional ones, by the names the usage gives them. */
+const ARGUMENTS: Record<string, { required: string[]; optional: string[]; example?: string }> = {
+  serve: { required: [], optional: [] },
+  check: { required: [], optional: ['BASE'] },
+  backup: { required: ['ARCHIVO'], optional: [], example: '(la ruta de la copia, por ejemplo /var/lib/manifiesto/backups/manual.db)' },
+  version: { required: [], optional: [] },
+  usuario: { required: ['crear|restablecer|listar'], optional: ['NOMBRE'] },
+}
+
+/** One Spanish line naming what is wrong with the command line (an unknown command, a missing or extra argument), or null. */
+function describeUsageProblem(command: string, rest: readonly string[]): string | null {
+  const spec = ARGUMENTS[command]
+  if (spec === undefined) return `Comando desconocido: «${command}».`
+  const form = `manifiesto ${[command, ...spec.required, ...spec.optional.map((name) => `[${name}]`)].join(' ')}`
+  const missing = spec.required[rest.length]
+  if (missing !== undefined) return `Falta el argumento ${missing}: ${form}${spec.example === undefined ? '' : ` ${spec.example}`}.`
+  const extra = rest[spec.required.length + spec.optional.length]
+  if (extra !== undefined) return `Sobra el argumento «${extra}»: ${form}.`
+  return null
 }
 
 // No top-level await: the single executable runs this file as CommonJS.

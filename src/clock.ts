@@ -64,6 +64,12 @@ export function toStoredInstant(instant: Instant): string {
 }
 
 const LOCAL_DATE_TIME = DateTimeFormatter.ofPattern('uuuu-MM-dd HH:mm:ss')
+const ISO_WITH_OFFSET = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSxxx")
+
+/** ISO 8601 with the zone's offset and milliseconds (`2026-11-22T10:00:00.000-06:00`): logs and the status. */
+export function isoWithOffset(clock: Clock, instant: Instant = clock.now()): string {
+  return ZonedDateTime.ofInstant(instant, clock.zone).format(ISO_WITH_OFFSET)
+}
 
 /** Formats a stored instant as local `YYYY-MM-DD HH:mm:ss` in the clock's zone. */
 export function formatLocalDateTime(clock: Clock, storedInstant: string): string {

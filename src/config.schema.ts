@@ -93,7 +93,14 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
-    alerts: Type.Object({ webhookUrl: Type.String() }, { additionalProperties: false }),
+    alerts: Type.Object(
+      {
+        webhookUrl: Type.String(),
+        // Under this many MB free at the database's or the backups' folder, the webhook is alerted.
+        minFreeDiskMB: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
+      },
+      { additionalProperties: false },
+    ),
     log: Type.Object(
       {
         level: Type.Union(
@@ -101,6 +108,8 @@ export const ConfigSchema = Type.Object(
           { errorMessage: 'fatal, error, warn, info, debug o trace' },
         ),
         file: Type.String(),
+        // Files of earlier days kept beside log.file (one per local day).
+        keepDays: Type.Integer({ minimum: 1, maximum: 3650 }),
       },
       { additionalProperties: false },
     ),
@@ -127,7 +136,7 @@ export const DEFAULT_CONFIG: Config = {
   },
   returns: { windowBusinessDays: 0, holidays: [] },
   backup: { dir: 'backups', everyHours: 24, keep: 14 },
-  alerts: { webhookUrl: '' },
-  log: { level: 'info', file: '' },
+  alerts: { webhookUrl: '', minFreeDiskMB: 1024 },
+  log: { level: 'info', file: '', keepDays: 30 },
 }
 

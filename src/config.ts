@@ -39,8 +39,13 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const fromFile = file === null ? {} : readConfigFile(file)
   const merged = mergeDefaults(DEFAULT_CONFIG, fromFile)
   const fromEnv = applyEnvOverrides(merged, env)
-  const config = validateConfig(merged, file ?? 'configuración', fromEnv)
-  return { config: resolvePaths(config, file === null ? cwd : dirname(file)), file }
+  const config = resolvePaths(validateConfig(merged, file ?? 'configuración', fromEnv), file === null ? cwd : dirname(file))
+  const database = config.database.path
+  if ([database, `${database}-wal`, `${database}-shm`].includes(config.log.file)) {
+    // The log writer would open the database's own files (and drop SQLite's locks on them).
+    throw new ConfigError(`${file ?? 'configuración'}: «log.file» no puede ser la base de datos ni sus archivos -wal/-shm (${config.log.file})`)
+  }
+  return { config, file }
 }
 
 /**

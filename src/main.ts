@@ -1,9 +1,8 @@
 import type { Listener } from 'listhen'
 import { createApp } from './app.ts'
-import { Snapshotter } from './backup/backup.service.ts'
 import { DEFAULT_PASSWORD_COST } from './accounts/passwords.ts'
 import { pruneSessions } from './accounts/sessions.service.ts'
-import { hasActiveAdmin } from './accounts/users.service.ts'
+import { countActiveAdmins } from './accounts/accounts.store.ts'
 import { failInterruptedBatches, pruneRawPayloads } from './batches/batches.service.ts'
 import { systemClock } from './clock.ts'
 import { keyList, type LoadedConfig } from './config.ts'
@@ -11,6 +10,7 @@ import { closeDatabase, openDatabase } from './db/database.ts'
 import { migrateDatabase } from './db/migrate.ts'
 import { startServer } from './http/server.ts'
 import { createLogger } from './logger.ts'
+import { MONITOR_EVERY_MS } from './monitoring/monitor.ts'
 import { VERSION } from './version.ts'
 
 export interface RunningService {
@@ -20,18 +20,22 @@ export interface RunningService {
 }
 
 /**
- * `manifiesto serve`: owns the process. Opens and migrates the database, serves, and on
- * SIGTERM/SIGINT drains and closes cleanly. Throws (before listening) on an unusable database.
+ * `manifiesto serve`: owns the process. Opens and migrates the database, listens, then starts the
+ * background work (pruning, snapshots, the disk watch), and on SIGTERM/SIGINT drains and closes
+ * cleanly. Throws (before anything runs in the background) on an unusable database or address.
  */
 export async function serve({ config, file }: LoadedConfig): Promise<RunningService> {
-  const log = createLogger(config.log)
   const clock = systemClock(config.dates.timezone)
+  const log = createLogger(config.log, { clock })
   const db = openDatabase(config.database.path)
   let stopping: Promise<void> | undefined
   try {
     const migration = migrateDatabase(db)
     const interrupted = failInterruptedBatches({ db, clock })
     if (interrupted > 0) log.warn({ lotes: interrupted }, 'lotes interrumpidos por una detención anterior: marcados como fallidos (un reenvío se procesa)')
+    const { listener: requestListener, monitor, snapshots, errors } = createApp({ config, db, clock, log })
+    const listener = await startServer(requestListener, config.server)
+
     const prune = () => {
       try {
         const removed = pruneRawPayloads({ db, clock }, config.intake.rawPayloadRetentionDays)
@@ -40,39 +44,22 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
         if (sessions > 0) log.info({ sesiones: sessions }, 'sesiones vencidas eliminadas')
       } catch (error) {
         log.error({ err: error }, 'no se pudieron eliminar los cuerpos originales antiguos o las sesiones vencidas; se reintenta mañana')
+        errors.record(error)
       }
     }
     prune()
     const pruneTimer = setInterval(prune, 24 * 60 * 60 * 1000).unref()
-    const snapshots = new Snapshotter(db, clock, config.backup, log)
-    const snapshot = () =>
-      void snapshots.runIfDue().catch((error: unknown) => log.error({ err: error }, 'no se pudo crear la copia de seguridad automática'))
-    snapshot()
-    const snapshotTimer = setInterval(snapshot, 10 * 60 * 1000).unref()
-    const { listener: requestListener } = createApp({ config, db, clock, log })
-    const listener = await startServer(requestListener, config.server)
-    log.info(
-      {
-        version: VERSION,
-        url: listener.url,
-        config: file ?? 'valores por defecto',
-        database: config.database.path,
-        schema: migration.to,
-      },
-      'manifiesto escuchando',
-    )
-    if (!hasActiveAdmin({ db })) {
-      const command = `manifiesto usuario crear admin --rol admin${file === null ? '' : ` --config ${file}`}`
-      log.warn({ comando: command }, `no hay ningún administrador activo: créelo con «${command}» (pide la contraseña), y entre a la consola con él`)
-    }
-    if (keyList(config.auth.apiKey).length === 0) {
-      log.warn('sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver README, "Configuración")')
-    }
+    const watch = () => void monitor.tick()
+    watch()
+    const monitorTimer = setInterval(watch, MONITOR_EVERY_MS).unref()
+
+    announce({ config, file, log, url: serviceUrl(config.server, listener.address.port), schema: migration.to, administrators: countActiveAdmins(db) })
+
     const stop = () =>
       (stopping ??= (async () => {
         log.info('deteniendo: no se aceptan más solicitudes; se terminan las que están en curso')
         clearInterval(pruneTimer)
-        clearInterval(snapshotTimer)
+        clearInterval(monitorTimer)
         await listener.close()
         await snapshots.idle()
         closeDatabase(db)
@@ -86,5 +73,59 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
   } catch (error) {
     closeDatabase(db)
     throw error
+  }
+}
+
+/**
+ * The address to type in a browser on the server itself: an address that listens on every
+ * interface (0.0.0.0, ::) is reached there as localhost (and from elsewhere by the server's name).
+ */
+function serviceUrl(server: LoadedConfig['config']['server'], port: number): string {
+  const everywhere = server.host === '0.0.0.0' || server.host === '::'
+  const host = everywhere ? 'localhost' : server.host.includes(':') ? `[${server.host}]` : server.host
+  return `${server.https.certFile === '' ? 'http' : 'https'}://${host}:${port}/`
+}
+
+/**
+ * What an administrator needs to see at start: where the service and its console answer, which
+ * configuration, database and backup folder it uses, and whether keys and accounts are set up —
+ * each missing one with the next step.
+ */
+function announce(options: {
+  config: LoadedConfig['config']
+  file: string | null
+  log: ReturnType<typeof createLogger>
+  url: string
+  schema: number
+  administrators: number
+}): void {
+  const { config, file, log } = options
+  const clientKeys = keyList(config.auth.apiKey).length
+  const operatorKeys = keyList(config.auth.operatorKey).length
+  log.info(
+    {
+      version: VERSION,
+      url: options.url,
+      consola: new URL('/consola/', options.url).toString(),
+      config: file ?? 'valores por defecto',
+      base_de_datos: config.database.path,
+      copias: config.backup.everyHours > 0 ? config.backup.dir : 'desactivadas (backup.everyHours = 0)',
+      registro: config.log.file === '' ? 'solo salida estándar' : config.log.file,
+      schema: options.schema,
+      claves_cliente: clientKeys,
+      claves_operadores: operatorKeys,
+      administradores: options.administrators,
+    },
+    'manifiesto escuchando',
+  )
+  if (options.administrators === 0) {
+    const command = `manifiesto usuario crear admin --rol admin${file === null ? '' : ` --config ${file}`}`
+    log.warn({ comando: command }, `no hay ningún administrador activo: créelo con «${command}» (pide la contraseña), y entre a la consola con él`)
+  }
+  if (clientKeys === 0) {
+    log.warn('sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver la guía de administración, "Referencia de la configuración")')
+  }
+  if (operatorKeys === 0 && options.administrators === 0) {
+    log.warn('sin auth.operatorKey ni cuentas personales: nadie puede usar la API de operadores ni la consola todavía')
   }
 }

@@ -10,6 +10,14 @@ export interface Alerter {
    * batch); never throws, never waits.
    */
   notice(kind: string, message: string, context: Record<string, unknown>): void
+  /**
+   * A condition that lasts (a failing backup, a disk nearly full): alerted once when it begins,
+   * not again until it has cleared (`active: false`) and begins anew. Logged either way, with or
+   * without a webhook; never throws, never waits.
+   */
+  condition(kind: string, active: boolean, message: string, context?: Record<string, unknown>): void
+  /** The conditions alerted that have not cleared yet. */
+  activeConditions(): string[]
 }
 
 /** Errors repeat while a fault lasts: one per minute per kind says it all. */
@@ -26,6 +34,7 @@ const HOUR_MS = 3_600_000
 export function createAlerter(options: { webhookUrl: string; log: Logger; clock: Clock }): Alerter {
   const lastError = new Map<string, number>()
   const recentNotices = new Map<string, number[]>()
+  const raised = new Set<string>()
 
   const send = (level: 'error' | 'aviso', kind: string, message: string, context: Record<string, unknown>) => {
     const body = JSON.stringify({ service: 'manifiesto', version: VERSION, level, kind, message, at: toStoredInstant(options.clock.now()), ...context })
@@ -66,10 +75,25 @@ export function createAlerter(options: { webhookUrl: string; log: Logger; clock:
       recentNotices.set(kind, [...recent, now])
       send('aviso', kind, message, context)
     },
+    condition(kind, active, message, context = {}) {
+      if (active === raised.has(kind)) return
+      if (!active) {
+        raised.delete(kind)
+        options.log.info({ kind }, 'condición resuelta')
+        return
+      }
+      raised.add(kind)
+      options.log.error({ kind, ...context }, message)
+      if (options.webhookUrl !== '') send('error', kind, message, context)
+    },
+    activeConditions() {
+      return [...raised]
+    },
   }
 }
 
-function kindOf(error: unknown): string {
+/** How an error is named in alerts and in the status endpoint (`TypeError`, `SqliteError:SQLITE_FULL`). */
+export function kindOf(error: unknown): string {
   if (!(error instanceof Error)) return 'desconocido'
   const code = (error as { code?: unknown }).code
   return typeof code === 'string' ? `${error.name}:${code}` : error.name

@@ -37,6 +37,16 @@ export async function backupDatabase(deps: { db: Database }, file: string): Prom
   return { file, bytes: statSync(file).size }
 }
 
+/** The last automatic snapshot tried since the start: when, where, and how it went. */
+export interface SnapshotAttempt {
+  /** Epoch milliseconds. */
+  at: number
+  file: string
+  /** Size of the snapshot written, or null when it failed. */
+  bytes: number | null
+  error: string | null
+}
+
 const SNAPSHOT = /^manifiesto-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})\.db$/
 
 /**
@@ -46,6 +56,7 @@ const SNAPSHOT = /^manifiesto-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})\.db$/
  */
 export class Snapshotter {
   private running: Promise<void> | null = null
+  private attempt: SnapshotAttempt | null = null
 
   constructor(
     private readonly db: Database,
@@ -60,9 +71,16 @@ export class Snapshotter {
     const newest = this.snapshots()[0]
     if (newest && nowMillis(this.clock) - newest.takenAt < this.settings.everyHours * 3_600_000) return null
     let result: BackupResult | null = null
+    const at = nowMillis(this.clock)
+    const file = join(this.settings.dir, `manifiesto-${localDateTime(this.clock).format(STAMP)}.db`)
     this.running = (async () => {
-      const stamp = localDateTime(this.clock).format(STAMP)
-      result = await backupDatabase({ db: this.db }, join(this.settings.dir, `manifiesto-${stamp}.db`))
+      try {
+        result = await backupDatabase({ db: this.db }, file)
+      } catch (error) {
+        this.attempt = { at, file, bytes: null, error: error instanceof Error ? error.message : String(error) }
+        throw error
+      }
+      this.attempt = { at, file, bytes: result.bytes, error: null }
       this.rotate()
       this.log.info({ file: result.file, bytes: result.bytes }, 'copia de seguridad automática creada')
     })()
@@ -77,6 +95,22 @@ export class Snapshotter {
   /** Resolves when no snapshot is being written (the service waits for it before closing). */
   async idle(): Promise<void> {
     await this.running?.catch(() => {})
+  }
+
+  /** The last snapshot tried since the start, or null when none was (yet). */
+  lastAttempt(): SnapshotAttempt | null {
+    return this.attempt
+  }
+
+  /**
+   * When the next snapshot is due (epoch ms): the newest one's time plus the interval, or now when
+   * that passed (or there is none); null when automatic snapshots are off.
+   */
+  nextDue(): number | null {
+    if (this.settings.everyHours <= 0) return null
+    const newest = this.snapshots()[0]
+    const now = nowMillis(this.clock)
+    return newest === undefined ? now : Math.max(now, newest.takenAt + this.settings.everyHours * 3_600_000)
   }
 
   /** Snapshot files, newest first, by the time in their names. */

@@ -10,16 +10,20 @@ export interface CheckReport {
 
 /**
  * `manifiesto check`: the configuration is valid (it was loaded to get here) and the database
- * passes SQLite's integrity check. Never creates or migrates the database.
+ * passes SQLite's integrity check. Never creates or migrates the database: on a fresh
+ * installation (the configured database does not exist yet) it says the service will create it,
+ * and is healthy; a file named on the command line (a backup) must exist.
  */
-export function checkInstallation({ config, file }: LoadedConfig, databasePath: string = config.database.path): CheckReport {
-  const lines = [`configuración: ok (${file ?? 'valores por defecto'})`, `base de datos: ${databasePath}`]
-  if (!existsSync(databasePath)) {
-    return { healthy: false, lines: [...lines, 'error: la base de datos no existe (se crea al iniciar el servicio)'] }
+export function checkInstallation({ config, file }: LoadedConfig, databasePath?: string): CheckReport {
+  const path = databasePath ?? config.database.path
+  const lines = [`configuración: ok (${file ?? 'valores por defecto'})`, `base de datos: ${path}`]
+  if (!existsSync(path)) {
+    if (databasePath !== undefined) return { healthy: false, lines: [...lines, 'error: el archivo no existe'] }
+    return { healthy: true, lines: [...lines, 'la base de datos todavía no existe: el servicio la creará, con su carpeta, al iniciar por primera vez (manifiesto serve)'] }
   }
   let db
   try {
-    db = openDatabase(databasePath, { readonly: true })
+    db = openDatabase(path, { readonly: true })
   } catch (error) {
     return { healthy: false, lines: [...lines, `error: ${reasonOf(error, 'no se puede abrir: ')}`] }
   }

@@ -1,4 +1,5 @@
 import { DatabaseNotWritableError } from '../db/database.ts'
+import { CertificateFileError, ListenError } from '../http/server.ts'
 
 const REASONS: Record<string, string> = {
   EROFS: 'el sistema de archivos es de solo lectura',
@@ -20,6 +21,10 @@ const REASONS: Record<string, string> = {
  * failures are bugs: their stack follows, for the report.
  */
 export function describeStartFailure(error: unknown, databasePath: string): string {
+  if (error instanceof ListenError) return describeListenFailure(error)
+  if (error instanceof CertificateFileError) {
+    return `No se pudo iniciar manifiesto: no se puede leer ${error.path}: ${REASONS[error.code] ?? error.code}. Corrija ${error.key} en la configuración (un archivo PEM que el usuario del servicio pueda leer).`
+  }
   if (error instanceof DatabaseNotWritableError) {
     return `No se pudo iniciar manifiesto: no se puede escribir en ${error.path}: ${REASONS[error.code] ?? error.code}. Revise la carpeta de la base de datos (database.path).`
   }
@@ -30,4 +35,19 @@ export function describeStartFailure(error: unknown, databasePath: string): stri
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error)
   return `No se pudo iniciar manifiesto (error inesperado; envíe este texto al equipo técnico):\n${detail}`
+}
+
+/** A port or address that cannot be listened on, named with the configuration key to change. */
+function describeListenFailure({ host, port, code }: ListenError): string {
+  const start = 'No se pudo iniciar manifiesto:'
+  if (code === 'EADDRINUSE') {
+    return `${start} el puerto ${port} ya está en uso por otro programa. Cierre ese programa o cambie server.port (o MANIFIESTO_PORT) en la configuración.`
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return `${start} no hay permiso para escuchar en el puerto ${port} (${code}). Use un puerto de 1024 o más en server.port (o MANIFIESTO_PORT).`
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `${start} la dirección ${host} no pertenece a este servidor (${code}). Corrija server.host (o MANIFIESTO_HOST) en la configuración; 0.0.0.0 escucha en todas.`
+  }
+  return `${start} no se puede escuchar en ${host}:${port} (${code}). Revise server.host y server.port (o MANIFIESTO_HOST y MANIFIESTO_PORT) en la configuración.`
 }

@@ -19,6 +19,7 @@ import { toErrorResponse } from './error-response.ts'
 import { parseQuery } from './query.ts'
 import { RateLimiter, type RateGroup } from './rate-limit.ts'
 import { createRedactor, type Redactor } from './redaction.ts'
+import { requestIdOf, requestScope } from './request-scope.ts'
 import { declaredHeaders, JSON_BODY_MAX_BYTES, readJsonBody, rejectOversizedBody } from './request-input.ts'
 import type { Reply, Route } from './route.ts'
 import { RouteTable } from './route-table.ts'
@@ -59,12 +60,18 @@ export function createHttpApp(settings: HttpAppOptions): App {
   const app = createApp({ onError: (error, event) => sendError(event, error, options) })
 
   app.use(
-    eventHandler(async (event) => {
-      try {
-        return await handle(event)
-      } catch (error) {
-        return sendError(event, error, options)
-      }
+    eventHandler((event) => {
+      // Every log line of the request carries its id, and the answer echoes it.
+      const requestId = requestIdOf(event.node.req.headers['x-request-id'])
+      event.context.requestId = requestId
+      setResponseHeader(event, 'X-Request-Id', requestId)
+      return requestScope.run({ requestId }, async () => {
+        try {
+          return await handle(event)
+        } catch (error) {
+          return sendError(event, error, options)
+        }
+      })
     }),
   )
   return app
@@ -183,6 +190,8 @@ function logOnCompletion(event: H3Event, pathname: string, log: Logger): void {
   const response = event.node.res
   response.once('close', () => {
     const line: Record<string, unknown> = {
+      // The answer's 'close' event runs outside the request's scope: its id is named here.
+      request_id: event.context.requestId,
       ip: event.context.clientIp,
       method: event.method,
       path: pathname,

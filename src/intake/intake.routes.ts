@@ -119,13 +119,23 @@ async function receiving(
   const release = deps.uploads.acquire()
   try {
     const uuid = randomUUID()
-    if (options.logUuid) request.logContext.batchUuid = uuid
     const shape = new JsonShape()
     const body = await request.readBody((chunk) => shape.add(chunk))
+    // The log names the batch the answer names: the original one for a duplicate, none for a
+    // batch refused before it was recorded (steps 2–5).
+    const logAnswered = (answered: unknown) => {
+      if (options.logUuid && typeof answered === 'string') request.logContext.batchUuid = answered
+    }
     try {
-      return { status: 200, body: await work({ uuid, body, shape, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint }) }
+      const answer = await work({ uuid, body, shape, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint })
+      logAnswered((answer as { batch_uuid?: unknown }).batch_uuid)
+      return { status: 200, body: answer }
     } catch (error) {
-      if (error instanceof DomainError) throw error
+      if (error instanceof DomainError) {
+        logAnswered(error.details.batch_uuid)
+        throw error
+      }
+      logAnswered(uuid)
       throw new DomainError('INTERNAL', INTERNAL_ERROR_MESSAGE, options.internalDetails(uuid), {}, { cause: error })
     }
   } finally {

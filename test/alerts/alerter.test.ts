@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logger.ts'
 import { freePort } from '../support/cli.ts'
 import { startWebhook } from '../support/webhook.ts'
 
-function capturedLog() {
+function capturedLog(clock = new ManualClock('2026-11-22T16:00:00Z')) {
   const lines: Array<Record<string, unknown>> = []
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -15,7 +15,7 @@ function capturedLog() {
       done()
     },
   })
-  return { lines, log: createLogger({ level: 'debug', file: '' }, sink) }
+  return { lines, log: createLogger({ level: 'debug', file: '', keepDays: 30 }, { clock, stdout: sink }) }
 }
 
 async function until(condition: () => boolean): Promise<void> {

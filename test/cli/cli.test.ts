@@ -13,18 +13,29 @@ function folder(): string {
   return mkdtempSync(join(tmpdir(), 'manifiesto-cli-'))
 }
 
-test('cli: version prints the version and exits 0', async () => {
-  const result = await runCli(['version'], { cwd: folder() })
-  assert.equal(result.code, 0)
-  assert.match(result.stdout, new RegExp(`^manifiesto ${VERSION.replace(/\./g, '\\.')} \\(node `))
-})
+for (const args of [['version'], ['--version'], ['-v']]) {
+  test(`cli: ${args.join(' ')} prints the version and exits 0`, async () => {
+    const result = await runCli(args, { cwd: folder() })
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stdout, new RegExp(`^manifiesto ${VERSION.replace(/\./g, '\\.')} \\(node \\d+\\.\\d+\\.\\d+, sqlite \\d+\\.\\d+\\.\\d+\\)\n$`))
+    assert.equal(result.stderr, '')
+  })
+}
 
-const usageErrors = [['frobnicar'], ['serve', 'extra'], ['--no-existe']]
-for (const args of usageErrors) {
-  test(`cli: usage error ${JSON.stringify(args)} → exit 2 with the usage`, async () => {
+const usageErrors: Array<{ args: string[]; first: string }> = [
+  { args: ['frobnicar'], first: 'Comando desconocido: «frobnicar».' },
+  { args: ['serve', 'extra'], first: 'Sobra el argumento «extra»: manifiesto serve.' },
+  { args: ['check', 'a.db', 'b.db'], first: 'Sobra el argumento «b.db»: manifiesto check [BASE].' },
+  { args: ['backup'], first: 'Falta el argumento ARCHIVO: manifiesto backup ARCHIVO (la ruta de la copia, por ejemplo /var/lib/manifiesto/backups/manual.db).' },
+  { args: ['usuario'], first: 'Falta el argumento crear|restablecer|listar: manifiesto usuario crear|restablecer|listar [NOMBRE].' },
+  { args: ['--no-existe'], first: "Unknown option '--no-existe'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--no-existe\"" },
+]
+for (const { args, first } of usageErrors) {
+  test(`cli: usage error ${JSON.stringify(args)} → exit 2, one line naming it, then the usage`, async () => {
     const result = await runCli(args, { cwd: folder() })
     assert.equal(result.code, 2)
-    assert.match(result.stderr, /Uso:/)
+    assert.equal(result.stderr.split('\n')[0], first)
+    assert.match(result.stderr, /\n\nmanifiesto .*\n\nUso:/)
   })
 }
 
@@ -63,14 +74,38 @@ test('cli: serve with no config at all serves ping, answers 503 on protected end
   }
   const result = await finished
   assert.equal(result.code, 0, result.stderr)
-  const messages = result.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg)
+  const lines = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
+  for (const line of lines) assert.match(String(line.time), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}-06:00$/)
+  const listening = lines.find((line) => line.msg === 'manifiesto escuchando')!
+  assert.deepEqual(
+    { ...listening, time: undefined, schema: undefined },
+    {
+      level: 'info',
+      time: undefined,
+      service: 'manifiesto',
+      version: VERSION,
+      url: `http://127.0.0.1:${port}/`,
+      consola: `http://127.0.0.1:${port}/consola/`,
+      config: 'valores por defecto',
+      base_de_datos: join(dir, 'data', 'manifiesto.db'),
+      copias: join(dir, 'backups'),
+      registro: 'solo salida estándar',
+      schema: undefined,
+      claves_cliente: 0,
+      claves_operadores: 0,
+      administradores: 0,
+      msg: 'manifiesto escuchando',
+    },
+  )
+  const messages = lines.map((line) => String(line.msg))
   const snapshot = 'copia de seguridad automática creada'
   assert.equal(messages.filter((msg) => msg === snapshot).length, 1, 'a first automatic snapshot at start')
   assert.ok(existsSync(join(dir, 'backups')), 'snapshots go to ./backups by default')
   assert.deepEqual(messages.filter((msg) => msg !== 'request' && msg !== snapshot), [
     'manifiesto escuchando',
     'no hay ningún administrador activo: créelo con «manifiesto usuario crear admin --rol admin» (pide la contraseña), y entre a la consola con él',
-    'sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver README, "Configuración")',
+    'sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver la guía de administración, "Referencia de la configuración")',
+    'sin auth.operatorKey ni cuentas personales: nadie puede usar la API de operadores ni la consola todavía',
     'deteniendo: no se aceptan más solicitudes; se terminan las que están en curso',
     'detenido',
   ])
@@ -80,12 +115,28 @@ test('cli: serve with no config at all serves ping, answers 503 on protected end
   assert.match(check.stdout, /integridad: ok/)
 })
 
-test('cli: check without a database → exit 1, and it creates nothing', async () => {
+test('cli: check on a fresh install validates the configuration, says the database will be created, exits 0 and creates nothing', async () => {
   const dir = folder()
-  const result = await runCli(['check'], { cwd: dir })
-  assert.equal(result.code, 1)
-  assert.match(result.stdout, /la base de datos no existe/)
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ auth: { apiKey: 'clave-del-proveedor-1234' } }))
+  const result = await runCli(['check', '--config', 'config.json'], { cwd: dir })
+  assert.equal(result.code, 0, result.stderr)
+  assert.equal(
+    result.stdout,
+    [
+      `configuración: ok (${join(dir, 'config.json')})`,
+      `base de datos: ${join(dir, 'data', 'manifiesto.db')}`,
+      'la base de datos todavía no existe: el servicio la creará, con su carpeta, al iniciar por primera vez (manifiesto serve)',
+      '',
+    ].join('\n'),
+  )
   assert.equal(existsSync(join(dir, 'data')), false)
+})
+
+test('cli: check of a file that does not exist (a backup named on the command line) → exit 1', async () => {
+  const dir = folder()
+  const result = await runCli(['check', 'copia.db'], { cwd: dir })
+  assert.equal(result.code, 1)
+  assert.match(result.stdout, /base de datos: .*copia\.db\nerror: el archivo no existe\n$/)
 })
 
 test('cli: a database written by a newer version → serve refuses (exit 1), check reports it (exit 1)', async () => {
@@ -102,15 +153,42 @@ test('cli: a database written by a newer version → serve refuses (exit 1), che
   assert.match(check.stdout, /versión 999 .*escrita por una versión más nueva/)
 })
 
-test('cli: serve never falls back to another port when its port is taken', async () => {
+test('cli: a taken port is one Spanish line naming the port and the key, exit 1, no stack, and nothing else runs', async () => {
   const blocker = createServer()
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
   const port = (blocker.address() as { port: number }).port
   try {
-    const result = await runCli(['serve'], { cwd: folder(), env: { MANIFIESTO_PORT: String(port), MANIFIESTO_HOST: '127.0.0.1' } })
+    const dir = folder()
+    const result = await runCli(['serve'], { cwd: dir, env: { MANIFIESTO_PORT: String(port), MANIFIESTO_HOST: '127.0.0.1' } })
     assert.equal(result.code, 1)
-    assert.match(result.stderr, /No se pudo iniciar manifiesto/)
+    assert.equal(
+      result.stderr,
+      `No se pudo iniciar manifiesto: el puerto ${port} ya está en uso por otro programa. Cierre ese programa o cambie server.port (o MANIFIESTO_PORT) en la configuración.\n`,
+    )
+    assert.equal(result.stdout, '', 'no snapshot or other background work before listening')
+    assert.equal(existsSync(join(dir, 'backups')), false)
   } finally {
     blocker.close()
   }
+})
+
+test('cli: an address that is not this machine\'s is one Spanish line naming server.host, exit 1', async () => {
+  // 192.0.2.1 is TEST-NET-1 (RFC 5737): never a local address; binding it fails at once, nothing is sent.
+  const result = await runCli(['serve'], { cwd: folder(), env: { MANIFIESTO_PORT: String(await freePort()), MANIFIESTO_HOST: '192.0.2.1' } })
+  assert.equal(result.code, 1)
+  assert.equal(
+    result.stderr,
+    'No se pudo iniciar manifiesto: la dirección 192.0.2.1 no pertenece a este servidor (EADDRNOTAVAIL). Corrija server.host (o MANIFIESTO_HOST) en la configuración; 0.0.0.0 escucha en todas.\n',
+  )
+})
+
+test('cli: an HTTPS certificate file that cannot be read is one Spanish line naming server.https.certFile, exit 1', async () => {
+  const dir = folder()
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port: await freePort(), https: { certFile: 'no-existe.pem', keyFile: 'clave.pem' } } }))
+  const result = await runCli(['serve'], { cwd: dir })
+  assert.equal(result.code, 1)
+  assert.equal(
+    result.stderr,
+    `No se pudo iniciar manifiesto: no se puede leer ${join(dir, 'no-existe.pem')}: la ruta no existe. Corrija server.https.certFile en la configuración (un archivo PEM que el usuario del servicio pueda leer).\n`,
+  )
 })

@@ -14,6 +14,7 @@ const ALLOWED: Record<string, string> = {
   'config.ts': 'reads the configuration file',
   'db/native-addon.ts': "writes SQLite's native addon out of the executable",
   'api-docs/api-docs.assets.ts': "reads the API reference's files from node_modules and its folder (from source only)",
+  'log-file.ts': 'writes log.file (the configuration refuses a log.file that is the database or its -wal/-shm)',
 }
 
 function sources(dir: string): string[] {

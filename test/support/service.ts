@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { PasswordCost } from '../../src/accounts/passwords.ts'
-import { createApp } from '../../src/app.ts'
+import { createApp, type ManifiestoApp } from '../../src/app.ts'
+import type { DiskReader } from '../../src/monitoring/disk.ts'
 import type { Route } from '../../src/http/route.ts'
 import { ManualClock } from '../../src/clock.ts'
 import { DEFAULT_CONFIG, validateConfig, type Config } from '../../src/config.ts'
@@ -29,6 +30,8 @@ export interface TestService {
   dir: string
   /** The routes the app registered. */
   routes: readonly Route[]
+  /** The background watch (snapshots, free disk): a test runs its rounds with `monitor.tick()`. */
+  monitor: ManifiestoApp['monitor']
   /** Every log line written so far, raw text. */
   logText(): string
   logLines(): Array<Record<string, unknown>>
@@ -47,6 +50,8 @@ export interface TestServiceOptions {
   now?: string
   /** Runs on the new database file before it is migrated (to build one of an earlier version). */
   beforeMigrate?: (db: Database) => void
+  /** Free disk at a folder, in place of the real file system's. */
+  readFreeDisk?: DiskReader
 }
 
 /**
@@ -64,11 +69,18 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       done()
     },
   })
-  const log = createLogger(config.log, sink)
+  const log = createLogger(config.log, { clock, stdout: sink })
   const db = openDatabase(config.database.path)
   options.beforeMigrate?.(db)
   migrateDatabase(db)
-  const { listener, routes } = createApp({ config, db, clock, log, passwordCost: options.passwordCost ?? TEST_PASSWORD_COST })
+  const { listener, routes, monitor, snapshots } = createApp({
+    config,
+    db,
+    clock,
+    log,
+    passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
+    ...(options.readFreeDisk === undefined ? {} : { readFreeDisk: options.readFreeDisk }),
+  })
   const server = await startServer(listener, config.server)
   const url = `http://127.0.0.1:${server.address.port}`
   const checkAnswer = answerChecker(routes)
@@ -84,6 +96,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     config,
     dir,
     routes,
+    monitor,
     logText: () => lines.join(''),
     logLines: () => lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
     fetch: fetchPath,
@@ -91,6 +104,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       fetchPath(path, { ...init, headers: { ApiKey: API_KEY, ...(init.headers as Record<string, string> | undefined) } }),
     close: async () => {
       await server.close()
+      await snapshots.idle()
       closeDatabase(db)
       rmSync(dir, { recursive: true, force: true })
     },

@@ -1,0 +1,75 @@
+import Type, { type Static } from 'typebox'
+
+const Bytes = Type.Integer({ minimum: 0, description: 'bytes' })
+const FreeBytes = Type.Union([Bytes, Type.Null()], { description: 'bytes libres para el servicio; null si no se pudo leer' })
+const LocalTime = Type.String({ description: 'Hora de Honduras, YYYY-MM-DD HH:mm:ss' })
+
+export const ServiceStatus = Type.Object({
+  servicio: Type.Object({
+    version: Type.String(),
+    iniciado_en: LocalTime,
+    activo_segundos: Type.Integer({ minimum: 0 }),
+    hora_servidor: Type.String({ description: 'ISO 8601 con el desplazamiento de Honduras' }),
+  }),
+  base_de_datos: Type.Object({
+    ruta: Type.String(),
+    tamano_bytes: Type.Union([Bytes, Type.Null()]),
+    wal_bytes: Type.Union([Bytes, Type.Null()], { description: 'el registro de escritura anticipada (-wal), null si no existe' }),
+    disco_libre_bytes: FreeBytes,
+    disco_bajo: Type.Boolean({ description: 'menos libre que alerts.minFreeDiskMB' }),
+  }),
+  lotes: Type.Object({
+    ultimo: Type.Union([
+      Type.Object({
+        batch_uuid: Type.String(),
+        recibido_en: LocalTime,
+        estado: Type.Union([Type.Literal('received'), Type.Literal('processed'), Type.Literal('failed')]),
+      }),
+      Type.Null(),
+    ]),
+    hoy: Type.Integer({ minimum: 0 }),
+    fallidos_hoy: Type.Integer({ minimum: 0 }),
+  }),
+  pendientes: Type.Object({
+    conflictos: Type.Integer({ minimum: 0 }),
+    devoluciones: Type.Integer({ minimum: 0 }),
+    reemisiones: Type.Integer({ minimum: 0 }),
+  }),
+  copias: Type.Object({
+    automaticas: Type.Boolean({ description: 'false con backup.everyHours = 0' }),
+    carpeta: Type.String(),
+    disco_libre_bytes: FreeBytes,
+    disco_bajo: Type.Boolean(),
+    ultima: Type.Union([
+      Type.Object({
+        hora: LocalTime,
+        archivo: Type.String(),
+        tamano_bytes: Type.Union([Bytes, Type.Null()]),
+        resultado: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+        error: Type.Union([Type.String(), Type.Null()]),
+      }),
+      Type.Null(),
+    ]),
+    proxima: Type.Union([LocalTime, Type.Null()]),
+  }),
+  alertas: Type.Object({
+    webhook: Type.Boolean({ description: 'alerts.webhookUrl está configurada' }),
+    min_disco_libre_mb: Type.Integer({ minimum: 0 }),
+    activas: Type.Array(Type.String(), { description: 'condiciones alertadas que aún no se resolvieron: disco_base_de_datos, disco_copias, copia_fallida' }),
+  }),
+  errores_internos: Type.Object({
+    ultimas_24_horas: Type.Integer({ minimum: 0 }),
+    recientes: Type.Array(
+      Type.Object({
+        hora: LocalTime,
+        tipo: Type.String(),
+        mensaje: Type.String(),
+        metodo: Type.Union([Type.String(), Type.Null()]),
+        ruta: Type.Union([Type.String(), Type.Null()]),
+        request_id: Type.Union([Type.String(), Type.Null()]),
+      }),
+      { maxItems: 20 },
+    ),
+  }),
+})
+export type ServiceStatus = Static<typeof ServiceStatus>

@@ -1,0 +1,101 @@
+import { statSync } from 'node:fs'
+import { Instant } from '@js-joda/core'
+import type { Alerter } from '../alerts/alerter.ts'
+import type { Snapshotter } from '../backup/backup.service.ts'
+import { formatLocalDateTime, isoWithOffset, nowMillis, startOfLocalDay, today, toStoredInstant, type Clock } from '../clock.ts'
+import type { Config } from '../config.ts'
+import type { Database } from '../db/database.ts'
+import type { Monitor } from '../monitoring/monitor.ts'
+import type { RecentErrors } from '../monitoring/recent-errors.ts'
+import { VERSION } from '../version.ts'
+import type { ServiceStatus } from './status.schemas.ts'
+import { countBatchesSince, countPending, findLastBatch } from './status.store.ts'
+
+export interface StatusDeps {
+  db: Database
+  clock: Clock
+  config: Config
+  /** When the service started (createApp). */
+  startedAt: Instant
+  monitor: Monitor
+  snapshots: Snapshotter
+  errors: RecentErrors
+  alerter: Alerter
+}
+
+/** Internal errors listed (the count covers them all). */
+const RECENT_ERRORS = 20
+
+/**
+ * Everything an administrator watches, in one answer: version and uptime, the database's size and
+ * free disk at its folder, batches, what waits for a decision, the automatic backups and free disk
+ * at their folder, the alerts in force and the internal errors of the last 24 hours. Sizes come
+ * from `stat` and free space from `statfs` on the folders: the database file is never opened here.
+ */
+export function getServiceStatus(deps: StatusDeps): ServiceStatus {
+  const { db, clock, config } = deps
+  const local = (millis: number) => formatLocalDateTime(clock, toStoredInstant(Instant.ofEpochMilli(millis)))
+  const disks = deps.monitor.disks()
+  const last = findLastBatch(db)
+  const batches = countBatchesSince(db, startOfLocalDay(clock, today(clock).toString()))
+  const pending = countPending(db)
+  const errors = deps.errors.lastDay(RECENT_ERRORS)
+  const next = deps.snapshots.nextDue()
+  return {
+    servicio: {
+      version: VERSION,
+      iniciado_en: formatLocalDateTime(clock, toStoredInstant(deps.startedAt)),
+      activo_segundos: Math.max(0, Math.floor((nowMillis(clock) - deps.startedAt.toEpochMilli()) / 1000)),
+      hora_servidor: isoWithOffset(clock),
+    },
+    base_de_datos: {
+      ruta: db.path,
+      tamano_bytes: sizeOf(db.path),
+      wal_bytes: sizeOf(`${db.path}-wal`),
+      disco_libre_bytes: disks.database.freeBytes,
+      disco_bajo: disks.database.low,
+    },
+    lotes: {
+      ultimo: last === undefined ? null : { batch_uuid: last.uuid, recibido_en: formatLocalDateTime(clock, last.received_at), estado: last.estado },
+      hoy: batches.total,
+      fallidos_hoy: batches.failed,
+    },
+    pendientes: { conflictos: pending.conflicts, devoluciones: pending.returns, reemisiones: pending.reissues },
+    copias: {
+      automaticas: config.backup.everyHours > 0,
+      carpeta: config.backup.dir,
+      disco_libre_bytes: disks.backups.freeBytes,
+      disco_bajo: disks.backups.low,
+      ultima: lastBackup(deps, local),
+      proxima: next === null ? null : local(next),
+    },
+    alertas: {
+      webhook: config.alerts.webhookUrl !== '',
+      min_disco_libre_mb: config.alerts.minFreeDiskMB,
+      activas: deps.alerter.activeConditions(),
+    },
+    errores_internos: {
+      ultimas_24_horas: errors.count,
+      recientes: errors.recent.map(({ at, ...error }) => ({ hora: local(at), ...error })),
+    },
+  }
+}
+
+/** The last snapshot tried since the start, else the newest one in the folder (a file with its final name is complete). */
+function lastBackup(deps: StatusDeps, local: (millis: number) => string): ServiceStatus['copias']['ultima'] {
+  const attempt = deps.snapshots.lastAttempt()
+  if (attempt !== null) {
+    return { hora: local(attempt.at), archivo: attempt.file, tamano_bytes: attempt.bytes, resultado: attempt.error === null ? 'ok' : 'error', error: attempt.error }
+  }
+  const newest = deps.snapshots.snapshots()[0]
+  if (newest === undefined) return null
+  return { hora: local(newest.takenAt), archivo: newest.file, tamano_bytes: sizeOf(newest.file), resultado: 'ok', error: null }
+}
+
+function sizeOf(file: string): number | null {
+  try {
+    return statSync(file).size
+  } catch {
+    return null
+  }
+}
