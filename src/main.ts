@@ -61,6 +61,7 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
       },
       'manifiesto escuchando',
     )
+    log.info({ contrato: config.clientContract }, `contrato con el cliente: ${config.clientContract}`)
     if (!hasActiveAdmin({ db })) {
       const command = `manifiesto usuario crear admin --rol admin${file === null ? '' : ` --config ${file}`}`
       log.warn({ comando: command }, `no hay ningún administrador activo: créelo con «${command}» (pide la contraseña), y entre a la consola con él`)

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino'
 import { localDateOf, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
+import type { ClientContract } from '../contract.ts'
 import { transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput } from '../errors.ts'
 import { compressPayload, storePayload } from '../batches/batches.service.ts'
-import { findClaimingBatch, insertReceivedBatch, markBatchFailed, markBatchProcessed } from '../batches/batches.store.ts'
+import { findClaimingBatch, insertReceivedBatch, markBatchFailed, markBatchProcessed, markBatchRejectedWhole } from '../batches/batches.store.ts'
 import type { Alerter } from '../alerts/alerter.ts'
 import { applyBatch, type ApplyOutcome } from './intake.apply.ts'
 import * as answers from './intake.answers.ts'
@@ -20,9 +21,13 @@ export interface IntakeDeps {
   db: Database
   clock: Clock
   config: Config
+  /** What the supplier's system expects (`clientContract`): all or nothing, existing invoices, labels. */
+  contract: ClientContract
   log: Logger
   /** Called when stored invoices changed in place (the returns listing shows their data). */
   onInvoicesChanged: () => void
+  /** Called when new invoices were stored (a v2 listing publishes the packages of their manifests when their windows close). */
+  onInvoicesInserted: () => void
   /** The webhook's notices: one per batch with possible re-issues. */
   alerter: Pick<Alerter, 'notice'>
 }
@@ -70,7 +75,7 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
     if (verdict) verdicts.set(numero, verdict)
   }
   if (verdicts.size > 0) {
-    const answer = answers.datesInvalid(manifests, verdicts, invoices.length)
+    const answer = answers.datesInvalid(manifests, verdicts, invoices.length, deps.contract.intake.validManifests)
     throw invalidInput(answer.message, answer.details)
   }
 
@@ -83,7 +88,7 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
     if (createdOn.isBefore(todayDate)) old.set(numero, createdOn.toString())
   }
   if (old.size > 0) {
-    const answer = answers.oldManifests(manifests, old, todayDate.toString(), invoices.length)
+    const answer = answers.oldManifests(manifests, old, todayDate.toString(), invoices.length, deps.contract.intake.validManifests)
     throw invalidInput(answer.message, answer.details)
   }
 
@@ -125,12 +130,20 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
           dates: parsedDates,
           returnsDeadline: lastDayOfWindow(todayDate, config.returns.windowBusinessDays, holidaysOf(config.returns.holidays))?.toString() ?? null,
           reissue: config.intake.reissue,
+          contract: deps.contract.intake,
         },
         manifests,
         existing,
         invoices.length,
       )
-      markBatchProcessed(db, batchId, JSON.stringify(result.resumen), result.rejected.length > 0 ? 422 : 200, toStoredInstant(clock.now()))
+      const finishedAt = toStoredInstant(clock.now())
+      if (result.storedNothing) {
+        // Nothing of it was stored, so it claims nothing: the identical body sent again is processed again.
+        const reasons = [...new Set(result.rejected.map((entry) => entry.motivo))].join(', ')
+        markBatchRejectedWhole(db, batchId, JSON.stringify(result.resumen), `Lote rechazado completo (todo o nada, contrato v2): ${reasons}`, finishedAt)
+      } else {
+        markBatchProcessed(db, batchId, JSON.stringify(result.resumen), result.rejected.length > 0 ? 422 : 200, finishedAt)
+      }
       return result
     })
   } catch (error) {
@@ -141,6 +154,7 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
   }
 
   if (outcome.resumen.actualizadas > 0) deps.onInvoicesChanged()
+  if (outcome.resumen.insertadas > 0) deps.onInvoicesInserted()
   if (outcome.reissues.length > 0) reportReissues(deps, incoming.uuid, outcome.reissues)
   const numbers = [...manifests.keys()]
   if (outcome.rejected.length > 0) {

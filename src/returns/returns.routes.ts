@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse } from '../http/schemas.ts'
-import { listProcessedReturns } from './listing.service.ts'
+import { listReturnsForClient, type ListingDeps } from './listing.service.ts'
 import { ListedReturn, ListingHeaders, ListingQuery, ReasonBody, RegisterReturnBody, ReturnIdParams, ReturnsQuery, ReturnView } from './returns.schemas.ts'
 import { approveReturn, cancelReturn, getReturn, listReturns, registerReturn, rejectReturn, type ReturnsDeps } from './returns.service.ts'
 
@@ -12,7 +12,7 @@ const transitionErrors = {
   422: errorResponse('Transición imposible, falta motivo o falta el encabezado Operador'),
 }
 
-export function returnRoutes(deps: ReturnsDeps): Route[] {
+export function returnRoutes(deps: ReturnsDeps & Pick<ListingDeps, 'maxRangeDays'>): Route[] {
   return [
     defineRoute({
       method: 'GET',
@@ -21,17 +21,23 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       operationId: 'listarDevoluciones',
       rateGroup: 'returns',
       tag: 'devoluciones',
-      summary: 'Devoluciones aprobadas procesadas en una fecha',
+      summary: 'Devoluciones aprobadas de un día o de un rango de días',
       description:
-        'Arreglo sin objeto envolvente; [] si no hay. Pida las páginas 1, 2, 3… hasta que una tenga menos de 1000 elementos. ' +
-        'Los números marcados con 6 decimales fijos se escriben así (150.000000).',
+        'Arreglo sin objeto envolvente; [] si no hay. Pida las páginas 1, 2, 3… hasta que una tenga menos de 1000 elementos ' +
+        '(1000 por página en todo el rango). Los números marcados con 6 decimales fijos se escriben así (150.000000). ' +
+        'Con FechaHasta, el rango de Fecha a FechaHasta (incluidos, a lo sumo 31 días por defecto). ' +
+        'Contrato v1 (clientContract "v1"): las devoluciones procesadas (aprobadas) en esos días; cantidad en cajas para líneas CJ. ' +
+        'Contrato v2: las devoluciones de facturas emitidas en esos días, solo de manifiestos cuyo plazo de devoluciones ya cerró ' +
+        '(el paquete completo de cada manifiesto, de una vez; los manifiestos sin plazo, en seguida); cantidad siempre en unidades.',
       headers: ListingHeaders,
       query: ListingQuery,
       responses: {
         200: { description: 'Una página de devoluciones', schema: Type.Array(ListedReturn) },
-        422: errorResponse('Falta el encabezado Fecha, o Fecha o pagina con formato inválido'),
+        422: errorResponse(
+          'Falta el encabezado Fecha; Fecha, FechaHasta o pagina con formato inválido; FechaHasta anterior a Fecha; o un rango de más de returns.listing.maxRangeDays días',
+        ),
       },
-      handle: ({ headers, query }) => ({ status: 200, json: listProcessedReturns(deps, headers.Fecha, query.pagina ?? 1) }),
+      handle: ({ headers, query }) => ({ status: 200, json: listReturnsForClient(deps, { from: headers.Fecha, to: headers.FechaHasta, page: query.pagina ?? 1 }) }),
     }),
     defineRoute({
       method: 'POST',

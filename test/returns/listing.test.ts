@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { clientContractOf } from '../../src/contract.ts'
 import { transaction } from '../../src/db/database.ts'
 import { ListingCache } from '../../src/returns/listing.cache.ts'
 import { registerReturn as registerDirectly } from '../../src/returns/returns.service.ts'
@@ -80,7 +81,8 @@ test('listing: 1001 approved returns → page 1 has 1000, page 2 has 1, page 3 i
   withService({ config: { rateLimits: { returnsPerMinute: 100 } } }, async (service) => {
     await seedReturns(service)
     assert.equal((await postBatch(service, generateBatch(130, { fecha: '2026-11-22' }))).status, 200)
-    const deps = { db: service.db, clock: service.clock, listing: new ListingCache(service.config.returnsCache, service.clock) }
+    const contract = clientContractOf(service.config.clientContract)
+    const deps = { db: service.db, clock: service.clock, contract, listing: new ListingCache(service.config.returnsCache, service.clock, contract) }
     // One commit for the 1001 returns (not 1001 fsyncs). On a loaded machine the loop can still
     // block the event loop past the server's 5 s keep-alive: a moment's pause lets the server
     // close the idle connection and the client see it, instead of reusing a socket being closed.

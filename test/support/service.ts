@@ -6,7 +6,7 @@ import type { PasswordCost } from '../../src/accounts/passwords.ts'
 import { createApp } from '../../src/app.ts'
 import type { Route } from '../../src/http/route.ts'
 import { ManualClock } from '../../src/clock.ts'
-import { DEFAULT_CONFIG, validateConfig, type Config } from '../../src/config.ts'
+import { defaultConfigFor, validateConfig, type Config } from '../../src/config.ts'
 import { closeDatabase, openDatabase, type Database } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { startServer } from '../../src/http/server.ts'
@@ -98,7 +98,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 }
 
 export function testConfig(dir: string, overrides: ConfigOverrides = {}): Config {
-  const merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>
+  // The contract's own defaults first (v2: a 7-business-day window, re-issue blocks refused), as loadConfig does.
+  const merged: Record<string, unknown> = structuredClone(defaultConfigFor(overrides.clientContract ?? 'v1')) as unknown as Record<string, unknown>
   const base = {
     server: { host: '127.0.0.1', port: 0 },
     database: { path: join(dir, 'manifiesto.db') },
