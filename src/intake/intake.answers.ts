@@ -120,8 +120,9 @@ export function manifestsRejected(batchUuid: string, manifests: readonly string[
   const reasons = new Set(outcome.rejected.map((entry) => entry.motivo))
   const motivo = reasons.size === 1 ? [...reasons][0]! : 'MOTIVOS_MIXTOS'
   const accepted = manifests.length - outcome.rejected.length
-  const rest = outcome.storedNothing
-    ? `El lote se acepta completo o no se acepta: no se insertó ningún manifiesto${accepted > 0 ? `, tampoco los otros ${accepted} válido(s)` : ''}. Corrija los rechazados y reenvíe el lote.`
+  // All or nothing matters to the message only when valid manifests were left out with the rejected ones.
+  const rest = outcome.storedNothing && accepted > 0
+    ? `El lote se acepta completo o no se acepta: no se insertó ningún manifiesto, tampoco los otros ${accepted} válido(s). Corrija los rechazados y reenvíe el lote.`
     : `${accepted > 0 ? `Los otros ${accepted} manifiesto(s) del lote se procesaron.` : 'Ningún manifiesto del lote se procesó.'} Corrija los rechazados y envíelos en un lote nuevo.`
   return {
     message: `${outcome.rejected.length} manifiesto(s) rechazados: ${STEP8_MESSAGES[motivo]}. ${rest}`,

@@ -83,7 +83,7 @@ test('openapi: the returns listing documents its Fecha and FechaHasta headers, p
   const { document } = await fetchDocument()
   const listing = document.paths['/api/v1/devoluciones/listar']!.get!
   assert.deepEqual(
-    listing.parameters?.map((parameter) => `${parameter.in}:${parameter.name}:${parameter.required === true ? 'required' : 'optional'}`),
+    listing.parameters?.map((parameter) => `${parameter.in}:${parameter.name}:${(parameter as { required?: boolean }).required === true ? 'required' : 'optional'}`),
     ['query:pagina:optional', 'header:Fecha:required', 'header:FechaHasta:optional'],
   )
   const items = (listing.responses['200']!.content!['application/json']!.schema as { items: { properties: Record<string, unknown> } }).items

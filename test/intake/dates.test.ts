@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { databaseState, invoice, postBatch, type Invoice } from '../support/batches.ts'
-import { withService, type ConfigOverrides } from '../support/service.ts'
+import { CONTRACTS, withService, type ConfigOverrides } from '../support/service.ts'
 
 /** Today in Honduras is 2026-11-22 (the clock is at 10:00 local) unless a scenario moves it. */
 interface Scenario {
@@ -45,9 +45,10 @@ const scenarios: Scenario[] = [
   { name: 'midnight edge: UTC already on the 23rd, Honduras still on the 22nd → the 23rd is future', now: '2026-11-23T05:59:59.000Z', batch: [dated('F-1', at('2026-11-23'))], rejected: [{ manifiesto: '905112', motivo: 'FECHA_FACTURA_FUTURA', detalle: { instruccion: FUTURA, facturas_futuras: { 'F-1': '2026-11-23' }, hoy_servidor: HOY }, facturas: ['F-1'] }] },
 ]
 
+for (const contract of CONTRACTS)
 for (const scenario of scenarios) {
-  test(`intake step 4: ${scenario.name} → 422 FECHAS_INVALIDAS, nothing written`, () =>
-    withService({ now: scenario.now, config: { rateLimits: { insertPerMinute: 1000 }, ...scenario.config } }, async (service) => {
+  test(`intake step 4 (${contract}): ${scenario.name} → 422 FECHAS_INVALIDAS, nothing written`, () =>
+    withService({ now: scenario.now, config: { clientContract: contract, rateLimits: { insertPerMinute: 1000 }, ...scenario.config } }, async (service) => {
       const before = databaseState(service.db)
       const { status, body } = await postBatch(service, scenario.batch)
       assert.equal(status, 422)
@@ -60,7 +61,8 @@ for (const scenario of scenarios) {
         accion_requerida: 'Corrija la FechaFactura de las facturas indicadas en cada manifiesto rechazado y reenvíe el lote completo (los manifiestos válidos tampoco se insertaron).',
         resumen: { total_recibidas: scenario.batch.length, total_rechazadas: rejectedCount, total_validas: scenario.batch.length - rejectedCount, insertadas: 0 },
         manifiestos_rechazados: rejected,
-        manifiestos_validos: scenario.validos ?? [],
+        // v2's one label lists the valid manifests' numbers; v1's detailed label is then absent.
+        ...(contract === 'v1' ? { manifiestos_validos: scenario.validos ?? [] } : { manifiestos: (scenario.validos ?? []).map((valid) => valid.manifiesto) }),
       })
       assert.deepEqual(databaseState(service.db), before)
     }))
@@ -74,9 +76,10 @@ const accepted: Array<{ name: string; fechas: unknown[]; now?: string; config?: 
   { name: 'a zoned time that is still today in Honduras (UTC already tomorrow)', fechas: ['2026-11-23T05:00:00Z'] },
 ]
 
+for (const contract of CONTRACTS)
 for (const scenario of accepted) {
-  test(`intake step 4: ${scenario.name} → accepted, stored as the calendar date`, () =>
-    withService({ now: scenario.now, config: { rateLimits: { insertPerMinute: 1000 }, ...scenario.config } }, async (service) => {
+  test(`intake step 4 (${contract}): ${scenario.name} → accepted, stored as the calendar date`, () =>
+    withService({ now: scenario.now, config: { clientContract: contract, rateLimits: { insertPerMinute: 1000 }, ...scenario.config } }, async (service) => {
       const batch = scenario.fechas.map((fecha, i) => dated(`F-${i + 1}`, fecha as string))
       const { status, body } = await postBatch(service, batch)
       assert.equal(status, 200, JSON.stringify(body))

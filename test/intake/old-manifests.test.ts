@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { databaseState, invoice, invoicesOf, postBatch } from '../support/batches.ts'
-import { withService } from '../support/service.ts'
+import { CONTRACTS, withService } from '../support/service.ts'
 
-const INTAKE = { rateLimits: { insertPerMinute: 1000 } }
+for (const contract of CONTRACTS) {
+const INTAKE = { clientContract: contract, rateLimits: { insertPerMinute: 1000 } }
+const NOTA = 'Manifiesto válido, rechazado solo por venir en el mismo lote que manifiestos de días anteriores: reenvíelo en un lote aparte.'
+// The valid manifests: v1 details them; v2 lists their numbers under the one label `manifiestos` (the old label is absent).
+const validManifests =
+  contract === 'v1'
+    ? { manifiestos_no_afectados: ['905200', '905201'].map((manifiesto, i) => ({ manifiesto, total_facturas: 1, facturas: [`F-${3 + i * 2}`], nota: NOTA })) }
+    : { manifiestos: ['905200', '905201'] }
 
-test('intake step 5: invoices for a manifest created yesterday → 422 MANIFIESTOS_FECHA_INVALIDA, nothing written', () =>
+test(`intake step 5 (${contract}): invoices for a manifest created yesterday → 422 MANIFIESTOS_FECHA_INVALIDA, nothing written`, () =>
   withService({ now: '2026-11-21T16:00:00Z', config: INTAKE }, async (service) => {
     assert.equal((await postBatch(service, [invoice('F-1', '905111', {}, '2026-11-21')])).status, 200)
     service.clock.set('2026-11-22T16:00:00Z')
@@ -29,12 +36,7 @@ test('intake step 5: invoices for a manifest created yesterday → 422 MANIFIEST
           instruccion: 'El manifiesto 905111 se creó el 2026-11-21 y desde otro día ya no acepta facturas nuevas. Envíe esas facturas con un número de manifiesto nuevo.',
         },
       ],
-      manifiestos_no_afectados: ['905200', '905201'].map((manifiesto, i) => ({
-        manifiesto,
-        total_facturas: 1,
-        facturas: [`F-${3 + i * 2}`],
-        nota: 'Manifiesto válido, rechazado solo por venir en el mismo lote que manifiestos de días anteriores: reenvíelo en un lote aparte.',
-      })),
+      ...validManifests,
     })
     assert.deepEqual(databaseState(service.db), before)
 
@@ -42,7 +44,7 @@ test('intake step 5: invoices for a manifest created yesterday → 422 MANIFIEST
     assert.equal(separately.status, 200, 'the unaffected manifests go through in their own batch')
   }))
 
-test('intake step 5: "earlier day" is the Honduras date (created 23:59 local yesterday, now 01:00 local)', () =>
+test(`intake step 5 (${contract}): "earlier day" is the Honduras date (created 23:59 local yesterday, now 01:00 local)`, () =>
   withService({ now: '2026-11-22T05:59:00Z', config: INTAKE }, async (service) => {
     assert.equal((await postBatch(service, [invoice('F-1', '905111', {}, '2026-11-21')])).status, 200)
     service.clock.set('2026-11-22T07:00:00Z')
@@ -52,7 +54,7 @@ test('intake step 5: "earlier day" is the Honduras date (created 23:59 local yes
     assert.equal(body.manifiestos_rechazados[0].fecha_original, '2026-11-21')
   }))
 
-test('intake step 5: a manifest created earlier today accepts more invoices', () =>
+test(`intake step 5 (${contract}): a manifest created earlier today accepts more invoices`, () =>
   withService({ now: '2026-11-22T06:00:00Z', config: INTAKE }, async (service) => {
     assert.equal((await postBatch(service, [invoice('F-1', '905111')])).status, 200)
     service.clock.set('2026-11-23T05:59:59Z')
@@ -61,3 +63,4 @@ test('intake step 5: a manifest created earlier today accepts more invoices', ()
     assert.deepEqual(body.resumen, { recibidas: 1, insertadas: 1, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 })
     assert.deepEqual(invoicesOf(service.db, '905111'), ['F-1', 'F-2'])
   }))
+}

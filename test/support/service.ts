@@ -18,6 +18,10 @@ export const API_KEY = 'clave-cliente-de-prueba-7f3a'
 export const TEST_PASSWORD_COST: PasswordCost = { N: 1024, r: 8, p: 1 }
 export const OPERATOR_KEY = 'clave-operador-de-prueba-91c2'
 
+/** Both client contracts, for scenario tables whose rule is shared (issue 19). */
+export const CONTRACTS = ['v1', 'v2'] as const
+export type ContractName = (typeof CONTRACTS)[number]
+
 /** Deep partial of the config, for per-test overrides. */
 export type ConfigOverrides = { [K in keyof Config]?: Partial<Config[K]> | Config[K] }
 
