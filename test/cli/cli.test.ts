@@ -38,6 +38,16 @@ for (const command of ['serve', 'check']) {
   })
 }
 
+for (const command of ['serve', 'check']) {
+  test(`cli: ${command} with clientContract "v2" and a returns window of 0 → exit 2, in Spanish`, async () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ clientContract: 'v2', returns: { windowBusinessDays: 0 } }))
+    const result = await runCli([command], { cwd: dir })
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /«returns\.windowBusinessDays» no puede ser 0 con «clientContract» "v2"/)
+  })
+}
+
 test('cli: a bad MANIFIESTO_CONFIG file is exit 2 too', async () => {
   const dir = folder()
   writeFileSync(join(dir, 'c.json'), '{"rateLimits": {"insertPerMinute": 0}}')
@@ -69,6 +79,7 @@ test('cli: serve with no config at all serves ping, answers 503 on protected end
   assert.ok(existsSync(join(dir, 'backups')), 'snapshots go to ./backups by default')
   assert.deepEqual(messages.filter((msg) => msg !== 'request' && msg !== snapshot), [
     'manifiesto escuchando',
+    'contrato con el cliente: v1',
     'no hay ningún administrador activo: créelo con «manifiesto usuario crear admin --rol admin» (pide la contraseña), y entre a la consola con él',
     'sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver README, "Configuración")',
     'deteniendo: no se aceptan más solicitudes; se terminan las que están en curso',
