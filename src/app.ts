@@ -68,7 +68,6 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
       log,
       uploads: new UploadSlots(config.intake.maxConcurrentBatches),
       onInvoicesChanged: () => listing.forgetAll(),
-      onInvoicesInserted: () => listing.forgetOnNewInvoices(),
       alerter,
     }),
     ...manifestRoutes({ db, clock, config, contract }),

@@ -73,12 +73,6 @@ export function oldManifests(
     }
   })
   const valid = [...manifests].filter(([numero]) => !old.has(numero))
-  const unaffected = valid.map(([numero, invoices]) => ({
-      manifiesto: numero,
-      total_facturas: invoices.length,
-      facturas: invoices.map((invoice) => invoice.nfactura),
-      nota: 'Manifiesto válido, rechazado solo por venir en el mismo lote que manifiestos de días anteriores: reenvíelo en un lote aparte.',
-    }))
   const rejectedCount = rejected.reduce((sum, entry) => sum + entry.total_facturas, 0)
   return {
     message: `Lote rechazado: incluye facturas para ${rejected.length} manifiesto(s) creados en días anteriores, que ya no aceptan facturas. No se insertó ninguna factura del lote.`,
@@ -88,7 +82,16 @@ export function oldManifests(
         'Envíe las facturas de los manifiestos rechazados con un número de manifiesto nuevo, y reenvíe los manifiestos no afectados en un lote aparte.',
       resumen: { total_recibidas: received, total_rechazadas: rejectedCount, total_validas: received - rejectedCount, insertadas: 0 },
       manifiestos_rechazados: rejected,
-      ...(validManifests === 'numbers' ? { manifiestos: valid.map(([numero]) => numero) } : { manifiestos_no_afectados: unaffected }),
+      ...(validManifests === 'numbers'
+        ? { manifiestos: valid.map(([numero]) => numero) }
+        : {
+            manifiestos_no_afectados: valid.map(([numero, invoices]) => ({
+              manifiesto: numero,
+              total_facturas: invoices.length,
+              facturas: invoices.map((invoice) => invoice.nfactura),
+              nota: 'Manifiesto válido, rechazado solo por venir en el mismo lote que manifiestos de días anteriores: reenvíelo en un lote aparte.',
+            })),
+          }),
     },
   }
 }

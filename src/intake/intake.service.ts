@@ -26,8 +26,6 @@ export interface IntakeDeps {
   log: Logger
   /** Called when stored invoices changed in place (the returns listing shows their data). */
   onInvoicesChanged: () => void
-  /** Called when new invoices were stored (a v2 listing publishes the packages of their manifests when their windows close). */
-  onInvoicesInserted: () => void
   /** The webhook's notices: one per batch with possible re-issues. */
   alerter: Pick<Alerter, 'notice'>
 }
@@ -154,7 +152,6 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
   }
 
   if (outcome.resumen.actualizadas > 0) deps.onInvoicesChanged()
-  if (outcome.resumen.insertadas > 0) deps.onInvoicesInserted()
   if (outcome.reissues.length > 0) reportReissues(deps, incoming.uuid, outcome.reissues)
   const numbers = [...manifests.keys()]
   if (outcome.rejected.length > 0) {

@@ -15,8 +15,9 @@ export interface ListingPageKey {
  * `returnsCache.todayMinutes`, one wholly past for `pastDateMinutes`. Every change that a listed
  * day would show (a return created approved, approved, cancelled; a reason edited) forgets every
  * cached range holding that day (or everything), so a cached page is never stale; under v2 a page
- * also never outlives the next window close that would add a package to it. Expiry reads the
- * injected clock.
+ * also never outlives the next window close that would add a package to it. (A package that was
+ * not waiting when a page was cached had no approved return in the page's days yet: its first
+ * approval forgets the page.) Expiry reads the injected clock.
  */
 export class ListingCache {
   private readonly pages: LRUCache<string, Buffer>
@@ -62,14 +63,6 @@ export class ListingCache {
       const [from, to] = key.split('|')
       if (from! <= day && day <= to!) this.pages.delete(key)
     }
-  }
-
-  /**
-   * New invoices were stored: under v2 their manifests will publish packages on days already
-   * cached, when their windows close, so every page is forgotten. Under v1 nothing listed changes.
-   */
-  forgetOnNewInvoices(): void {
-    if (this.contract.listing.completePackages) this.forgetAll()
   }
 
   forgetAll(): void {

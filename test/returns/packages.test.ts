@@ -61,6 +61,18 @@ test('listing v2: a package is absent until its window closes and complete at th
     assert.deepEqual(await list(service, { Fecha: '22/11/2026' }), whole)
   }))
 
+test('listing v2: a return approved after a range was cached (the package was not waiting yet) is in it at the close', () =>
+  withService({ config: V2 }, async (service) => {
+    await seedReturns(service)
+    const range = { Fecha: '15/11/2026', FechaHasta: '30/11/2026' }
+    service.clock.set('2026-11-30T16:00:00Z')
+    assert.deepEqual(await list(service, range), [], 'cached with no package waiting: kept for the usual time')
+    assert.equal((await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true, fecha: '2026-11-30' })).status, 201)
+    assert.deepEqual(await list(service, range), [], 'still inside the window')
+    service.clock.set(PUBLISHED)
+    assert.deepEqual(await list(service, range), [`1:${FACTURA}`])
+  }))
+
 test('listing v2: a manifest without a deadline (created before the window) is listed at once, and keeps changing', () =>
   withService({ config: V2 }, async (service) => {
     await seedReturns(service)
