@@ -13,7 +13,7 @@ export interface CheckReport {
  * passes SQLite's integrity check. Never creates or migrates the database.
  */
 export function checkInstallation({ config, file }: LoadedConfig, databasePath: string = config.database.path): CheckReport {
-  const lines = [`configuración: ok (${file ?? 'valores por defecto'})`, `base de datos: ${databasePath}`]
+  const lines = [`configuración: ok (${file ?? 'valores por defecto'})`, `contrato con el cliente: ${config.clientContract}`, `base de datos: ${databasePath}`]
   if (!existsSync(databasePath)) {
     return { healthy: false, lines: [...lines, 'error: la base de datos no existe (se crea al iniciar el servicio)'] }
   }

@@ -48,6 +48,13 @@ for (const command of ['serve', 'check']) {
   })
 }
 
+test('cli: check names the active client contract', async () => {
+  const dir = folder()
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ clientContract: 'v2' }))
+  const result = await runCli(['check'], { cwd: dir })
+  assert.match(result.stdout, /^configuración: ok \(.*config\.json\)\ncontrato con el cliente: v2\nbase de datos: /)
+})
+
 test('cli: a bad MANIFIESTO_CONFIG file is exit 2 too', async () => {
   const dir = folder()
   writeFileSync(join(dir, 'c.json'), '{"rateLimits": {"insertPerMinute": 0}}')
