@@ -278,6 +278,15 @@ CREATE INDEX invoice_reissues_estado ON invoice_reissues (estado, id);
     // Existing manifests keep returns_deadline NULL: no window, never suddenly closed to returns.
     step: backfillFingerprints,
   },
+  {
+    version: 6,
+    name: "returns carry their invoice's issue date (back-filled), indexed for contract v2's listing",
+    sql: `
+ALTER TABLE returns ADD COLUMN invoice_date TEXT;
+UPDATE returns SET invoice_date = (SELECT fecha_factura FROM invoices WHERE invoices.id = returns.invoice_id);
+CREATE INDEX returns_invoice_date ON returns (invoice_date, estado, id);
+`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version

@@ -191,7 +191,7 @@ export interface ReturnTable {
   /** Local date of `registered_at` (the operator list filters on it). */
   registered_date: string
   registered_by: string
-  /** Local date and time of the approval: what the client's listing filters on. */
+  /** Local date and time of the approval: what the client's listing filters on (contract v1). */
   processed_date: string | null
   processed_time: string | null
   approved_by: string | null
@@ -199,6 +199,8 @@ export interface ReturnTable {
   closed_at: string | null
   closed_by: string | null
   closing_note: string | null
+  /** The returned invoice's issue date (`YYYY-MM-DD`), kept equal to it: what the v2 listing files the return under. */
+  invoice_date: string
 }
 
 /**

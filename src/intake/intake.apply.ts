@@ -9,6 +9,7 @@ import { findInvoiceOriginal, findInvoicesByNumbers, insertInvoice, replaceInvoi
 import { insertManifest, type ExistingManifest } from '../manifests/manifests.store.ts'
 import { findPossibleReissues, findReissueCandidates, NO_CANDIDATES, type PossibleReissue } from '../reissues/reissues.detection.ts'
 import { insertReissue } from '../reissues/reissues.store.ts'
+import { updateReturnsInvoiceDate } from '../returns/returns.store.ts'
 import type { Advertencia, RejectedManifest, Resumen } from './intake.schemas.ts'
 import { normalize, type ReceivedInvoice } from './intake.structure.ts'
 import { numberOf, textOf } from './invoice-fields.ts'
@@ -202,6 +203,7 @@ function applyChange(
   const changed = changedFields(JSON.parse(existingOriginal) as Record<string, unknown>, invoice.raw)
   if (changed.every((field) => context.autoUpdateFields.has(field))) {
     replaceInvoice(db, existing.id, write)
+    updateReturnsInvoiceDate(db, existing.id, write.fecha)
     insertAuditEntry(db, {
       at: context.at,
       actor: 'sistema',

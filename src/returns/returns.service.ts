@@ -88,6 +88,7 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
       closed_at: null,
       closed_by: null,
       closing_note: null,
+      invoice_date: invoice.fecha_factura,
     })
     insertReturnLines(db, lines.map((line) => ({ ...line, return_id: returnId })))
     const registered = getReturn(deps, actor, String(returnId))
@@ -108,7 +109,7 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
 /** The client's listing shows this return's change at once: the cached days holding it are forgotten. */
 function forgetListed(deps: ReturnsDeps, id: string): void {
   const row = findReturn(deps.db, Number(id))
-  if (row) deps.listing.forgetReturn({ processedDate: row.processed_date, issueDate: row.fecha_factura })
+  if (row) deps.listing.forgetReturn({ processedDate: row.processed_date, issueDate: row.invoice_date })
 }
 
 /** @throws DomainError NOT_FOUND when unknown or of an invoice outside the actor's warehouses. */

@@ -39,8 +39,6 @@ export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered
   manifiesto: string
   /** The manifest's last day for returns (`YYYY-MM-DD`), or null: no window. */
   returns_deadline: string | null
-  /** The invoice's issue date (`YYYY-MM-DD`), the day a v2 listing files the return under. */
-  fecha_factura: string
 }
 
 export type ReturnLineRow = Omit<ReturnLineTable, 'id'>
@@ -104,6 +102,14 @@ export function updateReturn(db: Database, id: number, changes: Partial<Omit<Ret
   run(db, db.query.updateTable('returns').set(changes).where('id', '=', id))
 }
 
+/**
+ * An invoice's issue date changed (an accepted version, an automatic update): its returns follow,
+ * so the v2 listing files them under the invoice's date as it is now.
+ */
+export function updateReturnsInvoiceDate(db: Database, invoiceId: number, invoiceDate: string): void {
+  run(db, db.query.updateTable('returns').set({ invoice_date: invoiceDate }).where('invoice_id', '=', invoiceId).where('invoice_date', '<>', invoiceDate))
+}
+
 function returnsWithContext(db: Database) {
   return db.query
     .selectFrom('returns as r')
@@ -112,9 +118,9 @@ function returnsWithContext(db: Database) {
     .innerJoin('return_reasons as c', 'c.codigo', 'r.reason_codigo')
     .select([
       'r.id', 'r.estado', 'r.fecha', 'r.total_cents', 'r.listed_lines', 'r.registered_at', 'r.registered_by', 'r.processed_date', 'r.processed_time',
-      'r.approved_by', 'r.closed_at', 'r.closed_by', 'r.closing_note', 'r.reason_codigo',
+      'r.approved_by', 'r.closed_at', 'r.closed_by', 'r.closing_note', 'r.reason_codigo', 'r.invoice_date',
       'c.descripcion as reason_descripcion', 'c.id_proveedor as reason_id_proveedor',
-      'i.nfactura', 'i.cliente_id', 'i.cliente', 'i.almacen', 'i.fecha_factura', 'm.numero as manifiesto', 'm.returns_deadline',
+      'i.nfactura', 'i.cliente_id', 'i.cliente', 'i.almacen', 'm.numero as manifiesto', 'm.returns_deadline',
     ])
 }
 
@@ -147,7 +153,8 @@ export interface ListedReturnsFilter {
 /** One page of the approved (not cancelled) returns of the listing, by id. */
 export function findListedReturns(db: Database, filter: ListedReturnsFilter, offset: number, limit: number): ReturnRow[] {
   let query = returnsWithContext(db).where('r.estado', '=', 'approved')
-  query = filter.by === 'processed' ? query.where('r.processed_date', '>=', filter.from).where('r.processed_date', '<=', filter.to) : query.where('i.fecha_factura', '>=', filter.from).where('i.fecha_factura', '<=', filter.to)
+  const day = filter.by === 'processed' ? 'r.processed_date' : 'r.invoice_date'
+  query = query.where(day, '>=', filter.from).where(day, '<=', filter.to)
   const closedBefore = filter.closedBefore
   if (closedBefore !== null) query = query.where((eb) => eb.or([eb('m.returns_deadline', 'is', null), eb('m.returns_deadline', '<', closedBefore)]))
   return all(db, query.orderBy('r.id').limit(limit).offset(offset))
@@ -165,9 +172,9 @@ export function findNextPackageClose(db: Database, from: string, to: string, tod
       .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
       .select(sql<string | null>`min(m.returns_deadline)`.as('last_day'))
+      .where('r.invoice_date', '>=', from)
+      .where('r.invoice_date', '<=', to)
       .where('r.estado', '=', 'approved')
-      .where('i.fecha_factura', '>=', from)
-      .where('i.fecha_factura', '<=', to)
       .where('m.returns_deadline', '>=', today),
   )
   return row?.last_day ?? undefined

@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import { all, closeDatabase, first, openDatabase, run, transaction, type Database } from '../../src/db/database.ts'
 import { DatabaseTooNewError, LATEST_SCHEMA_VERSION, migrateDatabase, schemaVersion } from '../../src/db/migrate.ts'
 import { MIGRATIONS } from '../../src/db/migrations.ts'
-import { insertBatchRow, insertManifestRow } from '../support/fixtures.ts'
+import { insertBatchRow, insertInvoiceRow, insertManifestRow } from '../support/fixtures.ts'
 
 function freshDatabase(): Database {
   return openDatabase(join(mkdtempSync(join(tmpdir(), 'manifiesto-db-')), 'sub', 'm.db'))
@@ -124,5 +124,22 @@ test('db: a database of an earlier version migrates forward keeping its data', (
   insertManifestRow(db, { numero: '905112', createdAt: '2026-11-22T16:00:00.000Z', batchId: insertBatchRow(db) })
   assert.deepEqual(migrateDatabase(db), { from: 1, to: LATEST_SCHEMA_VERSION })
   assert.deepEqual(all(db, db.query.selectFrom('manifests').select(['numero', 'estado'])), [{ numero: '905112', estado: 'imported' }])
+  closeDatabase(db)
+})
+
+test('db: migration 6 gives every existing return its invoice\'s issue date', () => {
+  const db = freshDatabase()
+  migrateDatabase(db, MIGRATIONS.filter((migration) => migration.version <= 5))
+  const batchId = insertBatchRow(db)
+  const manifestId = insertManifestRow(db, { numero: '905112', createdAt: '2026-11-22T16:00:00.000Z', batchId })
+  const invoiceId = insertInvoiceRow(db, { nfactura: 'F-1', manifestId, batchId, total: 10 })
+  db.sqlite.exec("INSERT INTO return_reasons (codigo, descripcion, activo, created_at) VALUES ('DANADO', 'Producto dañado', 1, '2026-11-22T16:00:00.000Z')")
+  db.sqlite
+    .prepare(
+      "INSERT INTO returns (invoice_id, reason_codigo, fecha, estado, total_cents, listed_lines, registered_at, registered_date, registered_by) VALUES (?, 'DANADO', '2026-11-22T09:30:00', 'pending', 100, '[]', '2026-11-22T16:00:00.000Z', '2026-11-22', 'Ana')",
+    )
+    .run(invoiceId)
+  assert.deepEqual(migrateDatabase(db), { from: 5, to: LATEST_SCHEMA_VERSION })
+  assert.deepEqual(db.sqlite.prepare('SELECT invoice_id, invoice_date FROM returns').all(), [{ invoice_id: invoiceId, invoice_date: '2026-11-22' }])
   closeDatabase(db)
 })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { invoice, postBatch } from '../support/batches.ts'
+import { EXAMPLE_BATCH, invoice, postBatch } from '../support/batches.ts'
 import { FACTURA, operator, registerReturn, seedReturns } from '../support/operator.ts'
 import { withService, type TestService } from '../support/service.ts'
 
@@ -155,4 +155,13 @@ test('operator views (v1): no package fields at all', () =>
     service.clock.set(PUBLISHED)
     assert.equal('paquete_proveedor' in (await operator(service, 'GET', 'manifiestos/905112')).body, false)
     assert.equal('sin_acciones' in (await operator(service, 'GET', 'devoluciones/1')).body, false)
+  }))
+
+test('a return follows its invoice\'s issue date when the invoice is updated (the date v2 files it under)', () =>
+  withService({ config: { intake: { autoUpdateFields: ['FechaFactura'] }, rateLimits: { insertPerMinute: 100 } } }, async (service) => {
+    await seedReturns(service)
+    assert.equal((await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }])).status, 201)
+    const moved = await postBatch(service, [invoice(FACTURA, '905112', { ...structuredClone(EXAMPLE_BATCH.find((entry) => entry.Nfactura === FACTURA)!), FechaFactura: '2026-11-21T00:00:00.000Z' })])
+    assert.equal(moved.body.resumen.actualizadas, 1, JSON.stringify(moved.body))
+    assert.deepEqual(service.db.sqlite.prepare('SELECT id, invoice_date FROM returns').all(), [{ id: 1, invoice_date: '2026-11-21' }])
   }))
