@@ -41,7 +41,8 @@ export type ReturnReadDeps = Pick<ReturnsDeps, 'db' | 'clock' | 'contract'>
 
 /**
  * Registers a return (contract §4): an invoice (not annulled as a re-issue) of a manifest that is
- * not closed and whose returns window is open, an active reason, lines named by NumeroLinea with
+ * not closed and whose returns window is open (under contract v2: whose package is not yet
+ * published), an active reason, lines named by NumeroLinea with
  * cajas and/or unidades that never take a line past its units (counting pending and approved
  * returns), amounts proportional to the line total in cents. With `aprobar` it is approved at
  * once. Audited; nothing is written on any violation.
@@ -126,7 +127,10 @@ export function listReturns(deps: ReturnReadDeps, actor: Actor | null, filters: 
   return rows.map((row) => toView(deps, row, lines.get(row.id) ?? []))
 }
 
-/** pending → approved; its processing date and time are now, in the zone. */
+/**
+ * pending → approved; its processing date and time are now, in the zone. Like rejecting and
+ * cancelling, refused (422) under contract v2 once the manifest's package is published.
+ */
 export function approveReturn(deps: ReturnsDeps, actor: Actor, id: string): ReturnView {
   return changeState(deps, actor, id, 'approved', null)
 }
