@@ -198,7 +198,9 @@ CREATE TABLE returns (
   closing_note TEXT,
   -- The returned invoice's issue date (YYYY-MM-DD, its fecha_factura, kept equal to it): what
   -- contract v2's listing files the return under.
-  invoice_date TEXT
+  invoice_date TEXT,
+  -- lineasDevolucion as contract v2 lists them (every cantidad in units), written once like listed_lines.
+  listed_lines_units TEXT
 );
 CREATE INDEX returns_processed ON returns (processed_date, estado, id);
 CREATE INDEX returns_invoice_date ON returns (invoice_date, estado, id);

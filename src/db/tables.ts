@@ -187,6 +187,8 @@ export interface ReturnTable {
    * never change, so the listing does not read and format them again for every page.
    */
   listed_lines: string
+  /** The same in contract v2's unit: every `cantidad` in units, CJ lines too. */
+  listed_lines_units: string
   registered_at: string
   /** Local date of `registered_at` (the operator list filters on it). */
   registered_date: string

@@ -5,9 +5,9 @@ import type { ClientContract } from '../contract.ts'
 import type { Database } from '../db/database.ts'
 import { invalidInput } from '../errors.ts'
 import type { ListingCache, ListingPageKey } from './listing.cache.ts'
-import { serializeListedLines, serializeListing } from './listing.serializer.ts'
+import { serializeListing } from './listing.serializer.ts'
 import { publicationDay } from './package.ts'
-import { findListedReturns, findNextPackageClose, findReturnLines } from './returns.store.ts'
+import { findListedReturns, findNextPackageClose, type ReturnRow } from './returns.store.ts'
 
 export const PAGE_SIZE = 1000
 
@@ -44,13 +44,9 @@ export function listReturnsForClient(deps: ListingDeps, request: ListingRequest)
   const todayDate = today(clock).toString()
   const filter = { from: key.from, to: key.to, by: contract.listing.filterBy, closedBefore: contract.listing.completePackages ? todayDate : null }
   const rows = findListedReturns(db, filter, (key.page - 1) * PAGE_SIZE, PAGE_SIZE)
-  let json: Buffer
-  if (contract.listing.quantity === 'units') {
-    const lines = findReturnLines(db, rows.map((row) => row.id))
-    json = Buffer.from(serializeListing(rows, (row) => serializeListedLines(lines.get(row.id) ?? [], 'units')), 'utf8')
-  } else {
-    json = Buffer.from(serializeListing(rows), 'utf8')
-  }
+  // Both forms of a return's lines are written once, when it is registered.
+  const linesOf = contract.listing.quantity === 'units' ? (row: ReturnRow) => row.listed_lines_units : (row: ReturnRow) => row.listed_lines
+  const json = Buffer.from(serializeListing(rows, linesOf), 'utf8')
   deps.listing.set(key, json, contract.listing.completePackages ? nextPublication(deps, key, todayDate) : undefined)
   return json
 }

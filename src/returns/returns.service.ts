@@ -80,6 +80,7 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
       estado: approved ? 'approved' : 'pending',
       total_cents: lines.reduce((sum, line) => sum + line.amount_cents, 0),
       listed_lines: listedLines,
+      listed_lines_units: serializeListedLines(lines, 'units'),
       registered_at: toStoredInstant(at),
       registered_date: processed.toLocalDate().toString(),
       registered_by: actor.nombre,

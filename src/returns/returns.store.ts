@@ -117,7 +117,7 @@ function returnsWithContext(db: Database) {
     .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
     .innerJoin('return_reasons as c', 'c.codigo', 'r.reason_codigo')
     .select([
-      'r.id', 'r.estado', 'r.fecha', 'r.total_cents', 'r.listed_lines', 'r.registered_at', 'r.registered_by', 'r.processed_date', 'r.processed_time',
+      'r.id', 'r.estado', 'r.fecha', 'r.total_cents', 'r.listed_lines', 'r.listed_lines_units', 'r.registered_at', 'r.registered_by', 'r.processed_date', 'r.processed_time',
       'r.approved_by', 'r.closed_at', 'r.closed_by', 'r.closing_note', 'r.reason_codigo', 'r.invoice_date',
       'c.descripcion as reason_descripcion', 'c.id_proveedor as reason_id_proveedor',
       'i.nfactura', 'i.cliente_id', 'i.cliente', 'i.almacen', 'm.numero as manifiesto', 'm.returns_deadline',

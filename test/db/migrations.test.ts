@@ -127,7 +127,7 @@ test('db: a database of an earlier version migrates forward keeping its data', (
   closeDatabase(db)
 })
 
-test('db: migration 6 gives every existing return its invoice\'s issue date', () => {
+test('db: migration 6 gives every existing return its invoice\'s issue date and its listed lines in units', () => {
   const db = freshDatabase()
   migrateDatabase(db, MIGRATIONS.filter((migration) => migration.version <= 5))
   const batchId = insertBatchRow(db)
@@ -139,7 +139,15 @@ test('db: migration 6 gives every existing return its invoice\'s issue date', ()
       "INSERT INTO returns (invoice_id, reason_codigo, fecha, estado, total_cents, listed_lines, registered_at, registered_date, registered_by) VALUES (?, 'DANADO', '2026-11-22T09:30:00', 'pending', 100, '[]', '2026-11-22T16:00:00.000Z', '2026-11-22', 'Ana')",
     )
     .run(invoiceId)
+  // 1 box of 96 and 10 loose units of a CJ line: 1.104167 boxes in v1's listing, 106 units in v2's.
+  db.sqlite.exec("INSERT INTO return_lines (return_id, numero_linea, producto_id, producto_desc, uni_venta, factor_conversion, units, amount_cents) VALUES (1, 2, '81800012', 'SALSA DE TOMATE 8X12X87GR', 'CJ', 96, 106, 81530)")
   assert.deepEqual(migrateDatabase(db), { from: 5, to: LATEST_SCHEMA_VERSION })
-  assert.deepEqual(db.sqlite.prepare('SELECT invoice_id, invoice_date FROM returns').all(), [{ invoice_id: invoiceId, invoice_date: '2026-11-22' }])
+  assert.deepEqual(db.sqlite.prepare('SELECT invoice_id, invoice_date, listed_lines_units FROM returns').all(), [
+    {
+      invoice_id: invoiceId,
+      invoice_date: '2026-11-22',
+      listed_lines_units: '[{"productoId":"81800012","producto":"SALSA DE TOMATE 8X12X87GR","cantidad":106.000000,"numeroLinea":"2","lineTotal":815.300000}]',
+    },
+  ])
   closeDatabase(db)
 })
