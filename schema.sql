@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 5, PRAGMA user_version = 5).
+-- manifiesto: the current database schema (schema version 6, PRAGMA user_version = 6).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
@@ -195,9 +195,15 @@ CREATE TABLE returns (
   approved_by TEXT,
   closed_at TEXT,
   closed_by TEXT,
-  closing_note TEXT
+  closing_note TEXT,
+  -- The returned invoice's issue date (YYYY-MM-DD, its fecha_factura, kept equal to it): what
+  -- contract v2's listing files the return under.
+  invoice_date TEXT,
+  -- lineasDevolucion as contract v2 lists them (every cantidad in units), written once like listed_lines.
+  listed_lines_units TEXT
 );
 CREATE INDEX returns_processed ON returns (processed_date, estado, id);
+CREATE INDEX returns_invoice_date ON returns (invoice_date, estado, id);
 CREATE INDEX returns_registered ON returns (registered_date, id);
 CREATE INDEX returns_invoice ON returns (invoice_id);
 

@@ -4,12 +4,13 @@
  * 200-invoice batch once (CI runs it so the bench cannot rot) and enforces no budget.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '../build/free-port.ts'
 import { bundleService } from '../build/bundle.ts'
+import { closeDatabase, openDatabase } from '../src/db/database.ts'
 import { generateBatch } from './generator.ts'
 
 const smoke = process.argv.includes('--smoke')
@@ -100,6 +101,8 @@ async function benchBatch(size: number): Promise<void> {
 
 async function benchListing(count: number): Promise<void> {
   const service = await startService()
+  const listed = Math.min(count, 1000)
+  let onRangePage = listed
   try {
     const batch = generateBatch(count, { fecha: today, perManifest: 200, prefix: 'L' })
     if ((await post(service.url, Buffer.from(JSON.stringify(batch)))).status !== 200) throw new Error('listing batch refused')
@@ -109,21 +112,67 @@ async function benchListing(count: number): Promise<void> {
       const created = await operator(service.url, 'devoluciones', { factura: batch[i]!.Nfactura, concepto: 'DANADO', fecha: today, lineas, aprobar: true })
       if (created.status !== 201) throw new Error(`return refused: ${created.text}`)
     }
-    const fecha = today.split('-').reverse().join('/')
+    const fecha = dayMonthYear(today)
     const cold: number[] = []
     const cached: number[] = []
     for (let run = 0; run < Math.max(RUNS, 5); run++) {
       // Approving one more return forgets today's cached pages: the next read is cold.
       const extra = await operator(service.url, 'devoluciones', { factura: batch[count - 1 - run]!.Nfactura, concepto: 'DANADO', fecha: today, lineas: [{ numeroLinea: 6, unidades: 1 }], aprobar: true })
       if (extra.status !== 201) throw new Error(`return refused: ${extra.text}`)
-      cold.push(await timeListing(service.url, fecha))
-      for (let i = 0; i < 20; i++) cached.push(await timeListing(service.url, fecha))
+      const onPage = Math.min(count + run + 1, 1000)
+      cold.push(await timeListing(service.url, { Fecha: fecha }, onPage))
+      for (let i = 0; i < 20; i++) cached.push(await timeListing(service.url, { Fecha: fecha }, onPage))
     }
-    rows.push({ measure: `returns listing, one full page (${Math.min(count, 1000)} returns × 5 lines): cold`, value: median(cold), unit: 'ms', budget: 50 })
+    rows.push({ measure: `returns listing, one full page (${listed} returns × 5 lines): cold`, value: median(cold), unit: 'ms', budget: 50 })
     rows.push({ measure: 'returns listing, same page: cached', value: median(cached), unit: 'ms', budget: 5 })
+    // The extra approvals above are on the page too (their returns have a sixth line).
+    onRangePage = Math.min(count + Math.max(RUNS, 5), 1000)
+    await benchListingRange(service.url, 'v1', onRangePage)
   } finally {
     await service.stop()
   }
+  // Contract v2 on the same returns (a copy of the database): their manifests' windows closed
+  // yesterday, so the range lists their complete packages, filed under the invoices' issue day.
+  const dir = mkdtempSync(join(work, 'service-v2-'))
+  const database = join(dir, 'manifiesto.db')
+  for (const suffix of ['', '-wal']) if (existsSync(service.database + suffix)) copyFileSync(service.database + suffix, database + suffix)
+  const db = openDatabase(database)
+  try {
+    db.sqlite.prepare('UPDATE manifests SET returns_deadline = ?').run(addDays(today, -1))
+  } finally {
+    closeDatabase(db)
+  }
+  const v2 = await startService(undefined, {}, { clientContract: 'v2', database: { path: database } })
+  try {
+    await benchListingRange(v2.url, 'v2', onRangePage)
+  } finally {
+    await v2.stop()
+  }
+}
+
+/**
+ * A 31-day range (`FechaHasta`) holding the returns: each run asks for a range shifted by one day
+ * (every one still holds them all), so its first read is cold and the next 20 are cached.
+ */
+async function benchListingRange(url: string, contract: 'v1' | 'v2', onPage: number): Promise<void> {
+  const cold: number[] = []
+  const cached: number[] = []
+  for (let run = 0; run < Math.max(RUNS, 5); run++) {
+    const range = { Fecha: dayMonthYear(addDays(today, run - 30)), FechaHasta: dayMonthYear(addDays(today, run)) }
+    cold.push(await timeListing(url, range, onPage))
+    for (let i = 0; i < 20; i++) cached.push(await timeListing(url, range, onPage))
+  }
+  rows.push({ measure: `returns listing, 31-day range, contract ${contract} (${onPage} returns × 5 lines): cold`, value: median(cold), unit: 'ms', budget: 50 })
+  rows.push({ measure: `returns listing, 31-day range, contract ${contract}: cached`, value: median(cached), unit: 'ms', budget: 5 })
+}
+
+/** `YYYY-MM-DD` plus `days`. */
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+}
+
+function dayMonthYear(date: string): string {
+  return date.split('-').reverse().join('/')
 }
 
 /**
@@ -188,7 +237,7 @@ async function benchIdleAndStart(): Promise<void> {
   rows.push({ measure: 'executable: resident memory, idle', value: idle, unit: 'MB', budget: 120 })
 }
 
-async function startService(command?: string[], server: Record<string, unknown> = {}) {
+async function startService(command?: string[], server: Record<string, unknown> = {}, config: Record<string, unknown> = {}) {
   const dir = mkdtempSync(join(work, 'service-'))
   const port = await freePort()
   writeFileSync(
@@ -198,6 +247,7 @@ async function startService(command?: string[], server: Record<string, unknown> 
       auth: { apiKey: API_KEY, operatorKey: OPERATOR_KEY },
       rateLimits: { insertPerMinute: 1000, returnsPerMinute: 100_000, generalPerMinute: 100_000, operatorPerMinute: 100_000 },
       log: { level: 'warn' },
+      ...config,
     }),
   )
   const [executable, ...args] = command ?? [process.execPath, BUNDLE, 'serve']
@@ -214,6 +264,8 @@ async function startService(command?: string[], server: Record<string, unknown> 
   return {
     url,
     child,
+    /** The database file the service uses (by default data/manifiesto.db beside its config). */
+    database: typeof (config.database as { path?: unknown } | undefined)?.path === 'string' ? ((config.database as { path: string }).path) : join(dir, 'data', 'manifiesto.db'),
     stop: async () => {
       child.kill('SIGTERM')
       await new Promise((resolve) => child.once('exit', resolve))
@@ -235,12 +287,15 @@ async function operator(url: string, path: string, body: unknown): Promise<{ sta
   return { status: response.status, text: await response.text() }
 }
 
-async function timeListing(url: string, fecha: string): Promise<number> {
+/** One listing request, timed; it must answer `expected` returns (an empty page measures nothing). */
+async function timeListing(url: string, headers: Record<string, string>, expected: number): Promise<number> {
   const started = performance.now()
-  const response = await fetch(`${url}/api/v1/devoluciones/listar`, { headers: { ApiKey: API_KEY, Fecha: fecha } })
+  const response = await fetch(`${url}/api/v1/devoluciones/listar`, { headers: { ApiKey: API_KEY, ...headers } })
   const text = await response.text()
   const elapsed = performance.now() - started
-  if (response.status !== 200 || !text.startsWith('[')) throw new Error(`listing answered ${response.status}`)
+  if (response.status !== 200 || !text.startsWith('[')) throw new Error(`listing answered ${response.status}: ${text.slice(0, 200)}`)
+  const count = (JSON.parse(text) as unknown[]).length
+  if (count !== expected) throw new Error(`listing ${JSON.stringify(headers)} answered ${count} returns, not ${expected}`)
   return elapsed
 }
 

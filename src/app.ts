@@ -2,6 +2,7 @@ import { toNodeListener, type App } from 'h3'
 import type { Logger } from 'pino'
 import type { Clock } from './clock.ts'
 import { keyList, type Config } from './config.ts'
+import { clientContractOf } from './contract.ts'
 import { databaseFileProblem, type Database } from './db/database.ts'
 import { accountRoutes } from './accounts/accounts.routes.ts'
 import { DEFAULT_PASSWORD_COST, type PasswordCost } from './accounts/passwords.ts'
@@ -70,7 +71,8 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
   const errors = new RecentErrors(clock)
   const snapshots = new Snapshotter(db, clock, config.backup, log)
   const monitor = new Monitor({ config, log, alerter, snapshots, readFreeDisk: readDisk, errors })
-  const listing = new ListingCache(config.returnsCache, clock)
+  const contract = clientContractOf(config.clientContract)
+  const listing = new ListingCache(config.returnsCache, clock, contract)
   const https = config.server.https.certFile !== ''
   const sessions = { db, clock, settings: config.auth, passwordCost }
   const routes: Route[] = [
@@ -80,16 +82,17 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
       db,
       clock,
       config,
+      contract,
       log,
       uploads: new UploadSlots(config.intake.maxConcurrentBatches),
       onInvoicesChanged: () => listing.forgetAll(),
       alerter,
     }),
-    ...manifestRoutes({ db, clock, config }),
-    ...manifestOperatorRoutes({ db, clock, config }),
-    ...returnRoutes({ db, clock, listing }),
+    ...manifestRoutes({ db, clock, config, contract }),
+    ...manifestOperatorRoutes({ db, clock, config, contract }),
+    ...returnRoutes({ db, clock, listing, contract, maxRangeDays: config.returns.listing.maxRangeDays }),
     ...reasonRoutes({ db, clock, onChange: () => listing.forgetAll() }),
-    ...invoiceRoutes({ db, clock }),
+    ...invoiceRoutes({ db, clock, contract }),
     ...conflictRoutes({ db, clock, onInvoiceChanged: () => listing.forgetAll() }),
     ...reissueRoutes({ db, clock }),
     ...batchRoutes({ db, clock, config }),

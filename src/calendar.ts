@@ -19,6 +19,12 @@ export function dayMonthYearOf(text: string): LocalDate | null {
   return match ? realDate(Number(match[3]), Number(match[2]), Number(match[1])) : null
 }
 
+/** A date written the client's way, `dd/MM/yyyy`. */
+export function dayMonthYearText(date: LocalDate): string {
+  const text = date.toString()
+  return `${text.slice(8, 10)}/${text.slice(5, 7)}/${text.slice(0, 4)}`
+}
+
 function realDate(year: number, month: number, day: number): LocalDate | null {
   try {
     return LocalDate.of(year, month, day)

@@ -82,9 +82,11 @@ export const ConfigSchema = Type.Object(
       {
         windowBusinessDays: Type.Integer({ minimum: 0, maximum: 60 }),
         holidays: Type.Array(LocalDate('Feriado: no es día hábil para el plazo de devoluciones'), { maxItems: 1000 }),
+        listing: Type.Object({ maxRangeDays: Type.Integer({ minimum: 1, maximum: 366 }) }, { additionalProperties: false }),
       },
       { additionalProperties: false },
     ),
+    clientContract: Type.Union([Type.Literal('v1'), Type.Literal('v2')], { errorMessage: '"v1" o "v2"' }),
     backup: Type.Object(
       {
         dir: Type.String({ minLength: 1 }),
@@ -134,9 +136,24 @@ export const DEFAULT_CONFIG: Config = {
     maxConcurrentBatches: 2,
     reissue: { enabled: true, windowDays: 3, blockThreshold: 3, action: 'flag' },
   },
-  returns: { windowBusinessDays: 0, holidays: [] },
+  returns: { windowBusinessDays: 0, holidays: [], listing: { maxRangeDays: 31 } },
+  clientContract: 'v1',
   backup: { dir: 'backups', everyHours: 24, keep: 14 },
   alerts: { webhookUrl: '', minFreeDiskMB: 1024 },
   log: { level: 'info', file: '', keepDays: 30 },
 }
 
+
+/**
+ * The keys whose default depends on the client contract (issue 19): in v2 the supplier expects
+ * complete packages after a 7-business-day window, and blocks of re-issues refused. A value
+ * written in the file always wins over these.
+ */
+export function defaultConfigFor(contract: Config['clientContract']): Config {
+  if (contract === 'v1') return DEFAULT_CONFIG
+  const defaults = structuredClone(DEFAULT_CONFIG)
+  defaults.clientContract = 'v2'
+  defaults.returns.windowBusinessDays = 7
+  defaults.intake.reissue.action = 'reject'
+  return defaults
+}

@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { Compile } from 'typebox/compile'
 import { isKnownZone } from './clock.ts'
-import { ConfigSchema, DEFAULT_CONFIG, type Config } from './config.schema.ts'
+import { ConfigSchema, DEFAULT_CONFIG, defaultConfigFor, type Config } from './config.schema.ts'
 import { parseJsonText } from './json-text.ts'
 import { problemsOf, shown, type Problem } from './schema-errors.ts'
 
-export { DEFAULT_CONFIG, type Config }
+export { DEFAULT_CONFIG, defaultConfigFor, type Config }
 
 /** A configuration that cannot be used; the CLI prints `message` and exits with code 2. */
 export class ConfigError extends Error {
@@ -37,7 +37,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const cwd = options.cwd ?? process.cwd()
   const file = resolveConfigFile(options.flag, env, cwd)
   const fromFile = file === null ? {} : readConfigFile(file)
-  const merged = mergeDefaults(DEFAULT_CONFIG, fromFile)
+  const merged = mergeDefaults(defaultConfigFor(contractIn(fromFile)), fromFile)
   const fromEnv = applyEnvOverrides(merged, env)
   const config = resolvePaths(validateConfig(merged, file ?? 'configuración', fromEnv), file === null ? cwd : dirname(file))
   const database = config.database.path
@@ -59,6 +59,14 @@ export function validateConfig(value: unknown, source: string, fromEnv: Readonly
   const problems = [...schemaProblems, ...findImpossibleValues(value as PartialConfig)]
   if (problems.length > 0) throw new ConfigError(`${source}: ${problems.join('; ')}`)
   return value as Config
+}
+
+/**
+ * The contract a file asks for, to pick the defaults: anything but "v2" takes v1's (a wrong value
+ * is then reported by validation).
+ */
+export function contractIn(file: unknown): Config['clientContract'] {
+  return isPlainObject(file) && file.clientContract === 'v2' ? 'v2' : 'v1'
 }
 
 /** Normalises a key setting to the list of usable keys (an empty string means "not configured"). */
@@ -177,6 +185,12 @@ function findImpossibleValues(config: PartialConfig): string[] {
   const https = config?.server?.https
   if (typeof https?.certFile === 'string' && typeof https.keyFile === 'string' && (https.certFile === '') !== (https.keyFile === '')) {
     problems.push('«server.https» necesita certFile y keyFile juntos (o ambos vacíos)')
+  }
+  if (config?.clientContract === 'v2' && config.returns?.windowBusinessDays === 0) {
+    problems.push(
+      '«returns.windowBusinessDays» no puede ser 0 con «clientContract» "v2": en ese contrato el proveedor recibe el paquete completo de ' +
+        'devoluciones de cada manifiesto cuando cierra su plazo. Quite la clave (7 días hábiles) o indique cuántos días hábiles dura el plazo.',
+    )
   }
   const webhook = config?.alerts?.webhookUrl
   if (typeof webhook === 'string' && webhook !== '' && !/^https?:\/\/\S+$/.test(webhook)) {

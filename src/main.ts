@@ -118,6 +118,7 @@ function announce(options: {
     },
     'manifiesto escuchando',
   )
+  log.info({ contrato: config.clientContract }, `contrato con el cliente: ${config.clientContract}`)
   if (options.administrators === 0) {
     const command = `manifiesto usuario crear admin --rol admin${file === null ? '' : ` --config ${file}`}`
     log.warn({ comando: command }, `no hay ningún administrador activo: créelo con «${command}» (pide la contraseña), y entre a la consola con él`)

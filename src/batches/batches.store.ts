@@ -88,6 +88,22 @@ export function markBatchFailed(db: Database, id: number, failure: string, finis
   )
 }
 
+/**
+ * A batch refused whole under the all-or-nothing contract (v2): nothing of it was stored, so it
+ * is `failed` — it holds no claim on the day, and the identical body is processed when resent —
+ * with its 422 summary and why.
+ */
+export function markBatchRejectedWhole(db: Database, id: number, summary: string, failure: string, finishedAt: string): void {
+  run(
+    db,
+    db.query
+      .updateTable('batches')
+      .set({ estado: 'failed', summary, failure, http_status: 422, finished_at: finishedAt })
+      .where('id', '=', id)
+      .where('estado', '=', 'received'),
+  )
+}
+
 /** Batches a crash left `received` become `failed`; their resend is then processed. */
 export function failReceivedBatches(db: Database, failure: string, finishedAt: string): number {
   const result = run(

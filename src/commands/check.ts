@@ -16,7 +16,7 @@ export interface CheckReport {
  */
 export function checkInstallation({ config, file }: LoadedConfig, databasePath?: string): CheckReport {
   const path = databasePath ?? config.database.path
-  const lines = [`configuración: ok (${file ?? 'valores por defecto'})`, `base de datos: ${path}`]
+  const lines = [`configuración: ok (${file ?? 'valores por defecto'})`, `contrato con el cliente: ${config.clientContract}`, `base de datos: ${path}`]
   if (!existsSync(path)) {
     if (databasePath !== undefined) return { healthy: false, lines: [...lines, 'error: el archivo no existe'] }
     return { healthy: true, lines: [...lines, 'la base de datos todavía no existe: el servicio la creará, con su carpeta, al iniciar por primera vez (manifiesto serve)'] }

@@ -6,6 +6,7 @@ import type { ConflictState } from '../db/tables.ts'
 import { DomainError, notFound } from '../errors.ts'
 import { invoiceDate } from '../intake/intake.dates.ts'
 import { replaceInvoice } from '../invoices/invoices.store.ts'
+import { updateReturnsInvoiceDate } from '../returns/returns.store.ts'
 import { fingerprintOfInvoice } from '../reissues/fingerprint.ts'
 import type { ConflictSummary, ConflictView } from './conflicts.schemas.ts'
 import { decideConflict, findConflict, findConflicts, type ConflictRow } from './conflicts.store.ts'
@@ -51,6 +52,7 @@ export function acceptConflict(deps: ConflictDeps, actor: Actor, id: string, not
       fingerprint: fingerprintOfInvoice(incoming),
       at,
     })
+    updateReturnsInvoiceDate(deps.db, row.invoice_id, String(fecha))
   })
   deps.onInvoiceChanged()
   return accepted

@@ -187,11 +187,13 @@ export interface ReturnTable {
    * never change, so the listing does not read and format them again for every page.
    */
   listed_lines: string
+  /** The same in contract v2's unit: every `cantidad` in units, CJ lines too. */
+  listed_lines_units: string
   registered_at: string
   /** Local date of `registered_at` (the operator list filters on it). */
   registered_date: string
   registered_by: string
-  /** Local date and time of the approval: what the client's listing filters on. */
+  /** Local date and time of the approval: what the client's listing filters on (contract v1). */
   processed_date: string | null
   processed_time: string | null
   approved_by: string | null
@@ -199,6 +201,8 @@ export interface ReturnTable {
   closed_at: string | null
   closed_by: string | null
   closing_note: string | null
+  /** The returned invoice's issue date (`YYYY-MM-DD`), kept equal to it: what the v2 listing files the return under. */
+  invoice_date: string
 }
 
 /**

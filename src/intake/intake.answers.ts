@@ -1,3 +1,4 @@
+import type { ClientContract } from '../contract.ts'
 import type { ManifestDateVerdict } from './intake.dates.ts'
 import type { ApplyOutcome } from './intake.apply.ts'
 import type { Advertencia, BatchDuplicate, BatchProcessed, RejectedManifest, Resumen } from './intake.schemas.ts'
@@ -18,10 +19,13 @@ export function structureInvalid(errors: string[], total: number, complete: bool
   }
 }
 
+type ValidManifests = ClientContract['intake']['validManifests']
+
 export function datesInvalid(
   manifests: ReadonlyMap<string, readonly ReceivedInvoice[]>,
   verdicts: ReadonlyMap<string, ManifestDateVerdict>,
   received: number,
+  validManifests: ValidManifests,
 ) {
   const rejected = [...verdicts].map(([numero, verdict]) => {
     const invoices = manifests.get(numero)!
@@ -33,7 +37,7 @@ export function datesInvalid(
       facturas: invoices.map((invoice) => invoice.nfactura),
     }
   })
-  const valid = [...manifests].filter(([numero]) => !verdicts.has(numero)).map(([numero, invoices]) => ({ manifiesto: numero, total_facturas: invoices.length }))
+  const valid = [...manifests].filter(([numero]) => !verdicts.has(numero))
   const rejectedCount = rejected.reduce((sum, entry) => sum + entry.total_facturas, 0)
   return {
     message: `Lote rechazado: ${rejected.length} manifiesto(s) tienen facturas con fechas inválidas. No se insertó ninguna factura del lote.`,
@@ -43,7 +47,9 @@ export function datesInvalid(
         'Corrija la FechaFactura de las facturas indicadas en cada manifiesto rechazado y reenvíe el lote completo (los manifiestos válidos tampoco se insertaron).',
       resumen: { total_recibidas: received, total_rechazadas: rejectedCount, total_validas: received - rejectedCount, insertadas: 0 },
       manifiestos_rechazados: rejected,
-      manifiestos_validos: valid,
+      ...(validManifests === 'numbers'
+        ? { manifiestos: valid.map(([numero]) => numero) }
+        : { manifiestos_validos: valid.map(([numero, invoices]) => ({ manifiesto: numero, total_facturas: invoices.length })) }),
     },
   }
 }
@@ -53,6 +59,7 @@ export function oldManifests(
   old: ReadonlyMap<string, string>,
   today: string,
   received: number,
+  validManifests: ValidManifests,
 ) {
   const rejected = [...old].map(([numero, createdOn]) => {
     const invoices = manifests.get(numero)!
@@ -65,14 +72,7 @@ export function oldManifests(
       instruccion: `El manifiesto ${numero} se creó el ${createdOn} y desde otro día ya no acepta facturas nuevas. Envíe esas facturas con un número de manifiesto nuevo.`,
     }
   })
-  const unaffected = [...manifests]
-    .filter(([numero]) => !old.has(numero))
-    .map(([numero, invoices]) => ({
-      manifiesto: numero,
-      total_facturas: invoices.length,
-      facturas: invoices.map((invoice) => invoice.nfactura),
-      nota: 'Manifiesto válido, rechazado solo por venir en el mismo lote que manifiestos de días anteriores: reenvíelo en un lote aparte.',
-    }))
+  const valid = [...manifests].filter(([numero]) => !old.has(numero))
   const rejectedCount = rejected.reduce((sum, entry) => sum + entry.total_facturas, 0)
   return {
     message: `Lote rechazado: incluye facturas para ${rejected.length} manifiesto(s) creados en días anteriores, que ya no aceptan facturas. No se insertó ninguna factura del lote.`,
@@ -82,7 +82,16 @@ export function oldManifests(
         'Envíe las facturas de los manifiestos rechazados con un número de manifiesto nuevo, y reenvíe los manifiestos no afectados en un lote aparte.',
       resumen: { total_recibidas: received, total_rechazadas: rejectedCount, total_validas: received - rejectedCount, insertadas: 0 },
       manifiestos_rechazados: rejected,
-      manifiestos_no_afectados: unaffected,
+      ...(validManifests === 'numbers'
+        ? { manifiestos: valid.map(([numero]) => numero) }
+        : {
+            manifiestos_no_afectados: valid.map(([numero, invoices]) => ({
+              manifiesto: numero,
+              total_facturas: invoices.length,
+              facturas: invoices.map((invoice) => invoice.nfactura),
+              nota: 'Manifiesto válido, rechazado solo por venir en el mismo lote que manifiestos de días anteriores: reenvíelo en un lote aparte.',
+            })),
+          }),
     },
   }
 }
@@ -105,6 +114,7 @@ const STEP8_MESSAGES: Record<RejectedManifest['motivo'] | 'MOTIVOS_MIXTOS', stri
   ALMACENES_DESCONOCIDOS: 'tienen facturas de almacenes no registrados',
   MANIFIESTO_CERRADO: 'están cerrados y no aceptan facturas',
   FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO: 'tienen facturas que ya existen en otro manifiesto',
+  FACTURAS_YA_EXISTENTES: 'tienen facturas que ya están registradas en ese mismo manifiesto',
   FACTURAS_DUPLICADAS_EXACTAS: 'tienen facturas idénticas a facturas ya registradas, con otro número (posibles re-emisiones)',
   MOTIVOS_MIXTOS: 'fueron rechazados por motivos distintos (ver el motivo de cada uno)',
 }
@@ -113,10 +123,12 @@ export function manifestsRejected(batchUuid: string, manifests: readonly string[
   const reasons = new Set(outcome.rejected.map((entry) => entry.motivo))
   const motivo = reasons.size === 1 ? [...reasons][0]! : 'MOTIVOS_MIXTOS'
   const accepted = manifests.length - outcome.rejected.length
+  // All or nothing matters to the message only when valid manifests were left out with the rejected ones.
+  const rest = outcome.storedNothing && accepted > 0
+    ? `El lote se acepta completo o no se acepta: no se insertó ningún manifiesto, tampoco los otros ${accepted} válido(s). Corrija los rechazados y reenvíe el lote.`
+    : `${accepted > 0 ? `Los otros ${accepted} manifiesto(s) del lote se procesaron.` : 'Ningún manifiesto del lote se procesó.'} Corrija los rechazados y envíelos en un lote nuevo.`
   return {
-    message: `${outcome.rejected.length} manifiesto(s) rechazados: ${STEP8_MESSAGES[motivo]}. ${
-      accepted > 0 ? `Los otros ${accepted} manifiesto(s) del lote se procesaron.` : 'Ningún manifiesto del lote se procesó.'
-    } Corrija los rechazados y envíelos en un lote nuevo.`,
+    message: `${outcome.rejected.length} manifiesto(s) rechazados: ${STEP8_MESSAGES[motivo]}. ${rest}`,
     details: {
       motivo,
       batch_uuid: batchUuid,

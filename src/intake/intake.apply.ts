@@ -1,6 +1,7 @@
 import type { LocalDate } from '@js-joda/core'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import type { Config } from '../config.ts'
+import type { ClientContract } from '../contract.ts'
 import type { Database } from '../db/database.ts'
 import { canonicalJson } from './canonical-json.ts'
 import { findPendingConflictId, insertConflict } from '../conflicts/conflicts.store.ts'
@@ -8,6 +9,7 @@ import { findInvoiceOriginal, findInvoicesByNumbers, insertInvoice, replaceInvoi
 import { insertManifest, type ExistingManifest } from '../manifests/manifests.store.ts'
 import { findPossibleReissues, findReissueCandidates, NO_CANDIDATES, type PossibleReissue } from '../reissues/reissues.detection.ts'
 import { insertReissue } from '../reissues/reissues.store.ts'
+import { updateReturnsInvoiceDate } from '../returns/returns.store.ts'
 import type { Advertencia, RejectedManifest, Resumen } from './intake.schemas.ts'
 import { normalize, type ReceivedInvoice } from './intake.structure.ts'
 import { numberOf, textOf } from './invoice-fields.ts'
@@ -18,6 +20,8 @@ export interface ApplyOutcome {
   advertencias: Advertencia[]
   /** Manifests with possible re-issues: how many, and whether the manifest was rejected for them. */
   reissues: Array<{ manifiesto: string; cantidad: number; rechazado: boolean }>
+  /** All or nothing (v2): a manifest was rejected, so none of the batch was stored. */
+  storedNothing: boolean
 }
 
 export interface ApplyContext {
@@ -33,15 +37,18 @@ export interface ApplyContext {
   /** The last day for returns of a manifest created now (`YYYY-MM-DD`), or null: no window. */
   returnsDeadline: string | null
   reissue: Config['intake']['reissue']
+  contract: ClientContract['intake']
 }
 
 /**
  * Step 8, run inside the batch's transaction: per manifest, the first failing rule rejects it
- * (unknown warehouse, closed, invoices under another manifest, and — with the reissue action
- * `reject` — as many possible re-issues as the block threshold); otherwise each invoice is
- * inserted (flagged when it is a possible re-issue), left unchanged, updated in place (every
- * differing field auto-updatable) or held for review with a conflict record. Existing rows and
- * re-issue candidates are looked up with one set query each.
+ * (unknown warehouse, closed, invoices under another manifest, in v2 invoices already in it, and
+ * — with the reissue action `reject` — as many possible re-issues as the block threshold);
+ * otherwise each invoice is inserted (flagged when it is a possible re-issue), left unchanged,
+ * updated in place (every differing field auto-updatable) or held for review with a conflict
+ * record. Every manifest is judged before anything is written (the rules read the database as it
+ * was before the batch), so under an all-or-nothing contract one rejection stores nothing.
+ * Existing rows and re-issue candidates are looked up with one set query each.
  */
 export function applyBatch(
   context: ApplyContext,
@@ -59,22 +66,29 @@ export function applyBatch(
     ? findReissueCandidates(db, [...manifests.values()].flat().filter(isNew).map((invoice) => ({ fingerprint: invoice.fingerprint, date: context.dates.get(invoice)! })), reissue.windowDays)
     : NO_CANDIDATES
 
+  const verdicts = [...manifests].map(([numero, invoices]) => {
+    const manifest = existingManifests.get(numero)
+    let rejection = findRejection(context, numero, invoices, manifest, existingInvoices)
+    const repeats = rejection ? [] : findPossibleReissues(candidates, numero, invoices.filter(isNew), context.dates, reissue.windowDays)
+    if (repeats.length >= reissue.blockThreshold && reissue.action === 'reject') rejection = reissueRejection(numero, invoices, repeats)
+    return { numero, invoices, manifest, rejection, repeats }
+  })
+  const storesNothing = context.contract.allOrNothing && verdicts.some((verdict) => verdict.rejection !== null)
+
   const resumen: Resumen = { recibidas: received, insertadas: 0, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 }
   const rejected: RejectedManifest[] = []
   const advertencias: Advertencia[] = []
   const reissues: ApplyOutcome['reissues'] = []
 
-  for (const [numero, invoices] of manifests) {
-    const manifest = existingManifests.get(numero)
-    let rejection = findRejection(context, numero, invoices, manifest, existingInvoices)
-    const repeats = rejection ? [] : findPossibleReissues(candidates, numero, invoices.filter(isNew), context.dates, reissue.windowDays)
-    if (repeats.length >= reissue.blockThreshold && reissue.action === 'reject') rejection = reissueRejection(numero, invoices, repeats)
-    if (repeats.length > 0) reissues.push({ manifiesto: numero, cantidad: repeats.length, rechazado: rejection !== null })
+  for (const { numero, invoices, manifest, rejection, repeats } of verdicts) {
     if (rejection) {
+      if (repeats.length > 0) reissues.push({ manifiesto: numero, cantidad: repeats.length, rechazado: true })
       rejected.push(rejection)
       resumen.rechazadas += invoices.length
       continue
     }
+    if (storesNothing) continue
+    if (repeats.length > 0) reissues.push({ manifiesto: numero, cantidad: repeats.length, rechazado: false })
     const manifestId = manifest?.id ?? insertManifest(db, numero, context.at, context.batchId, context.returnsDeadline)
     const repeated = new Map(repeats.map((repeat) => [repeat.invoice, repeat]))
     for (const invoice of invoices) {
@@ -93,7 +107,7 @@ export function applyBatch(
       }
     }
   }
-  return { resumen, rejected, advertencias, reissues }
+  return { resumen, rejected, advertencias, reissues, storedNothing: storesNothing }
 }
 
 /** `intake.reissue.action` "reject": the manifest names each possible re-issue and what it repeats. */
@@ -158,6 +172,20 @@ function findRejection(
       facturas_duplicadas: elsewhere.map((existing) => ({ factura: existing.nfactura, manifiesto_existente: existing.manifest_numero })),
     }
   }
+  if (context.contract.existingInvoice === 'reject') {
+    const stored = invoices.filter((invoice) => existingInvoices.has(invoice.nfactura))
+    if (stored.length > 0) {
+      return {
+        manifiesto: numero,
+        total_facturas: invoices.length,
+        motivo: 'FACTURAS_YA_EXISTENTES',
+        mensaje:
+          `${stored.length} factura(s) del manifiesto ${numero} ya están registradas en él; no se actualizan ni se reemplazan. ` +
+          'Reenvíe el manifiesto solo con las facturas nuevas.',
+        facturas_existentes: stored.map((invoice) => ({ factura: invoice.nfactura })),
+      }
+    }
+  }
   return null
 }
 
@@ -175,6 +203,7 @@ function applyChange(
   const changed = changedFields(JSON.parse(existingOriginal) as Record<string, unknown>, invoice.raw)
   if (changed.every((field) => context.autoUpdateFields.has(field))) {
     replaceInvoice(db, existing.id, write)
+    updateReturnsInvoiceDate(db, existing.id, write.fecha)
     insertAuditEntry(db, {
       at: context.at,
       actor: 'sistema',

@@ -8,10 +8,12 @@ import { ErrorBody, errorResponse } from '../http/schemas.ts'
 import {
   BatchBodyInvalid,
   BatchDatesInvalid,
+  BatchDatesInvalidV2,
   BatchDuplicate,
   BatchInternalError,
   BatchManifestsRejected,
   BatchOldManifests,
+  BatchOldManifestsV2,
   BatchProcessed,
   BatchSchema,
   BatchStructureInvalid,
@@ -49,13 +51,20 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
       description:
         'Pasos: autenticación, cuerpo (arreglo no vacío), estructura, fechas, manifiestos de días anteriores, lote duplicado, ' +
         'registro del lote y procesamiento por manifiesto (interface-v1 §4.1). Reenviar el mismo lote el mismo día es seguro: ' +
-        'se responde con el resumen original. Para probar un lote sin guardarlo, use POST /api/v1/facturas/validar.',
+        'se responde con el resumen original. Para probar un lote sin guardarlo, use POST /api/v1/facturas/validar. Con el contrato v2 ' +
+        '(clientContract "v2"): el lote se acepta completo o nada (si un ' +
+        'manifiesto se rechaza en el paso 8 no se inserta ninguno, y el mismo lote reenviado se procesa de nuevo); una factura ya ' +
+        'registrada en el mismo manifiesto lo rechaza con FACTURAS_YA_EXISTENTES (sin actualizaciones ni conflictos); y las ' +
+        'respuestas FECHAS_INVALIDAS y MANIFIESTOS_FECHA_INVALIDA nombran los manifiestos válidos en `manifiestos`.',
       body: BODY,
       responses: {
         200: { description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)', schema: Type.Union([BatchProcessed, BatchDuplicate]), examples: INSERT_200 },
         422: {
-          description: 'Cuerpo inválido, estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos rechazados',
-          schema: Type.Union([BatchBodyInvalid, BatchStructureInvalid, BatchDatesInvalid, BatchOldManifests, BatchManifestsRejected]),
+          description:
+            'Cuerpo inválido, estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos rechazados ' +
+            '(FECHAS_INVALIDAS y MANIFIESTOS_FECHA_INVALIDA tienen una forma por contrato: v1 con manifiestos_validos / ' +
+            'manifiestos_no_afectados, v2 con manifiestos)',
+          schema: Type.Union([BatchBodyInvalid, BatchStructureInvalid, BatchDatesInvalid, BatchDatesInvalidV2, BatchOldManifests, BatchOldManifestsV2, BatchManifestsRejected]),
           examples: INSERT_422,
         },
         500: { description: 'Error interno; el lote queda fallido y puede reenviarse', schema: BatchInternalError, examples: INSERT_500 },

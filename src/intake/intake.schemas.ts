@@ -117,6 +117,8 @@ export const Step8Reason = Type.Union([
   Type.Literal('FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO'),
   // Only with intake.reissue.action "reject"; interface-v1 does not know it.
   Type.Literal('FACTURAS_DUPLICADAS_EXACTAS'),
+  // Only with clientContract "v2": an invoice already stored in the same manifest.
+  Type.Literal('FACTURAS_YA_EXISTENTES'),
 ])
 export type Step8Reason = Static<typeof Step8Reason>
 
@@ -146,6 +148,11 @@ export const RejectedManifest = Type.Object(
         { description: 'FACTURAS_DUPLICADAS_EXACTAS (solo con intake.reissue.action "reject"): cada posible re-emisión y la factura que repite' },
       ),
     ),
+    facturas_existentes: Type.Optional(
+      Type.Array(Type.Object({ factura: Type.String() }), {
+        description: 'FACTURAS_YA_EXISTENTES (solo contrato v2): las facturas que ya están registradas en este manifiesto; no se tocaron',
+      }),
+    ),
   },
   { description: 'Manifiesto rechazado en el paso 8' },
 )
@@ -174,39 +181,53 @@ function batchRefusal<Fields extends Record<string, TSchema>>(motivo: string, fi
   })
 }
 
-export const BatchDatesInvalid = batchRefusal('FECHAS_INVALIDAS', {
-  manifiestos_rechazados: Type.Array(
-    Type.Object({
-      manifiesto: Type.String(),
-      motivo: Type.Union([
-        Type.Literal('FECHAS_MEZCLADAS'),
-        Type.Literal('FECHA_FACTURA_INVALIDA'),
-        Type.Literal('FECHA_FACTURA_FUTURA'),
-        Type.Literal('FECHA_FACTURA_DEMASIADO_ANTIGUA'),
-      ]),
-      detalle: Type.Object({ instruccion: Type.String() }, { additionalProperties: true }),
-      total_facturas: Type.Integer(),
-      facturas: Type.Array(Type.String()),
-    }),
-  ),
-  manifiestos_validos: Type.Array(Type.Object({ manifiesto: Type.String(), total_facturas: Type.Integer() })),
+/** Contract v2 names the valid manifests of a refused batch with one label: their numbers, to resend apart. */
+const ValidManifestNumbers = Type.Array(Type.String(), {
+  description: 'Contrato v2: los manifiestos válidos del lote (no se insertaron); reenvíelos en un lote aparte',
 })
 
+const DateRejectedManifests = Type.Array(
+  Type.Object({
+    manifiesto: Type.String(),
+    motivo: Type.Union([
+      Type.Literal('FECHAS_MEZCLADAS'),
+      Type.Literal('FECHA_FACTURA_INVALIDA'),
+      Type.Literal('FECHA_FACTURA_FUTURA'),
+      Type.Literal('FECHA_FACTURA_DEMASIADO_ANTIGUA'),
+    ]),
+    detalle: Type.Object({ instruccion: Type.String() }, { additionalProperties: true }),
+    total_facturas: Type.Integer(),
+    facturas: Type.Array(Type.String()),
+  }),
+)
+
+export const BatchDatesInvalid = batchRefusal('FECHAS_INVALIDAS', {
+  manifiestos_rechazados: DateRejectedManifests,
+  manifiestos_validos: Type.Array(Type.Object({ manifiesto: Type.String(), total_facturas: Type.Integer() }), { description: 'Contrato v1' }),
+})
+
+export const BatchDatesInvalidV2 = batchRefusal('FECHAS_INVALIDAS', { manifiestos_rechazados: DateRejectedManifests, manifiestos: ValidManifestNumbers })
+
+const OldRejectedManifests = Type.Array(
+  Type.Object({
+    manifiesto: Type.String(),
+    fecha_original: Type.String(),
+    fecha_intento: Type.String(),
+    total_facturas: Type.Integer(),
+    facturas_afectadas: Type.Array(Type.String()),
+    instruccion: Type.String(),
+  }),
+)
+
 export const BatchOldManifests = batchRefusal('MANIFIESTOS_FECHA_INVALIDA', {
-  manifiestos_rechazados: Type.Array(
-    Type.Object({
-      manifiesto: Type.String(),
-      fecha_original: Type.String(),
-      fecha_intento: Type.String(),
-      total_facturas: Type.Integer(),
-      facturas_afectadas: Type.Array(Type.String()),
-      instruccion: Type.String(),
-    }),
-  ),
+  manifiestos_rechazados: OldRejectedManifests,
   manifiestos_no_afectados: Type.Array(
     Type.Object({ manifiesto: Type.String(), total_facturas: Type.Integer(), facturas: Type.Array(Type.String()), nota: Type.String() }),
+    { description: 'Contrato v1' },
   ),
 })
+
+export const BatchOldManifestsV2 = batchRefusal('MANIFIESTOS_FECHA_INVALIDA', { manifiestos_rechazados: OldRejectedManifests, manifiestos: ValidManifestNumbers })
 
 export const BatchStructureInvalid = Type.Object({
   success: Type.Literal(false),

@@ -2,10 +2,11 @@ import type { LocalDate } from '@js-joda/core'
 import type { Logger } from 'pino'
 import { localDateOf, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
+import type { ClientContract } from '../contract.ts'
 import { rolledBack, transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput } from '../errors.ts'
 import { compressPayload, storePayload } from '../batches/batches.service.ts'
-import { findClaimingBatch, insertReceivedBatch, markBatchFailed, markBatchProcessed } from '../batches/batches.store.ts'
+import { findClaimingBatch, insertReceivedBatch, markBatchFailed, markBatchProcessed, markBatchRejectedWhole } from '../batches/batches.store.ts'
 import type { Alerter } from '../alerts/alerter.ts'
 import { applyBatch, type ApplyOutcome } from './intake.apply.ts'
 import * as answers from './intake.answers.ts'
@@ -21,6 +22,8 @@ export interface IntakeDeps {
   db: Database
   clock: Clock
   config: Config
+  /** What the supplier's system expects (`clientContract`): all or nothing, existing invoices, labels. */
+  contract: ClientContract
   log: Logger
   /** Called when stored invoices changed in place (the returns listing shows their data). */
   onInvoicesChanged: () => void
@@ -140,7 +143,7 @@ function checkBatch(deps: IntakeDeps, incoming: IncomingBatch): { duplicate: Bat
     if (verdict) verdicts.set(numero, verdict)
   }
   if (verdicts.size > 0) {
-    const answer = answers.datesInvalid(manifests, verdicts, invoices.length)
+    const answer = answers.datesInvalid(manifests, verdicts, invoices.length, deps.contract.intake.validManifests)
     throw invalidInput(answer.message, answer.details)
   }
 
@@ -153,7 +156,7 @@ function checkBatch(deps: IntakeDeps, incoming: IncomingBatch): { duplicate: Bat
     if (createdOn.isBefore(todayDate)) old.set(numero, createdOn.toString())
   }
   if (old.size > 0) {
-    const answer = answers.oldManifests(manifests, old, todayDate.toString(), invoices.length)
+    const answer = answers.oldManifests(manifests, old, todayDate.toString(), invoices.length, deps.contract.intake.validManifests)
     throw invalidInput(answer.message, answer.details)
   }
 
@@ -196,12 +199,20 @@ function applyRecorded(deps: IntakeDeps, checked: CheckedBatch, batchUuid: strin
       dates: checked.dates,
       returnsDeadline: lastDayOfWindow(checked.todayDate, config.returns.windowBusinessDays, holidaysOf(config.returns.holidays))?.toString() ?? null,
       reissue: config.intake.reissue,
+      contract: deps.contract.intake,
     },
     checked.manifests,
     checked.existing,
     checked.invoices.length,
   )
-  markBatchProcessed(db, batchId, JSON.stringify(result.resumen), result.rejected.length > 0 ? 422 : 200, toStoredInstant(clock.now()))
+  const finishedAt = toStoredInstant(clock.now())
+  if (result.storedNothing) {
+    // Nothing of it was stored (v2: all or nothing), so it claims nothing: the identical body sent again is processed again.
+    const reasons = [...new Set(result.rejected.map((entry) => entry.motivo))].join(', ')
+    markBatchRejectedWhole(db, batchId, JSON.stringify(result.resumen), `Lote rechazado completo (todo o nada, contrato v2): ${reasons}`, finishedAt)
+  } else {
+    markBatchProcessed(db, batchId, JSON.stringify(result.resumen), result.rejected.length > 0 ? 422 : 200, finishedAt)
+  }
   return result
 }
 

@@ -1,6 +1,7 @@
 import { LocalDate } from '@js-joda/core'
 import { scopeOf, type Actor } from '../actor.ts'
 import { formatLocalDateTime, type Clock } from '../clock.ts'
+import type { ClientContract } from '../contract.ts'
 import type { Database } from '../db/database.ts'
 import { notFound } from '../errors.ts'
 import { getPendingConflictSummary } from '../conflicts/conflicts.service.ts'
@@ -15,6 +16,8 @@ import { findInvoiceRow } from './invoices.store.ts'
 export interface InvoiceDeps {
   db: Database
   clock: Clock
+  /** Its returns say (v2) when they offer no action. */
+  contract: ClientContract
 }
 
 /**

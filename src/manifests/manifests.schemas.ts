@@ -40,6 +40,18 @@ export const ManifestView = Type.Object({
   dias_habiles_restantes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
     description: 'Días hábiles (lunes a sábado, sin feriados) que quedan del plazo, hoy y el último incluidos; 0 si venció; null: sin plazo',
   }),
+  paquete_proveedor: Type.Optional(
+    Type.Object(
+      {
+        publicado: Type.Boolean({ description: 'El proveedor ya ve las devoluciones aprobadas del manifiesto' }),
+        publicado_en: Type.Union([Type.String(), Type.Null()], {
+          description: 'Desde cuándo (o desde cuándo lo verá), hora de Honduras, YYYY-MM-DD 00:00:00: el día después del último del plazo; null: sin plazo',
+        }),
+        nota: Type.String({ description: 'La situación en una frase, para la consola' }),
+      },
+      { description: 'Solo contrato v2: el paquete de devoluciones del manifiesto, que el proveedor recibe completo al cerrar el plazo' },
+    ),
+  ),
 })
 export type ManifestView = Static<typeof ManifestView>
 

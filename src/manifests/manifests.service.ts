@@ -3,10 +3,13 @@ import { auditedBy, inScope, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDaysRange, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
+import type { ClientContract } from '../contract.ts'
+import { dayMonthYearText } from '../calendar.ts'
 import { transaction, type Database } from '../db/database.ts'
 import type { ManifestState } from '../db/tables.ts'
 import { DomainError, invalidInput, notFound } from '../errors.ts'
 import { microsToCentsAmount } from '../money.ts'
+import { packageStateOf, publicationDay, requirePackageOpen, type PackageState } from '../returns/package.ts'
 import { businessDaysLeft, deadlineDateTime, holidaysOf, isBusinessDay } from '../returns/window.ts'
 import type { ManifestDetail, ManifestStatus, ManifestView } from './manifests.schemas.ts'
 import {
@@ -24,6 +27,8 @@ export interface ManifestDeps {
   clock: Clock
   /** `returns.holidays`: business days left are counted without them. */
   config: Pick<Config, 'returns'>
+  /** v2: each manifest's package of returns is published to the supplier when its window closes. */
+  contract: ClientContract
 }
 
 /** An extension farther than this from today is taken for a typo (2027 for 2026). */
@@ -150,6 +155,7 @@ export function extendReturnsDeadline(deps: ManifestDeps, actor: Actor, numero: 
     if (row.returns_deadline === null) {
       throw new DomainError('INVALID_TRANSITION', `El manifiesto ${numero} no tiene plazo de devoluciones (las admite sin límite de días): no hay plazo que ampliar.`)
     }
+    requirePackageOpen(packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone), numero, 'ampliar el plazo')
     requireExtension(deps, LocalDate.parse(row.returns_deadline), LocalDate.parse(hasta))
     const before = toManifestView(deps, row)
     updateManifestDeadline(db, row.id, hasta)
@@ -197,6 +203,7 @@ function requireExtension(deps: ManifestDeps, current: LocalDate, until: LocalDa
 function toManifestView(deps: ManifestDeps, row: ManifestSummaryRow): ManifestView {
   const { clock } = deps
   const lastDay = row.returns_deadline === null ? null : LocalDate.parse(row.returns_deadline)
+  const supplierPackage = packageView(packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone))
   return {
     numero: row.numero,
     estado: row.estado,
@@ -207,5 +214,28 @@ function toManifestView(deps: ManifestDeps, row: ManifestSummaryRow): ManifestVi
     devoluciones: { cantidad: row.return_count, total_aprobado: row.returned_cents / 100 },
     plazo_devoluciones: lastDay === null ? null : deadlineDateTime(lastDay),
     dias_habiles_restantes: lastDay === null ? null : businessDaysLeft(today(clock), lastDay, holidaysOf(deps.config.returns.holidays)),
+    ...(supplierPackage === null ? {} : { paquete_proveedor: supplierPackage }),
+  }
+}
+
+/** Contract v2: whether the supplier has the manifest's package of returns, in words the console shows. */
+function packageView(state: PackageState): NonNullable<ManifestView['paquete_proveedor']> | null {
+  switch (state.kind) {
+    case 'none':
+      return null
+    case 'no-deadline':
+      return { publicado: true, publicado_en: null, nota: 'Sin plazo de devoluciones: cada devolución aprobada se publica al proveedor en seguida.' }
+    case 'pending': {
+      const day = publicationDay(state.lastDay)
+      return {
+        publicado: false,
+        publicado_en: `${day} 00:00:00`,
+        nota: `Se publicará al proveedor el ${dayMonthYearText(day)}, al cerrar el plazo: hasta entonces el proveedor no ve sus devoluciones.`,
+      }
+    }
+    case 'published': {
+      const day = publicationDay(state.lastDay)
+      return { publicado: true, publicado_en: `${day} 00:00:00`, nota: `Publicado al proveedor el ${dayMonthYearText(day)}: sus devoluciones ya no cambian.` }
+    }
   }
 }

@@ -1,4 +1,5 @@
-import { centsToSixDecimals, listedQuantity } from './quantities.ts'
+import type { ClientContract } from '../contract.ts'
+import { centsToSixDecimals, listedQuantity, unitsQuantity } from './quantities.ts'
 import type { ReturnLineTable } from '../db/tables.ts'
 import type { ReturnRow } from './returns.store.ts'
 
@@ -10,16 +11,21 @@ export type ListedLine = Pick<ReturnLineTable, 'numero_linea' | 'producto_id' | 
  * cannot write `150.000000`, so this writes the objects itself: strings through JSON.stringify,
  * the amounts and quantities as exact decimals with six places, fields in the interface's order.
  */
-export function serializeListing(rows: readonly ReturnRow[]): string {
-  return `[${rows.map(serializeReturn).join(',')}]`
+export function serializeListing(rows: readonly ReturnRow[], linesOf: (row: ReturnRow) => string = (row) => row.listed_lines): string {
+  return `[${rows.map((row) => serializeReturn(row, linesOf(row))).join(',')}]`
 }
 
-/** `lineasDevolucion` of one return, written when it is registered (its lines never change). */
-export function serializeListedLines(lines: readonly ListedLine[]): string {
-  return `[${lines.map(serializeLine).join(',')}]`
+type Quantity = ClientContract['listing']['quantity']
+
+/**
+ * `lineasDevolucion` of one return. In the listing's first unit (boxes for CJ lines) it is
+ * written once, when the return is registered (its lines never change); in units (v2) when listed.
+ */
+export function serializeListedLines(lines: readonly ListedLine[], quantity: Quantity = 'sales-unit'): string {
+  return `[${lines.map((line) => serializeLine(line, quantity)).join(',')}]`
 }
 
-function serializeReturn(row: ReturnRow): string {
+function serializeReturn(row: ReturnRow, lines: string): string {
   const fields: Array<[string, string]> = [
     ['devolucion', text(String(row.id))],
     ['factura', text(row.nfactura)],
@@ -33,16 +39,16 @@ function serializeReturn(row: ReturnRow): string {
     ['numeroManifiesto', text(row.manifiesto)],
     ['fechaProcesado', row.processed_date === null ? 'null' : text(`${row.processed_date}T00:00:00`)],
     ['horaProcesado', row.processed_time === null ? 'null' : text(row.processed_time)],
-    ['lineasDevolucion', row.listed_lines],
+    ['lineasDevolucion', lines],
   ]
   return objectOf(fields)
 }
 
-function serializeLine(line: ListedLine): string {
+function serializeLine(line: ListedLine, quantity: Quantity): string {
   return objectOf([
     ['productoId', text(line.producto_id)],
     ['producto', text(line.producto_desc)],
-    ['cantidad', listedQuantity(line.units, line.uni_venta, line.factor_conversion)],
+    ['cantidad', quantity === 'units' ? unitsQuantity(line.units) : listedQuantity(line.units, line.uni_venta, line.factor_conversion)],
     ['numeroLinea', text(String(line.numero_linea))],
     ['lineTotal', centsToSixDecimals(line.amount_cents)],
   ])

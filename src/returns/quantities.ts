@@ -78,6 +78,11 @@ export function listedQuantity(units: number, uniVenta: string | null, factor: n
   return uniVenta === 'CJ' ? formatSixDecimals(milli, toMilliUnits(factor)) : formatSixDecimals(milli, 1000)
 }
 
+/** Contract v2's quantity: always units (cajas × FactorConversion + unidades), CJ lines too. */
+export function unitsQuantity(units: number): string {
+  return formatSixDecimals(toMilliUnits(units), 1000)
+}
+
 export function centsToAmount(cents: number): number {
   return cents / 100
 }

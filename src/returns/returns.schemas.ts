@@ -64,6 +64,11 @@ export const ReturnView = Type.Object({
   aprobadaPor: Type.Union([Type.String(), Type.Null()]),
   cerradaPor: Type.Union([Type.String(), Type.Null()], { description: 'Quien la rechazó o anuló' }),
   motivo: Type.Union([Type.String(), Type.Null()], { description: 'Motivo del rechazo o la anulación' }),
+  sin_acciones: Type.Optional(
+    Type.String({
+      description: 'Solo contrato v2, cuando el paquete de su manifiesto ya se publicó al proveedor: por qué la devolución ya no admite acciones',
+    }),
+  ),
   lineas: Type.Array(
     Type.Object({
       ...LineProduct,
@@ -93,7 +98,9 @@ export const ListedReturn = Type.Object({
     Type.Object({
       productoId: Type.String(),
       producto: Type.String(),
-      cantidad: Type.Number({ description: '6 decimales fijos; cajas en líneas CJ, unidades en las demás' }),
+      cantidad: Type.Number({
+        description: '6 decimales fijos. Contrato v1: cajas en líneas CJ, unidades en las demás; contrato v2: siempre unidades (cajas × FactorConversion + unidades)',
+      }),
       numeroLinea: Type.String(),
       lineTotal: Type.Number({ description: '6 decimales fijos' }),
     }),
@@ -101,7 +108,14 @@ export const ListedReturn = Type.Object({
 })
 
 export const ListingHeaders = Type.Object({
-  Fecha: DayMonthYear('Fecha de procesamiento, dd/MM/yyyy'),
+  Fecha: DayMonthYear(
+    'dd/MM/yyyy. Contrato v1: el día en que se procesaron (aprobaron) las devoluciones; contrato v2: el día de emisión de la factura (FechaFactura). Primer día del rango si se envía FechaHasta',
+  ),
+  FechaHasta: Type.Optional(
+    DayMonthYear(
+      'dd/MM/yyyy, opcional: último día (incluido) de un rango desde Fecha; sin FechaHasta, solo el día de Fecha. No anterior a Fecha; a lo sumo returns.listing.maxRangeDays días (31 por defecto)',
+    ),
+  ),
 })
 
 export const ListingQuery = Type.Object({

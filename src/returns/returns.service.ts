@@ -3,6 +3,7 @@ import type { StaticDecode } from 'typebox'
 import { auditedBy, requireRight, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
+import type { ClientContract } from '../contract.ts'
 import { transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput, notFound } from '../errors.ts'
 import { findReason } from '../reasons/reasons.store.ts'
@@ -24,17 +25,24 @@ import {
   type ReturnLineRow,
   type ReturnRow,
 } from './returns.store.ts'
+import { frozenReason, packageStateOf, requirePackageOpen } from './package.ts'
 import { deadlineText, isWindowOpen } from './window.ts'
 
 export interface ReturnsDeps {
   db: Database
   clock: Clock
   listing: ListingCache
+  /** v2 freezes the returns of a published package. */
+  contract: ClientContract
 }
+
+/** What reading a return needs: the contract says whether it still offers actions. */
+export type ReturnReadDeps = Pick<ReturnsDeps, 'db' | 'clock' | 'contract'>
 
 /**
  * Registers a return (contract §4): an invoice (not annulled as a re-issue) of a manifest that is
- * not closed and whose returns window is open, an active reason, lines named by NumeroLinea with
+ * not closed and whose returns window is open (under contract v2: whose package is not yet
+ * published), an active reason, lines named by NumeroLinea with
  * cajas and/or unidades that never take a line past its units (counting pending and approved
  * returns), amounts proportional to the line total in cents. With `aprobar` it is approved at
  * once. Audited; nothing is written on any violation.
@@ -54,6 +62,7 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
     if (invoice.manifest_estado === 'closed') {
       throw invalidInput(`El manifiesto ${invoice.manifiesto} de la factura ${input.factura} está cerrado: no admite devoluciones.`)
     }
+    requirePackageOpen(packageStateOf(deps.contract, invoice.returns_deadline, clock.now(), clock.zone), invoice.manifiesto, 'registrar la devolución')
     requireWindowOpen(clock, invoice)
     const reason = findReason(db, input.concepto)
     if (!reason) throw invalidInput(`No existe el concepto ${input.concepto}.`)
@@ -71,6 +80,7 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
       estado: approved ? 'approved' : 'pending',
       total_cents: lines.reduce((sum, line) => sum + line.amount_cents, 0),
       listed_lines: listedLines,
+      listed_lines_units: serializeListedLines(lines, 'units'),
       registered_at: toStoredInstant(at),
       registered_date: processed.toLocalDate().toString(),
       registered_by: actor.nombre,
@@ -80,6 +90,7 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
       closed_at: null,
       closed_by: null,
       closing_note: null,
+      invoice_date: invoice.fecha_factura,
     })
     insertReturnLines(db, lines.map((line) => ({ ...line, return_id: returnId })))
     const registered = getReturn(deps, actor, String(returnId))
@@ -93,25 +104,34 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
     })
     return registered
   })
-  if (view.fechaProcesado) deps.listing.forgetDate(view.fechaProcesado)
+  forgetListed(deps, view.id)
   return view
 }
 
+/** The client's listing shows this return's change at once: the cached days holding it are forgotten. */
+function forgetListed(deps: ReturnsDeps, id: string): void {
+  const row = findReturn(deps.db, Number(id))
+  if (row) deps.listing.forgetReturn({ processedDate: row.processed_date, issueDate: row.invoice_date })
+}
+
 /** @throws DomainError NOT_FOUND when unknown or of an invoice outside the actor's warehouses. */
-export function getReturn(deps: Pick<ReturnsDeps, 'db' | 'clock'>, actor: Actor | null, id: string): ReturnView {
+export function getReturn(deps: ReturnReadDeps, actor: Actor | null, id: string): ReturnView {
   const row = findReturn(deps.db, Number(id), actor === null ? null : scopeOf(actor))
   if (!row) throw notFound(`No existe la devolución ${id}.`)
-  return toView(deps.clock, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? [])
+  return toView(deps, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? [])
 }
 
 /** Returns of invoices in the actor's warehouses registered on a local date, in a state and/or of one invoice, by id. */
-export function listReturns(deps: Pick<ReturnsDeps, 'db' | 'clock'>, actor: Actor | null, filters: { fecha?: string; estado?: ReturnState; invoiceId?: number }): ReturnView[] {
+export function listReturns(deps: ReturnReadDeps, actor: Actor | null, filters: { fecha?: string; estado?: ReturnState; invoiceId?: number }): ReturnView[] {
   const rows = findReturns(deps.db, { registeredDate: filters.fecha, estado: filters.estado, invoiceId: filters.invoiceId, scope: actor === null ? null : scopeOf(actor) })
   const lines = findReturnLines(deps.db, rows.map((row) => row.id))
-  return rows.map((row) => toView(deps.clock, row, lines.get(row.id) ?? []))
+  return rows.map((row) => toView(deps, row, lines.get(row.id) ?? []))
 }
 
-/** pending → approved; its processing date and time are now, in the zone. */
+/**
+ * pending → approved; its processing date and time are now, in the zone. Like rejecting and
+ * cancelling, refused (422) under contract v2 once the manifest's package is published.
+ */
 export function approveReturn(deps: ReturnsDeps, actor: Actor, id: string): ReturnView {
   return changeState(deps, actor, id, 'approved', null)
 }
@@ -143,6 +163,8 @@ function changeState(deps: ReturnsDeps, actor: Actor, id: string, target: 'appro
   const { db, clock } = deps
   const view = transaction(db, () => {
     const before = getReturn(deps, actor, id)
+    const row = findReturn(db, Number(id))!
+    requirePackageOpen(packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone), row.manifiesto, `${ACTION_NAMES[target]} la devolución ${id}`)
     if (before.estado !== ALLOWED_FROM[target]) {
       throw new DomainError(
         'INVALID_TRANSITION',
@@ -163,9 +185,11 @@ function changeState(deps: ReturnsDeps, actor: Actor, id: string, target: 'appro
     insertAuditEntry(db, { at: toStoredInstant(at), ...auditedBy(actor), action, subjectType: 'devolucion', subjectId: id, before: JSON.stringify(before), after: JSON.stringify(after) })
     return after
   })
-  if (view.fechaProcesado) deps.listing.forgetDate(view.fechaProcesado)
+  forgetListed(deps, id)
   return view
 }
+
+const ACTION_NAMES: Record<'approved' | 'rejected' | 'cancelled', string> = { approved: 'aprobar', rejected: 'rechazar', cancelled: 'anular' }
 
 /** The return lines to write, each checked against its invoice line and what is already held. */
 function returnLines(
@@ -224,7 +248,9 @@ function requireDateWithin(fecha: string, invoiceDate: string, todayDate: string
   if (day > todayDate) throw invalidInput(`fecha: ${day} es posterior a hoy (${todayDate}); registre la devolución con la fecha en que se recibió.`)
 }
 
-function toView(clock: Clock, row: ReturnRow, lines: readonly ReturnLineRow[]): ReturnView {
+function toView(deps: ReturnReadDeps, row: ReturnRow, lines: readonly ReturnLineRow[]): ReturnView {
+  const { clock } = deps
+  const frozen = frozenReason(packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone), row.manifiesto)
   return {
     id: String(row.id),
     factura: row.nfactura,
@@ -241,6 +267,7 @@ function toView(clock: Clock, row: ReturnRow, lines: readonly ReturnLineRow[]): 
     aprobadaPor: row.approved_by,
     cerradaPor: row.closed_by,
     motivo: row.closing_note,
+    ...(frozen === null ? {} : { sin_acciones: frozen }),
     lineas: lines.map((line) => ({
       numeroLinea: line.numero_linea,
       productoId: line.producto_id,

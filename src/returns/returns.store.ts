@@ -37,6 +37,8 @@ export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered
   cliente: string
   almacen: string
   manifiesto: string
+  /** The manifest's last day for returns (`YYYY-MM-DD`), or null: no window. */
+  returns_deadline: string | null
 }
 
 export type ReturnLineRow = Omit<ReturnLineTable, 'id'>
@@ -100,6 +102,14 @@ export function updateReturn(db: Database, id: number, changes: Partial<Omit<Ret
   run(db, db.query.updateTable('returns').set(changes).where('id', '=', id))
 }
 
+/**
+ * An invoice's issue date changed (an accepted version, an automatic update): its returns follow,
+ * so the v2 listing files them under the invoice's date as it is now.
+ */
+export function updateReturnsInvoiceDate(db: Database, invoiceId: number, invoiceDate: string): void {
+  run(db, db.query.updateTable('returns').set({ invoice_date: invoiceDate }).where('invoice_id', '=', invoiceId).where('invoice_date', '<>', invoiceDate))
+}
+
 function returnsWithContext(db: Database) {
   return db.query
     .selectFrom('returns as r')
@@ -107,10 +117,10 @@ function returnsWithContext(db: Database) {
     .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
     .innerJoin('return_reasons as c', 'c.codigo', 'r.reason_codigo')
     .select([
-      'r.id', 'r.estado', 'r.fecha', 'r.total_cents', 'r.listed_lines', 'r.registered_at', 'r.registered_by', 'r.processed_date', 'r.processed_time',
-      'r.approved_by', 'r.closed_at', 'r.closed_by', 'r.closing_note', 'r.reason_codigo',
+      'r.id', 'r.estado', 'r.fecha', 'r.total_cents', 'r.listed_lines', 'r.listed_lines_units', 'r.registered_at', 'r.registered_by', 'r.processed_date', 'r.processed_time',
+      'r.approved_by', 'r.closed_at', 'r.closed_by', 'r.closing_note', 'r.reason_codigo', 'r.invoice_date',
       'c.descripcion as reason_descripcion', 'c.id_proveedor as reason_id_proveedor',
-      'i.nfactura', 'i.cliente_id', 'i.cliente', 'i.almacen', 'm.numero as manifiesto',
+      'i.nfactura', 'i.cliente_id', 'i.cliente', 'i.almacen', 'm.numero as manifiesto', 'm.returns_deadline',
     ])
 }
 
@@ -126,12 +136,48 @@ export function findReturns(db: Database, filters: { registeredDate?: string; es
   return all(db, query.orderBy('r.id'))
 }
 
-/** One page of the approved returns processed on a date, by id (the client's listing). */
-export function findApprovedReturnsProcessedOn(db: Database, date: string, offset: number, limit: number): ReturnRow[] {
-  return all(
+/** Which approved returns the client's listing shows: by day, and (v2) only published packages. */
+export interface ListedReturnsFilter {
+  /** First and last local day (`YYYY-MM-DD`), inclusive. */
+  from: string
+  to: string
+  /** The return's processing day, or its invoice's issue day. */
+  by: 'processed' | 'issued'
+  /**
+   * v2: only returns of manifests without a deadline or whose last day is before this day
+   * (`YYYY-MM-DD`, today): complete packages. Null: every manifest.
+   */
+  closedBefore: string | null
+}
+
+/** One page of the approved (not cancelled) returns of the listing, by id. */
+export function findListedReturns(db: Database, filter: ListedReturnsFilter, offset: number, limit: number): ReturnRow[] {
+  let query = returnsWithContext(db).where('r.estado', '=', 'approved')
+  const day = filter.by === 'processed' ? 'r.processed_date' : 'r.invoice_date'
+  query = query.where(day, '>=', filter.from).where(day, '<=', filter.to)
+  const closedBefore = filter.closedBefore
+  if (closedBefore !== null) query = query.where((eb) => eb.or([eb('m.returns_deadline', 'is', null), eb('m.returns_deadline', '<', closedBefore)]))
+  return all(db, query.orderBy('r.id').limit(limit).offset(offset))
+}
+
+/**
+ * The earliest last day (`YYYY-MM-DD`), on or after `today`, of a manifest whose approved returns
+ * the v2 listing of `from`–`to` (issue days) will add when its window closes; undefined when none.
+ */
+export function findNextPackageClose(db: Database, from: string, to: string, today: string): string | undefined {
+  const row = first(
     db,
-    returnsWithContext(db).where('r.processed_date', '=', date).where('r.estado', '=', 'approved').orderBy('r.id').limit(limit).offset(offset),
+    db.query
+      .selectFrom('returns as r')
+      .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
+      .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+      .select(sql<string | null>`min(m.returns_deadline)`.as('last_day'))
+      .where('r.invoice_date', '>=', from)
+      .where('r.invoice_date', '<=', to)
+      .where('r.estado', '=', 'approved')
+      .where('m.returns_deadline', '>=', today),
   )
+  return row?.last_day ?? undefined
 }
 
 /** The lines of the given returns, grouped by return, in line order. */

@@ -10,6 +10,7 @@ export const ServiceStatus = Type.Object({
     iniciado_en: LocalTime,
     activo_segundos: Type.Integer({ minimum: 0 }),
     hora_servidor: Type.String({ description: 'ISO 8601 con el desplazamiento de Honduras' }),
+    contrato_cliente: Type.Union([Type.Literal('v1'), Type.Literal('v2')], { description: 'El contrato activo con el sistema del proveedor (clientContract)' }),
   }),
   base_de_datos: Type.Object({
     ruta: Type.String(),

@@ -47,6 +47,7 @@ export function getServiceStatus(deps: StatusDeps): ServiceStatus {
       iniciado_en: formatLocalDateTime(clock, toStoredInstant(deps.startedAt)),
       activo_segundos: Math.max(0, Math.floor((nowMillis(clock) - deps.startedAt.toEpochMilli()) / 1000)),
       hora_servidor: isoWithOffset(clock),
+      contrato_cliente: config.clientContract,
     },
     base_de_datos: {
       ruta: db.path,

@@ -49,6 +49,23 @@ for (const command of ['serve', 'check']) {
   })
 }
 
+for (const command of ['serve', 'check']) {
+  test(`cli: ${command} with clientContract "v2" and a returns window of 0 → exit 2, in Spanish`, async () => {
+    const dir = folder()
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ clientContract: 'v2', returns: { windowBusinessDays: 0 } }))
+    const result = await runCli([command], { cwd: dir })
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /«returns\.windowBusinessDays» no puede ser 0 con «clientContract» "v2"/)
+  })
+}
+
+test('cli: check names the active client contract', async () => {
+  const dir = folder()
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ clientContract: 'v2' }))
+  const result = await runCli(['check'], { cwd: dir })
+  assert.match(result.stdout, /^configuración: ok \(.*config\.json\)\ncontrato con el cliente: v2\nbase de datos: /)
+})
+
 test('cli: a bad MANIFIESTO_CONFIG file is exit 2 too', async () => {
   const dir = folder()
   writeFileSync(join(dir, 'c.json'), '{"rateLimits": {"insertPerMinute": 0}}')
@@ -103,6 +120,7 @@ test('cli: serve with no config at all serves ping, answers 503 on protected end
   assert.ok(existsSync(join(dir, 'backups')), 'snapshots go to ./backups by default')
   assert.deepEqual(messages.filter((msg) => msg !== 'request' && msg !== snapshot), [
     'manifiesto escuchando',
+    'contrato con el cliente: v1',
     'no hay ningún administrador activo: créelo con «manifiesto usuario crear admin --rol admin» (pide la contraseña), y entre a la consola con él',
     'sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver la guía de administración, "Referencia de la configuración")',
     'sin auth.operatorKey ni cuentas personales: nadie puede usar la API de operadores ni la consola todavía',
@@ -124,6 +142,7 @@ test('cli: check on a fresh install validates the configuration, says the databa
     result.stdout,
     [
       `configuración: ok (${join(dir, 'config.json')})`,
+      'contrato con el cliente: v1',
       `base de datos: ${join(dir, 'data', 'manifiesto.db')}`,
       'la base de datos todavía no existe: el servicio la creará, con su carpeta, al iniciar por primera vez (manifiesto serve)',
       '',

@@ -45,6 +45,9 @@ const badConfigs: BadConfig[] = [
   { name: 'a negative returns window', content: { returns: { windowBusinessDays: -1 } }, message: /«returns\.windowBusinessDays» tiene un valor imposible -1/ },
   { name: 'a holiday that is no real date', content: { returns: { holidays: ['2026-09-15', '2026-02-30'] } }, message: /«returns\.holidays\[1\]» debe ser una fecha real en formato YYYY-MM-DD \(se recibió "2026-02-30"\)/ },
   { name: 'a holiday written dd/MM/yyyy', content: { returns: { holidays: ['15/09/2026'] } }, message: /«returns\.holidays\[0\]» debe ser una fecha real en formato YYYY-MM-DD/ },
+  { name: 'an unknown client contract', content: { clientContract: 'v3' }, message: /«clientContract» debe ser "v1" o "v2" \(se recibió "v3"\)/ },
+  { name: 'contract v2 with an explicit window of 0 business days', content: { clientContract: 'v2', returns: { windowBusinessDays: 0 } }, message: /«returns\.windowBusinessDays» no puede ser 0 con «clientContract» "v2": en ese contrato el proveedor recibe el paquete completo de devoluciones de cada manifiesto cuando cierra su plazo\. Quite la clave \(7 días hábiles\) o indique cuántos días hábiles dura el plazo\./ },
+  { name: 'a listing range of 0 days', content: { returns: { listing: { maxRangeDays: 0 } } }, message: /«returns\.listing\.maxRangeDays» tiene un valor imposible 0/ },
   { name: 'not JSON', content: '{ "server": ', message: /no es JSON válido/ },
   { name: 'not an object', content: '[1, 2]', message: /debe ser un objeto/ },
 ]
@@ -154,4 +157,14 @@ test('config: a wrong key is never echoed in the message', () => {
   const dir = folder()
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ auth: { apiKey: ['secreta-buena', ''] } }))
   assert.throws(() => loadConfig({ env: {}, cwd: dir }), (error: Error) => error.message.includes('«auth.apiKey»') && !error.message.includes('secreta-buena'))
+})
+
+test('config: clientContract "v2" brings its defaults — a 7-business-day window and re-issue blocks refused — and a written value still wins', () => {
+  const dir = folder()
+  const defaults = loadConfig({ flag: writeConfig(dir, { clientContract: 'v2' }), env: {}, cwd: dir }).config
+  assert.deepEqual([defaults.clientContract, defaults.returns.windowBusinessDays, defaults.intake.reissue.action, defaults.returns.listing.maxRangeDays], ['v2', 7, 'reject', 31])
+  const written = loadConfig({ flag: writeConfig(dir, { clientContract: 'v2', returns: { windowBusinessDays: 5 }, intake: { reissue: { action: 'flag' } } }), env: {}, cwd: dir }).config
+  assert.deepEqual([written.returns.windowBusinessDays, written.intake.reissue.action], [5, 'flag'])
+  const v1 = loadConfig({ flag: writeConfig(dir, { clientContract: 'v1' }), env: {}, cwd: dir }).config
+  assert.deepEqual([v1.returns.windowBusinessDays, v1.intake.reissue.action], [0, 'flag'])
 })

@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import { all, closeDatabase, first, openDatabase, run, transaction, type Database } from '../../src/db/database.ts'
 import { DatabaseTooNewError, LATEST_SCHEMA_VERSION, migrateDatabase, schemaVersion } from '../../src/db/migrate.ts'
 import { MIGRATIONS } from '../../src/db/migrations.ts'
-import { insertBatchRow, insertManifestRow } from '../support/fixtures.ts'
+import { insertBatchRow, insertInvoiceRow, insertManifestRow } from '../support/fixtures.ts'
 
 function freshDatabase(): Database {
   return openDatabase(join(mkdtempSync(join(tmpdir(), 'manifiesto-db-')), 'sub', 'm.db'))
@@ -124,5 +124,30 @@ test('db: a database of an earlier version migrates forward keeping its data', (
   insertManifestRow(db, { numero: '905112', createdAt: '2026-11-22T16:00:00.000Z', batchId: insertBatchRow(db) })
   assert.deepEqual(migrateDatabase(db), { from: 1, to: LATEST_SCHEMA_VERSION })
   assert.deepEqual(all(db, db.query.selectFrom('manifests').select(['numero', 'estado'])), [{ numero: '905112', estado: 'imported' }])
+  closeDatabase(db)
+})
+
+test('db: migration 6 gives every existing return its invoice\'s issue date and its listed lines in units', () => {
+  const db = freshDatabase()
+  migrateDatabase(db, MIGRATIONS.filter((migration) => migration.version <= 5))
+  const batchId = insertBatchRow(db)
+  const manifestId = insertManifestRow(db, { numero: '905112', createdAt: '2026-11-22T16:00:00.000Z', batchId })
+  const invoiceId = insertInvoiceRow(db, { nfactura: 'F-1', manifestId, batchId, total: 10 })
+  db.sqlite.exec("INSERT INTO return_reasons (codigo, descripcion, activo, created_at) VALUES ('DANADO', 'Producto dañado', 1, '2026-11-22T16:00:00.000Z')")
+  db.sqlite
+    .prepare(
+      "INSERT INTO returns (invoice_id, reason_codigo, fecha, estado, total_cents, listed_lines, registered_at, registered_date, registered_by) VALUES (?, 'DANADO', '2026-11-22T09:30:00', 'pending', 100, '[]', '2026-11-22T16:00:00.000Z', '2026-11-22', 'Ana')",
+    )
+    .run(invoiceId)
+  // 1 box of 96 and 10 loose units of a CJ line: 1.104167 boxes in v1's listing, 106 units in v2's.
+  db.sqlite.exec("INSERT INTO return_lines (return_id, numero_linea, producto_id, producto_desc, uni_venta, factor_conversion, units, amount_cents) VALUES (1, 2, '81800012', 'SALSA DE TOMATE 8X12X87GR', 'CJ', 96, 106, 81530)")
+  assert.deepEqual(migrateDatabase(db), { from: 5, to: LATEST_SCHEMA_VERSION })
+  assert.deepEqual(db.sqlite.prepare('SELECT invoice_id, invoice_date, listed_lines_units FROM returns').all(), [
+    {
+      invoice_id: invoiceId,
+      invoice_date: '2026-11-22',
+      listed_lines_units: '[{"productoId":"81800012","producto":"SALSA DE TOMATE 8X12X87GR","cantidad":106.000000,"numeroLinea":"2","lineTotal":815.300000}]',
+    },
+  ])
   closeDatabase(db)
 })

@@ -69,15 +69,23 @@ test('openapi: the intake route documents its request body and every answer', as
     'cuerpo',
     'estructura',
     'FECHAS_INVALIDAS',
+    'FECHAS_INVALIDAS',
     'MANIFIESTOS_FECHA_INVALIDA',
-    'ALMACENES_DESCONOCIDOS|MANIFIESTO_CERRADO|FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO|FACTURAS_DUPLICADAS_EXACTAS|MOTIVOS_MIXTOS',
+    'MANIFIESTOS_FECHA_INVALIDA',
+    'ALMACENES_DESCONOCIDOS|MANIFIESTO_CERRADO|FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO|FACTURAS_DUPLICADAS_EXACTAS|FACTURAS_YA_EXISTENTES|MOTIVOS_MIXTOS',
   ])
+  // Each contract's label for the valid manifests of a refused batch: v1 details them, v2 lists their numbers.
+  const labels = rejections.anyOf.slice(2, 6).map((shape) => Object.keys(shape.properties).filter((key) => key.startsWith('manifiestos') && key !== 'manifiestos_rechazados'))
+  assert.deepEqual(labels, [['manifiestos_validos'], ['manifiestos'], ['manifiestos_no_afectados'], ['manifiestos']])
 })
 
-test('openapi: the returns listing documents its Fecha header, pagina and the returned fields', async () => {
+test('openapi: the returns listing documents its Fecha and FechaHasta headers, pagina and the returned fields', async () => {
   const { document } = await fetchDocument()
   const listing = document.paths['/api/v1/devoluciones/listar']!.get!
-  assert.deepEqual(listing.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`), ['query:pagina', 'header:Fecha'])
+  assert.deepEqual(
+    listing.parameters?.map((parameter) => `${parameter.in}:${parameter.name}:${(parameter as { required?: boolean }).required === true ? 'required' : 'optional'}`),
+    ['query:pagina:optional', 'header:Fecha:required', 'header:FechaHasta:optional'],
+  )
   const items = (listing.responses['200']!.content!['application/json']!.schema as { items: { properties: Record<string, unknown> } }).items
   assert.deepEqual(Object.keys(items.properties), ['devolucion', 'factura', 'clienteid', 'cliente', 'fecha', 'total', 'almacen', 'idConcepto', 'concepto', 'numeroManifiesto', 'fechaProcesado', 'horaProcesado', 'lineasDevolucion'])
   const operatorRoute = document.paths['/api/v1/operador/devoluciones']!.post!

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { clientContractOf } from '../../src/contract.ts'
 import { transaction } from '../../src/db/database.ts'
 import { ListingCache } from '../../src/returns/listing.cache.ts'
 import { registerReturn as registerDirectly } from '../../src/returns/returns.service.ts'
 import { postBatch } from '../support/batches.ts'
 import { generateBatch } from '../../bench/generator.ts'
 import { INTEGRATION, operator, registerReturn, seedReturns } from '../support/operator.ts'
-import { withService, type TestService } from '../support/service.ts'
+import { CONTRACTS, withService, type ContractName, type TestService } from '../support/service.ts'
 
 const list = async (service: TestService, fecha: string | undefined, query = '') => {
   const response = await service.client(`/api/v1/devoluciones/listar${query}`, { headers: fecha === undefined ? {} : { Fecha: fecha } })
@@ -14,6 +15,16 @@ const list = async (service: TestService, fecha: string | undefined, query = '')
 }
 
 const ids = (text: string) => (JSON.parse(text) as Array<{ devolucion: string }>).map((entry) => entry.devolucion)
+
+/**
+ * The example manifest arrives on Sunday 22 November 2026; under v2 its 7-business-day window
+ * closes on Monday the 30th at 23:59:59, and its package is listed from Tuesday 1 December 00:00
+ * (Honduras). v1 lists the returns at once: nothing to wait for.
+ */
+const PUBLISHED = '2026-12-01T06:00:00Z'
+const publish = (service: TestService, contract: ContractName) => {
+  if (contract === 'v2') service.clock.set(PUBLISHED)
+}
 
 const LISTED_1 =
   '{"devolucion":"1","factura":"001-001-01-00912001","clienteid":"40112233","cliente":"PULPERIA LA ESPERANZA","fecha":"2026-11-22T09:30:00",' +
@@ -23,23 +34,30 @@ const LISTED_1 =
   '{"productoId":"81800012","producto":"SALSA DE TOMATE 8X12X87GR","cantidad":1.000000,"numeroLinea":"2","lineTotal":738.390000},' +
   '{"productoId":"52480038","producto":"JABON LIMON 115GRX72","cantidad":1.138889,"numeroLinea":"3","lineTotal":392.850000}]}'
 
-test('listing: every field in its format, six fixed decimals in the raw text, for UN, CJ and mixed lines', () =>
-  withService({}, async (service) => {
-    await seedReturns(service)
-    await registerReturn(service, [{ numeroLinea: 1, unidades: 5 }, { numeroLinea: 2, cajas: 1 }, { numeroLinea: 3, cajas: 1, unidades: 10 }], { aprobar: true })
-    const { status, text } = await list(service, '22/11/2026')
-    assert.equal(status, 200)
-    assert.equal(text, `[${LISTED_1}]`)
-  }))
+/** The same return under v2: every cantidad in units — 5 units, 1 box of 96, 1 box of 72 + 10 units. */
+const LISTED_1_V2 = LISTED_1.replace('"cantidad":1.000000', '"cantidad":96.000000').replace('"cantidad":1.138889', '"cantidad":82.000000')
 
-test('listing: idConcepto falls back to the reason code; no returns → []', () =>
-  withService({}, async (service) => {
-    await seedReturns(service)
-    await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true, concepto: 'VENCIDO' })
-    const listed = JSON.parse((await list(service, '22/11/2026')).text) as Array<{ idConcepto: string; concepto: string }>
-    assert.deepEqual([listed[0]!.idConcepto, listed[0]!.concepto], ['VENCIDO', 'Producto vencido'])
-    assert.deepEqual(await list(service, '21/11/2026'), { status: 200, text: '[]' })
-  }))
+for (const contract of CONTRACTS) {
+  test(`listing (${contract}): every field in its format, six fixed decimals in the raw text, for UN, CJ and mixed lines`, () =>
+    withService({ config: { clientContract: contract } }, async (service) => {
+      await seedReturns(service)
+      await registerReturn(service, [{ numeroLinea: 1, unidades: 5 }, { numeroLinea: 2, cajas: 1 }, { numeroLinea: 3, cajas: 1, unidades: 10 }], { aprobar: true })
+      publish(service, contract)
+      const { status, text } = await list(service, '22/11/2026')
+      assert.equal(status, 200)
+      assert.equal(text, `[${contract === 'v1' ? LISTED_1 : LISTED_1_V2}]`)
+    }))
+
+  test(`listing (${contract}): idConcepto falls back to the reason code; no returns → []`, () =>
+    withService({ config: { clientContract: contract } }, async (service) => {
+      await seedReturns(service)
+      await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true, concepto: 'VENCIDO' })
+      publish(service, contract)
+      const listed = JSON.parse((await list(service, '22/11/2026')).text) as Array<{ idConcepto: string; concepto: string }>
+      assert.deepEqual([listed[0]!.idConcepto, listed[0]!.concepto], ['VENCIDO', 'Producto vencido'])
+      assert.deepEqual(await list(service, '21/11/2026'), { status: 200, text: '[]' })
+    }))
+}
 
 test('listing: only approved, not cancelled returns processed on that date', () =>
   withService({}, async (service) => {
@@ -67,20 +85,23 @@ const badRequests: Array<{ name: string; fecha?: string; query?: string; message
   { name: 'pagina with a fraction', fecha: '22/11/2026', query: '?pagina=1.5', message: 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "1.5").' },
 ]
 
+for (const contract of CONTRACTS)
 for (const scenario of badRequests) {
-  test(`listing: ${scenario.name} → 422`, () =>
-    withService({}, async (service) => {
+  test(`listing (${contract}): ${scenario.name} → 422`, () =>
+    withService({ config: { clientContract: contract } }, async (service) => {
       const { status, text } = await list(service, scenario.fecha, scenario.query)
       assert.equal(status, 422)
       assert.deepEqual(JSON.parse(text), { success: false, message: scenario.message })
     }))
 }
 
-test('listing: 1001 approved returns → page 1 has 1000, page 2 has 1, page 3 is []', { timeout: 120_000 }, () =>
-  withService({ config: { rateLimits: { returnsPerMinute: 100 } } }, async (service) => {
+for (const contract of CONTRACTS)
+test(`listing (${contract}): 1001 approved returns → page 1 has 1000, page 2 has 1, page 3 is []`, { timeout: 120_000 }, () =>
+  withService({ config: { clientContract: contract, rateLimits: { returnsPerMinute: 100 } } }, async (service) => {
     await seedReturns(service)
     assert.equal((await postBatch(service, generateBatch(130, { fecha: '2026-11-22' }))).status, 200)
-    const deps = { db: service.db, clock: service.clock, listing: new ListingCache(service.config.returnsCache, service.clock) }
+    const rules = clientContractOf(contract)
+    const deps = { db: service.db, clock: service.clock, contract: rules, listing: new ListingCache(service.config.returnsCache, service.clock, rules) }
     // One commit for the 1001 returns (not 1001 fsyncs). On a loaded machine the loop can still
     // block the event loop past the server's 5 s keep-alive: a moment's pause lets the server
     // close the idle connection and the client see it, instead of reusing a socket being closed.
@@ -91,6 +112,7 @@ test('listing: 1001 approved returns → page 1 has 1000, page 2 has 1, page 3 i
       }
     })
     await new Promise((resolve) => setTimeout(resolve, 100))
+    publish(service, contract)
     const page1 = ids((await list(service, '22/11/2026')).text)
     const page2 = ids((await list(service, '22/11/2026', '?pagina=2')).text)
     assert.equal(page1.length, 1000)

@@ -59,7 +59,7 @@ test('status: a fresh service — nothing received, nothing pending, no backup y
     const { status, body } = await operator(service, 'GET', 'estado')
     assert.equal(status, 200)
     assert.deepEqual(body, {
-      servicio: { version: VERSION, iniciado_en: '2026-11-22 10:00:00', activo_segundos: 90, hora_servidor: '2026-11-22T10:01:30.000-06:00' },
+      servicio: { version: VERSION, iniciado_en: '2026-11-22 10:00:00', activo_segundos: 90, hora_servidor: '2026-11-22T10:01:30.000-06:00', contrato_cliente: 'v1' },
       base_de_datos: {
         ruta: service.config.database.path,
         tamano_bytes: statSync(service.config.database.path).size,

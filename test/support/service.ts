@@ -7,7 +7,7 @@ import { createApp, type ManifiestoApp } from '../../src/app.ts'
 import type { DiskReader } from '../../src/monitoring/disk.ts'
 import type { Route } from '../../src/http/route.ts'
 import { ManualClock } from '../../src/clock.ts'
-import { DEFAULT_CONFIG, validateConfig, type Config } from '../../src/config.ts'
+import { defaultConfigFor, validateConfig, type Config } from '../../src/config.ts'
 import { closeDatabase, openDatabase, type Database } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { startServer } from '../../src/http/server.ts'
@@ -18,6 +18,10 @@ export const API_KEY = 'clave-cliente-de-prueba-7f3a'
 /** A cheap scrypt cost for tests (production uses DEFAULT_PASSWORD_COST). */
 export const TEST_PASSWORD_COST: PasswordCost = { N: 1024, r: 8, p: 1 }
 export const OPERATOR_KEY = 'clave-operador-de-prueba-91c2'
+
+/** Both client contracts, for scenario tables whose rule is shared (issue 19). */
+export const CONTRACTS = ['v1', 'v2'] as const
+export type ContractName = (typeof CONTRACTS)[number]
 
 /** Deep partial of the config, for per-test overrides. */
 export type ConfigOverrides = { [K in keyof Config]?: Partial<Config[K]> | Config[K] }
@@ -112,7 +116,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 }
 
 export function testConfig(dir: string, overrides: ConfigOverrides = {}): Config {
-  const merged: Record<string, unknown> = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>
+  // The contract's own defaults first (v2: a 7-business-day window, re-issue blocks refused), as loadConfig does.
+  const merged: Record<string, unknown> = structuredClone(defaultConfigFor(overrides.clientContract ?? 'v1')) as unknown as Record<string, unknown>
   const base = {
     server: { host: '127.0.0.1', port: 0 },
     database: { path: join(dir, 'manifiesto.db') },
