@@ -153,3 +153,14 @@ export function findReturnLines(db: Database, returnIds: readonly number[]): Map
   }
   return byReturn
 }
+
+/** How many returns in a state are on invoices in the warehouses of `scope` (index on estado). */
+export function countReturnsInState(db: Database, scope: WarehouseScope, estado: ReturnState): number {
+  const query = db.query
+    .selectFrom('returns as r')
+    .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
+    .select(sql<number>`count(*)`.as('count'))
+    .where('r.estado', '=', estado)
+    .where(inWarehouses('i.almacen', scope))
+  return first(db, query)?.count ?? 0
+}
