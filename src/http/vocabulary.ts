@@ -93,7 +93,7 @@ function localDateTimeOf(text: string): string | null {
 export const SearchText = (description: string) =>
   Type.Decode(
     Type.Refine(
-      Type.String({ minLength: 1, maxLength: 100, description, errorMessage: 'un texto de 1 a 100 caracteres, sin caracteres de control' }),
+      Type.String({ minLength: 1, maxLength: 100, description, errorMessage: 'un texto de 1 a 100 caracteres, no en blanco y sin caracteres de control' }),
       (text) => text.trim() !== '' && !CONTROL.test(text),
       () => 'no puede estar en blanco ni tener caracteres de control',
     ),
