@@ -1,14 +1,15 @@
 import { strFromU8, unzipSync } from 'fflate'
 
 /**
- * The first sheet of an XLSX file as rows of values (text, or numbers for numeric cells), read
+ * The first sheet of an XLSX file as rows of values (text, or numbers for numeric cells; '' for an
+ * empty cell), read
  * by unzipping it and reading its XML: enough for the files the service writes.
  */
 export function readFirstSheet(bytes: Uint8Array): Array<Array<string | number>> {
   const files = unzipSync(bytes)
   const sheet = strFromU8(files['xl/worksheets/sheet1.xml']!)
   const shared = files['xl/sharedStrings.xml'] ? [...strFromU8(files['xl/sharedStrings.xml']).matchAll(/<si>(?:<t[^>]*>([\s\S]*?)<\/t>)?<\/si>/g)].map((match) => unescapeXml(match[1] ?? '')) : []
-  return [...sheet.matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)].map((row) => {
+  const rows = [...sheet.matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)].map((row) => {
     // A cell without a value may be left out: place each cell by its column letters, '' between.
     const values: Array<string | number> = []
     for (const cell of row[1]!.matchAll(/<c r="([A-Z]+)\d+"([^>]*?)(?:\/>|>(?:<v>([\s\S]*?)<\/v>|<is><t[^>]*>([\s\S]*?)<\/t><\/is>)?<\/c>)/g)) {
@@ -18,6 +19,9 @@ export function readFirstSheet(bytes: Uint8Array): Array<Array<string | number>>
     }
     return values
   })
+  // Empty cells at the end of a row are left out too: rows are as wide as the header row.
+  const width = rows[0]?.length ?? 0
+  return rows.map((values) => [...values, ...Array<string>(Math.max(0, width - values.length)).fill('')])
 }
 
 function valueOf(attributes: string, value: string | undefined, inline: string | undefined, shared: readonly string[]): string | number {
