@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import { all } from '../../src/db/database.ts'
 import { API_KEY, withService, type TestService } from '../support/service.ts'
 import { requestAs, seedConsoleReturns, type ConsoleWho } from '../support/console.ts'
+import type { Answer } from '../support/batches.ts'
 import { operator } from '../support/operator.ts'
 
 /**
@@ -52,7 +53,7 @@ for (const row of rows) {
         assert.deepEqual(approvals(service), before)
         return
       }
-      assert.deepEqual(body.aprobadas.map((entry: { id: string; estado: string; fechaProcesado: string; horaProcesado: string }) => [entry.id, entry.estado, entry.fechaProcesado, entry.horaProcesado]), row.approved.map((id) => [id, 'approved', '2026-11-23', '09:00:00']))
+      assert.deepEqual((body as Answer).aprobadas.map((entry: { id: string; estado: string; fechaProcesado: string; horaProcesado: string }) => [entry.id, entry.estado, entry.fechaProcesado, entry.horaProcesado]), row.approved.map((id) => [id, 'approved', '2026-11-23', '09:00:00']))
       assert.deepEqual(states(service), { ...UNCHANGED, ...Object.fromEntries(row.approved.map((id) => [id, 'approved'])) })
       const actor = row.who === 'clave' ? 'Ana Lucía Fiallos' : 'Nombre de sup-oac'
       assert.deepEqual(approvals(service), [...before, ...row.approved.map((subject) => ({ subject, actor }))])

@@ -15,7 +15,7 @@ import { readFirstSheet } from '../support/xlsx.ts'
  */
 const HEADER = ['Devolución', 'Estado', 'Fecha', 'Registrada en', 'Factura', 'Manifiesto', 'Almacén', 'Cliente ID', 'Cliente', 'Concepto', 'Descripción del concepto', 'Línea', 'Producto ID', 'Producto', 'Unidad', 'Cantidad', 'Unidades', 'Importe', 'Total de la devolución', 'Procesada']
 const F1 = ['001-001-01-00912001', '905112', 'OAC', '40112233', 'PULPERIA LA ESPERANZA']
-const LINES: Record<string, Array<Array<string | number>>> = {
+const LINES: Record<string, Array<string | number>> = {
   '1.1': [1, 'aprobada', '2026-11-22 09:30:00', '2026-11-22 10:00:00', ...F1, 'DANADO', 'Producto dañado', 1, '30110205', 'ACEITE VEGETAL 410 mL 1/24', 'UN', 1, 1, 35.88, 774.27, '2026-11-22 10:00:00'],
   '1.2': [1, 'aprobada', '2026-11-22 09:30:00', '2026-11-22 10:00:00', ...F1, 'DANADO', 'Producto dañado', 2, '81800012', 'SALSA DE TOMATE 8X12X87GR', 'CJ', 1, 96, 738.39, 774.27, '2026-11-22 10:00:00'],
   '2.1': [2, 'pendiente', '2026-11-22 09:30:00', '2026-11-22 10:00:00', '001-001-01-00912002', '905112', 'OAS', '40112233', 'SUPER EL AHORRO', 'DANADO', 'Producto dañado', 1, '50491313', 'DETERGENTE NARANJA 400GX4X5', 'UN', 1, 1, 23.62, 23.62, ''],
