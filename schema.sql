@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 6, PRAGMA user_version = 6).
+-- manifiesto: the current database schema (schema version 8, PRAGMA user_version = 8).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
@@ -46,6 +46,9 @@ CREATE TABLE manifests (
   returns_deadline TEXT
 );
 CREATE INDEX manifests_created_at ON manifests (created_at);
+-- Open manifests (the console's dashboard) and the deadlines that close today.
+CREATE INDEX manifests_estado ON manifests (estado, created_at);
+CREATE INDEX manifests_returns_deadline ON manifests (returns_deadline) WHERE returns_deadline IS NOT NULL;
 
 CREATE TABLE invoices (
   id INTEGER PRIMARY KEY,
@@ -89,7 +92,9 @@ CREATE TABLE invoices (
   -- Set when a possible re-issue is confirmed: the copy leaves its manifest's totals.
   annulled_at TEXT
 );
-CREATE INDEX invoices_manifest ON invoices (manifest_id);
+-- A manifest's invoices, whether it has any in a user's warehouses, and its count and sum of
+-- the invoices in scope, from the index alone (no invoice row is read for a manifest list).
+CREATE INDEX invoices_manifest_almacen ON invoices (manifest_id, almacen, annulled_at, total);
 CREATE INDEX invoices_batch ON invoices (batch_id);
 CREATE INDEX invoices_fingerprint ON invoices (fingerprint, fecha_factura);
 
@@ -200,12 +205,23 @@ CREATE TABLE returns (
   -- contract v2's listing files the return under.
   invoice_date TEXT,
   -- lineasDevolucion as contract v2 lists them (every cantidad in units), written once like listed_lines.
-  listed_lines_units TEXT
+  listed_lines_units TEXT,
+  -- Its invoice's Almacen, kept equal by the two triggers below: counts and lists by warehouse
+  -- read the returns alone, never a million invoice rows.
+  almacen TEXT
 );
 CREATE INDEX returns_processed ON returns (processed_date, estado, id);
 CREATE INDEX returns_invoice_date ON returns (invoice_date, estado, id);
 CREATE INDEX returns_registered ON returns (registered_date, id);
 CREATE INDEX returns_invoice ON returns (invoice_id);
+-- Partial, so only a query about pending returns can choose it (the dashboard's count).
+CREATE INDEX returns_pending ON returns (almacen) WHERE estado = 'pending';
+CREATE TRIGGER returns_almacen_on_insert AFTER INSERT ON returns BEGIN
+  UPDATE returns SET almacen = (SELECT i.almacen FROM invoices i WHERE i.id = NEW.invoice_id) WHERE id = NEW.id;
+END;
+CREATE TRIGGER returns_almacen_follows_invoice AFTER UPDATE OF almacen ON invoices WHEN NEW.almacen IS NOT OLD.almacen BEGIN
+  UPDATE returns SET almacen = NEW.almacen WHERE invoice_id = NEW.id;
+END;
 
 CREATE TABLE return_lines (
   id INTEGER PRIMARY KEY,

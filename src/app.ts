@@ -13,6 +13,7 @@ import { Snapshotter } from './backup/backup.service.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { batchRoutes } from './batches/batches.routes.ts'
 import { conflictRoutes } from './conflicts/conflicts.routes.ts'
+import { dashboardRoutes } from './dashboard/dashboard.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { createHttpApp } from './http/http-app.ts'
 import { UploadSlots } from './http/upload-slots.ts'
@@ -98,6 +99,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     ...batchRoutes({ db, clock, config }),
     ...auditRoutes({ db, clock }),
     ...statusRoutes({ db, clock, config, startedAt, monitor, snapshots, errors, alerter }),
+    ...dashboardRoutes({ db, clock }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),
     ...apiDocsRoutes(),
   ]

@@ -203,6 +203,8 @@ export interface ReturnTable {
   closing_note: string | null
   /** The returned invoice's issue date (`YYYY-MM-DD`), kept equal to it: what the v2 listing files the return under. */
   invoice_date: string
+  /** Its invoice's Almacen, written and kept equal by triggers (schema.sql): never set by the code. */
+  almacen: Generated<string | null>
 }
 
 /**

@@ -12,6 +12,10 @@ export interface ResponseSpec {
   description: string
   schema?: TSchema
   examples?: Examples
+  /** Response headers a client reads (paging signals, a download's file name), for the OpenAPI document. */
+  headers?: Record<string, string>
+  /** A non-JSON answer's media types (a download), for the OpenAPI document. */
+  mediaTypes?: readonly string[]
 }
 
 /**

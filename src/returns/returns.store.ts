@@ -1,6 +1,7 @@
-import { sql, type Selectable } from 'kysely'
+import { sql, type RawBuilder, type Selectable } from 'kysely'
 import type { WarehouseScope } from '../actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
+import { containsText } from '../db/search.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
 import type { ManifestState, ReturnLineTable, ReturnState, ReturnTable } from '../db/tables.ts'
 
@@ -29,7 +30,7 @@ export interface InvoiceLineForReturn {
 }
 
 /** A return with what its views show of its invoice, manifest and reason. */
-export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered_date'> & {
+export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered_date' | 'almacen'> & {
   reason_descripcion: string
   reason_id_proveedor: string | null
   nfactura: string
@@ -90,7 +91,7 @@ export function findHeldUnits(db: Database, invoiceId: number): Map<number, numb
   return new Map(rows.map((row) => [row.numero_linea, row.units]))
 }
 
-export function insertReturn(db: Database, row: Omit<ReturnTable, 'id'>): number {
+export function insertReturn(db: Database, row: Omit<ReturnTable, 'id' | 'almacen'>): number {
   return Number(run(db, db.query.insertInto('returns').values(row)).lastInsertRowid)
 }
 
@@ -98,7 +99,7 @@ export function insertReturnLines(db: Database, lines: readonly ReturnLineRow[])
   if (lines.length > 0) run(db, db.query.insertInto('return_lines').values([...lines]))
 }
 
-export function updateReturn(db: Database, id: number, changes: Partial<Omit<ReturnTable, 'id'>>): void {
+export function updateReturn(db: Database, id: number, changes: Partial<Omit<ReturnTable, 'id' | 'almacen'>>): void {
   run(db, db.query.updateTable('returns').set(changes).where('id', '=', id))
 }
 
@@ -128,12 +129,51 @@ export function findReturn(db: Database, id: number, scope: WarehouseScope = nul
   return first(db, returnsWithContext(db).where('r.id', '=', id).where(inWarehouses('i.almacen', scope)))
 }
 
-export function findReturns(db: Database, filters: { registeredDate?: string; estado?: ReturnState; invoiceId?: number; scope?: WarehouseScope }): ReturnRow[] {
-  let query = returnsWithContext(db).where(inWarehouses('i.almacen', filters.scope ?? null))
-  if (filters.registeredDate !== undefined) query = query.where('r.registered_date', '=', filters.registeredDate)
-  if (filters.estado !== undefined) query = query.where('r.estado', '=', filters.estado)
-  if (filters.invoiceId !== undefined) query = query.where('r.invoice_id', '=', filters.invoiceId)
-  return all(db, query.orderBy('r.id'))
+export interface ReturnFilters {
+  /** Local registration date, or an inclusive range of them. */
+  registeredDate?: string
+  registeredFrom?: string
+  registeredTo?: string
+  estado?: ReturnState
+  invoiceId?: number
+  /** Text in Nfactura, cliente, Clienteid or NumeroManifiesto. */
+  search?: string
+  scope?: WarehouseScope
+}
+
+const RETURN_SEARCH_COLUMNS = ['i.nfactura', 'i.cliente', 'i.cliente_id', 'm.numero']
+
+/** Returns matching the filters, by id. */
+export function findReturns(db: Database, filters: ReturnFilters): ReturnRow[] {
+  return all(db, matching(returnsWithContext(db), filters).orderBy('r.id'))
+}
+
+/** One page of the returns matching the filters, newest (highest id) first. */
+export function findReturnPage(db: Database, filters: ReturnFilters, offset: number, limit: number): ReturnRow[] {
+  return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
+}
+
+/**
+ * How many returns match the filters. Without a search the returns table answers alone (its own
+ * copy of the warehouse); a search reads each candidate's invoice and manifest.
+ */
+export function countReturns(db: Database, filters: ReturnFilters): number {
+  const count = sql<number>`count(*)`.as('count')
+  if (filters.search === undefined) return first(db, matching(db.query.selectFrom('returns as r').select(count), filters))?.count ?? 0
+  const query = db.query.selectFrom('returns as r').innerJoin('invoices as i', 'i.id', 'r.invoice_id').innerJoin('manifests as m', 'm.id', 'i.manifest_id').select(count)
+  return first(db, matching(query, filters))?.count ?? 0
+}
+
+/** The filters on a query over `returns r` (joined with `invoices i` and `manifests m` when searching). */
+function matching<Q extends { where: (condition: RawBuilder<boolean>) => Q }>(query: Q, filters: ReturnFilters): Q {
+  const conditions: Array<RawBuilder<unknown>> = [inWarehouses('r.almacen', filters.scope ?? null)]
+  if (filters.registeredDate !== undefined) conditions.push(sql`r.registered_date = ${filters.registeredDate}`)
+  if (filters.registeredFrom !== undefined) conditions.push(sql`r.registered_date >= ${filters.registeredFrom}`)
+  if (filters.registeredTo !== undefined) conditions.push(sql`r.registered_date <= ${filters.registeredTo}`)
+  if (filters.estado !== undefined) conditions.push(sql`r.estado = ${filters.estado}`)
+  if (filters.invoiceId !== undefined) conditions.push(sql`r.invoice_id = ${filters.invoiceId}`)
+  if (filters.search !== undefined) conditions.push(containsText(RETURN_SEARCH_COLUMNS, filters.search))
+  return query.where(sql<boolean>`(${sql.join(conditions, sql` AND `)})`)
 }
 
 /** Which approved returns the client's listing shows: by day, and (v2) only published packages. */
@@ -198,4 +238,10 @@ export function findReturnLines(db: Database, returnIds: readonly number[]): Map
     else byReturn.set(row.return_id, [row])
   }
   return byReturn
+}
+
+/** How many pending returns are on invoices in the warehouses of `scope` (the partial index returns_pending). */
+export function countPendingReturns(db: Database, scope: WarehouseScope): number {
+  const query = db.query.selectFrom('returns as r').select(sql<number>`count(*)`.as('count')).where('r.estado', '=', 'pending').where(inWarehouses('r.almacen', scope))
+  return first(db, query)?.count ?? 0
 }
