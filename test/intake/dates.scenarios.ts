@@ -1,5 +1,5 @@
-import { invoice, type Invoice } from '../support/batches.ts'
-import type { ConfigOverrides } from '../support/service.ts'
+import { invoice, type Answer, type Invoice } from '../support/batches.ts'
+import type { ConfigOverrides, ContractName } from '../support/service.ts'
 
 /** The scenarios of step 4 (dates), shared by the intake tests and the dry run's (validar). */
 
@@ -44,6 +44,26 @@ export const dateRejections: DateRejection[] = [
   { name: 'strict mode: an unreadable date is invalid, not a mix', config: STRICT, batch: [dated('F-1', at(HOY)), dated('F-2', 'mañana')], rejected: [{ manifiesto: '905112', motivo: 'FECHA_FACTURA_INVALIDA', detalle: { instruccion: INVALIDA, facturas_afectadas: ['F-2'] }, facturas: ['F-1', 'F-2'] }] },
   { name: 'midnight edge: UTC already on the 23rd, Honduras still on the 22nd → the 23rd is future', now: '2026-11-23T05:59:59.000Z', batch: [dated('F-1', at('2026-11-23'))], rejected: [{ manifiesto: '905112', motivo: 'FECHA_FACTURA_FUTURA', detalle: { instruccion: FUTURA, facturas_futuras: { 'F-1': '2026-11-23' }, hoy_servidor: HOY }, facturas: ['F-1'] }] },
 ]
+
+/**
+ * The whole 422 a rejection row is answered under a contract. The contracts differ only in the
+ * label of the valid manifests: v1 details them under `manifiestos_validos`; v2 lists their
+ * numbers under the one label `manifiestos`, and v1's label is then absent.
+ */
+export function dateRejectionAnswer(scenario: DateRejection, contract: ContractName): Answer {
+  const rejected = scenario.rejected!.map((entry) => ({ manifiesto: entry.manifiesto, motivo: entry.motivo, detalle: entry.detalle, total_facturas: entry.facturas.length, facturas: entry.facturas }))
+  const rejectedCount = rejected.reduce((sum, entry) => sum + entry.total_facturas, 0)
+  const validos = scenario.validos ?? []
+  return {
+    success: false,
+    message: `Lote rechazado: ${rejected.length} manifiesto(s) tienen facturas con fechas inválidas. No se insertó ninguna factura del lote.`,
+    motivo: 'FECHAS_INVALIDAS',
+    accion_requerida: 'Corrija la FechaFactura de las facturas indicadas en cada manifiesto rechazado y reenvíe el lote completo (los manifiestos válidos tampoco se insertaron).',
+    resumen: { total_recibidas: scenario.batch.length, total_rechazadas: rejectedCount, total_validas: scenario.batch.length - rejectedCount, insertadas: 0 },
+    manifiestos_rechazados: rejected,
+    ...(contract === 'v1' ? { manifiestos_validos: validos } : { manifiestos: validos.map((valid) => valid.manifiesto) }),
+  }
+}
 
 export interface DateAcceptance {
   name: string

@@ -1,9 +1,9 @@
 import { test } from 'node:test'
-import { withService } from '../support/service.ts'
+import { CONTRACTS, withService } from '../support/service.ts'
 import { checkSequence, earlierDayScenarios } from './sequence.scenarios.ts'
 
-const INTAKE = { rateLimits: { insertPerMinute: 1000 } }
-
+for (const contract of CONTRACTS)
 for (const scenario of earlierDayScenarios) {
-  test(`intake step 5: ${scenario.name}`, () => withService({ config: INTAKE }, (service) => checkSequence(service, scenario)))
+  test(`intake step 5 (${contract}): ${scenario.name}`, () =>
+    withService({ config: { clientContract: contract, rateLimits: { insertPerMinute: 1000 } } }, (service) => checkSequence(service, scenario)))
 }

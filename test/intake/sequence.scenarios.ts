@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { databaseState, invoice, invoicesOf, postBatch, resumen, type Answer } from '../support/batches.ts'
-import type { TestService } from '../support/service.ts'
+import type { ContractName, TestService } from '../support/service.ts'
 import { warning } from './step8.scenarios.ts'
 
 /**
@@ -16,8 +16,11 @@ export interface SequenceScenario {
   /** The batch: its invoices, or its exact text. */
   batch: unknown
   status: number
-  /** The whole answer, given the batch_uuid of the first batch sent before and of this one. */
-  body: (uuids: { first: string; this: string }) => Answer
+  /**
+   * The whole answer, given the batch_uuid of the first batch sent before and of this one, and
+   * the client contract the service speaks (the rows of step 5 run under both).
+   */
+  body: (context: { first: string; this: string; contract: ContractName }) => Answer
   /** Whether the batch writes anything (a refusal or a duplicate writes nothing). */
   writes: boolean
   /** Invoices of each manifest afterwards. */
@@ -28,6 +31,12 @@ const TODAY = '2026-11-22T16:00:00Z'
 export const DUPLICATE_MESSAGE = 'Este lote ya fue procesado hoy y no se reprocesó; se devuelve el resumen del procesamiento original.'
 const NOTA = 'Manifiesto válido, rechazado solo por venir en el mismo lote que manifiestos de días anteriores: reenvíelo en un lote aparte.'
 const duplicateOf = (counts: Parameters<typeof resumen>[0]) => ({ first }: { first: string }) => ({ success: true, message: DUPLICATE_MESSAGE, batch_uuid: first, resumen: resumen(counts) })
+/**
+ * The valid manifests of a MANIFIESTOS_FECHA_INVALIDA answer: v1 details them under
+ * `manifiestos_no_afectados`; v2 lists their numbers under the one label `manifiestos`, and
+ * v1's label is then absent.
+ */
+const validManifests = (contract: ContractName, v1: { manifiestos_no_afectados: unknown[] }, v2: { manifiestos: string[] }) => (contract === 'v1' ? v1 : v2)
 const reordered = `[\n  ${JSON.stringify(Object.fromEntries(Object.entries(invoice('F-1', '905112', { Total: 2300.5 })).reverse()), null, 4).replace('2300.5', '2300.50')}\n]`
 
 export const duplicateScenarios: SequenceScenario[] = [
@@ -81,7 +90,7 @@ export const earlierDayScenarios: SequenceScenario[] = [
     at: TODAY,
     batch: [invoice('F-2', '905111'), invoice('F-3', '905200'), invoice('F-4', '905111'), invoice('F-5', '905201')],
     status: 422,
-    body: () => ({
+    body: ({ contract }) => ({
       success: false,
       message: 'Lote rechazado: incluye facturas para 1 manifiesto(s) creados en días anteriores, que ya no aceptan facturas. No se insertó ninguna factura del lote.',
       motivo: 'MANIFIESTOS_FECHA_INVALIDA',
@@ -97,7 +106,11 @@ export const earlierDayScenarios: SequenceScenario[] = [
           instruccion: 'El manifiesto 905111 se creó el 2026-11-21 y desde otro día ya no acepta facturas nuevas. Envíe esas facturas con un número de manifiesto nuevo.',
         },
       ],
-      manifiestos_no_afectados: ['905200', '905201'].map((manifiesto, i) => ({ manifiesto, total_facturas: 1, facturas: [`F-${3 + i * 2}`], nota: NOTA })),
+      ...validManifests(
+        contract,
+        { manifiestos_no_afectados: ['905200', '905201'].map((manifiesto, i) => ({ manifiesto, total_facturas: 1, facturas: [`F-${3 + i * 2}`], nota: NOTA })) },
+        { manifiestos: ['905200', '905201'] },
+      ),
     }),
     writes: false,
   },
@@ -117,7 +130,7 @@ export const earlierDayScenarios: SequenceScenario[] = [
     at: '2026-11-22T07:00:00Z',
     batch: [invoice('F-2', '905111')],
     status: 422,
-    body: () => ({
+    body: ({ contract }) => ({
       success: false,
       message: 'Lote rechazado: incluye facturas para 1 manifiesto(s) creados en días anteriores, que ya no aceptan facturas. No se insertó ninguna factura del lote.',
       motivo: 'MANIFIESTOS_FECHA_INVALIDA',
@@ -133,7 +146,7 @@ export const earlierDayScenarios: SequenceScenario[] = [
           instruccion: 'El manifiesto 905111 se creó el 2026-11-21 y desde otro día ya no acepta facturas nuevas. Envíe esas facturas con un número de manifiesto nuevo.',
         },
       ],
-      manifiestos_no_afectados: [],
+      ...validManifests(contract, { manifiestos_no_afectados: [] }, { manifiestos: [] }),
     }),
     writes: false,
   },
@@ -162,13 +175,13 @@ export async function sendEarlier(service: TestService, scenario: SequenceScenar
   return uuids[0]!
 }
 
-/** Runs one row: the earlier batches, then the batch, its whole answer and what it wrote. */
+/** Runs one row: the earlier batches, then the batch, its whole answer (under the contract the service speaks) and what it wrote. */
 export async function checkSequence(service: TestService, scenario: SequenceScenario): Promise<void> {
   const first = await sendEarlier(service, scenario)
   const before = databaseState(service.db)
   const { status, body } = await postBatch(service, scenario.batch)
   assert.equal(status, scenario.status, JSON.stringify(body))
-  assert.deepEqual(body, scenario.body({ first, this: body.batch_uuid as string }))
+  assert.deepEqual(body, scenario.body({ first, this: body.batch_uuid as string, contract: service.config.clientContract }))
   if (scenario.writes) assert.notDeepEqual(databaseState(service.db), before)
   else assert.deepEqual(databaseState(service.db), before, 'nothing written')
   for (const [numero, nfacturas] of Object.entries(scenario.stored ?? {})) assert.deepEqual(invoicesOf(service.db, numero), nfacturas, `manifest ${numero}`)

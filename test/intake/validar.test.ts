@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { databaseDump, databaseState, invoice, type Answer } from '../support/batches.ts'
 import { rawRequest } from '../support/raw-request.ts'
-import { API_KEY, withService, type ConfigOverrides, type TestService } from '../support/service.ts'
+import { API_KEY, CONTRACTS, withService, type ConfigOverrides, type TestService } from '../support/service.ts'
 import { startWebhook } from '../support/webhook.ts'
 import { acceptedBatch, dateAcceptances, dateRejections } from './dates.scenarios.ts'
 import { earlierDayScenarios, duplicateScenarios, sendEarlier } from './sequence.scenarios.ts'
@@ -11,7 +11,8 @@ import { lenientBatch, lenientScenarios, structureScenarios } from './structure.
 import { arrangeReissue, COPIES, ORIGINALS, reissueScenarios, REJECT, TODAY, YESTERDAY } from '../reissues/detection.scenarios.ts'
 
 /**
- * `validar` (issue 17) against every scenario of the intake tests: on the same state, `validar`
+ * `validar` (issue 17) against every scenario of the intake tests, under each client contract
+ * (issue 19: it answers as `insertar` would under the active one): on the same state, `validar`
  * then `insertar` give the same status and body but for `simulacion` and a null `batch_uuid` where
  * `insertar` created a batch, and `validar` leaves every row of the database as it was.
  */
@@ -46,18 +47,26 @@ async function post(service: TestService, endpoint: 'insertar' | 'validar', batc
   return { status: response.status, body: (await response.json()) as Answer }
 }
 
+for (const contract of CONTRACTS)
 for (const scenario of cases) {
-  test(`validar = insertar, nothing written: ${scenario.name}`, () =>
-    withService({ now: scenario.now, config: { ...scenario.config, rateLimits: LIMITS } }, async (service) => {
+  test(`validar = insertar (${contract}), nothing written: ${scenario.name}`, () =>
+    withService({ now: scenario.now, config: { clientContract: contract, ...scenario.config, rateLimits: LIMITS } }, async (service) => {
       await scenario.arrange?.(service)
       const before = databaseDump(service.db)
       const simulated = await post(service, 'validar', scenario.batch)
       assert.deepEqual(databaseDump(service.db), before, 'validar wrote nothing')
 
-      const batchesBefore = databaseState(service.db).batches
+      const stateBefore = databaseState(service.db)
       const real = await post(service, 'insertar', scenario.batch)
-      const created = databaseState(service.db).batches > batchesBefore
+      const stateAfter = databaseState(service.db)
+      const created = stateAfter.batches > stateBefore.batches
       assert.equal(simulated.status, real.status, JSON.stringify(simulated.body))
+      if (contract === 'v2' && created && real.status === 422) {
+        // v2 refused the batch whole: insertar recorded it failed and stored none of its invoices (validar, above, left nothing at all).
+        const record = service.db.sqlite.prepare('SELECT estado FROM batches WHERE uuid = ?').pluck().get(real.body.batch_uuid)
+        assert.equal(record, 'failed')
+        assert.deepEqual({ invoices: stateAfter.invoices, lines: stateAfter.lines, conflicts: stateAfter.conflicts }, { invoices: stateBefore.invoices, lines: stateBefore.lines, conflicts: stateBefore.conflicts })
+      }
       const expected: Answer = { ...real.body, simulacion: true }
       // Where insertar created a batch, validar names none; a duplicate names the original in both.
       if (created && 'batch_uuid' in real.body) expected.batch_uuid = null
