@@ -10,6 +10,7 @@ import { createAlerter } from './alerts/alerter.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { batchRoutes } from './batches/batches.routes.ts'
 import { conflictRoutes } from './conflicts/conflicts.routes.ts'
+import { defaultConsoleFiles, type ConsoleFiles } from './console/console-files.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { createHttpApp } from './http/http-app.ts'
 import { UploadSlots } from './http/upload-slots.ts'
@@ -32,6 +33,8 @@ export interface AppDeps {
   log: Logger
   /** scrypt cost of new password hashes (tests lower it; a raised one rehashes at the next login). */
   passwordCost?: PasswordCost
+  /** The operator console's built files (default: the executable's assets, or the build folder from source). */
+  consoleFiles?: ConsoleFiles
 }
 
 export interface ManifiestoApp {
@@ -42,7 +45,7 @@ export interface ManifiestoApp {
 }
 
 /** Builds the service: every route registered here, from one list. Starts nothing. */
-export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST }: AppDeps): ManifiestoApp {
+export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST, consoleFiles = defaultConsoleFiles() }: AppDeps): ManifiestoApp {
   const rateLimits = {
     insert: config.rateLimits.insertPerMinute,
     returns: config.rateLimits.returnsPerMinute,
@@ -94,6 +97,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     },
     databaseFileProblem: () => databaseFileProblem(db),
     onInternalError: (error, context) => alerter.notify(error, context),
+    consoleFiles,
   })
   return { app, listener: toNodeListener(app), routes }
 }
