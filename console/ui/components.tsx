@@ -138,7 +138,7 @@ export function ActionDialog({ title, message, confirmLabel, reason, danger, onC
   const submit = async (event: Event) => {
     event.preventDefault()
     if (reason?.required && text.trim() === '') {
-      setError({ message: `Escriba ${reason.label.toLowerCase()}.` } as ApiError)
+      setError({ message: `El campo «${reason.label}» es obligatorio: escríbalo antes de confirmar.` } as ApiError)
       return
     }
     setBusy(true)
@@ -159,7 +159,11 @@ export function ActionDialog({ title, message, confirmLabel, reason, danger, onC
         <div class="mensaje">{message}</div>
         {reason && (
           <Field label={reason.label + (reason.required ? '' : ' (opcional)')}>
-            {(id) => <textarea id={id} rows={3} maxLength={500} value={text} onInput={(event) => setText(event.currentTarget.value)} required={reason.required} />}
+            {(id) => <textarea id={id} rows={3} maxLength={500} value={text} onInput={(event) => {
+                  setText(event.currentTarget.value)
+                  setError(null)
+                }}
+                aria-required={reason.required} />}
           </Field>
         )}
         <ErrorNote error={error} />

@@ -27,7 +27,14 @@ export function ReturnsTable({
   const [decision, setDecision] = useState<Decision | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const supervisor = isSupervisor.value
-  if (returns.length === 0) return <Empty>{empty}</Empty>
+  if (returns.length === 0) {
+    return (
+      <>
+        <Notice text={notice} />
+        <Empty>{empty}</Empty>
+      </>
+    )
+  }
   const selectable = returns.filter((item) => item.estado === 'pending').map((item) => item.id)
   const allSelected = selection !== undefined && selectable.length > 0 && selectable.every((id) => selection.selected.has(id))
   return (

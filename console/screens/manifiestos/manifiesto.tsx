@@ -16,11 +16,13 @@ export function ManifestScreen({ numero }: { numero: string }) {
   const loaded = useLoad(() => api.manifests.get(numero), [numero])
   const [dialog, setDialog] = useState<'cerrar' | 'reabrir' | 'plazo' | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
+  const [changes, setChanges] = useState(0)
   const manifest = loaded.data
   const supervisor = isSupervisor.value
   const done = (text: string) => () => {
     setDialog(null)
     setNotice(text)
+    setChanges(changes + 1)
     loaded.reload()
   }
   return (
@@ -90,7 +92,7 @@ export function ManifestScreen({ numero }: { numero: string }) {
             )}
           </dl>
           <Invoices manifest={manifest} />
-          {supervisor && <History tipo="manifiesto" sujeto={numero} />}
+          {supervisor && <History key={changes} tipo="manifiesto" sujeto={numero} />}
         </>
       )}
       {dialog === 'cerrar' && (
