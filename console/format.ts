@@ -79,3 +79,16 @@ export const RETURN_STATES = { pending: 'Pendiente', approved: 'Aprobada', rejec
 export const MANIFEST_STATES = { imported: 'Abierto', closed: 'Cerrado' } as const
 export const BATCH_STATES = { received: 'En proceso', processed: 'Procesado', failed: 'Fallido' } as const
 export const ROLES = { operador: 'Operador', supervisor: 'Supervisor', admin: 'Administrador' } as const
+
+/**
+ * `22/11/2026` (also `22-11-2026`, `2/3/2026`) → `2026-11-22`, or null when it is not a real date.
+ * How people at the warehouse write a date; the service takes `YYYY-MM-DD`.
+ */
+export function parseDayMonthYear(text: string): string | null {
+  const match = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\s*$/.exec(text)
+  if (!match) return null
+  const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  const probe = new Date(Date.UTC(year, month - 1, day))
+  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+}

@@ -2,7 +2,7 @@ import type { ComponentChildren, JSX } from 'preact'
 import { useEffect, useId, useRef, useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import type { ApiError } from '../api/client.ts'
-import { money } from '../format.ts'
+import { date, money, parseDayMonthYear } from '../format.ts'
 import { asApiError } from './data.ts'
 
 /** A screen: its title (also the window's), actions beside it, its content. */
@@ -194,5 +194,44 @@ export function BackLink({ href, children }: { href: string; children: Component
     <p class="volver">
       <Link href={href}>← {children}</Link>
     </p>
+  )
+}
+
+/**
+ * A date as the warehouse writes it (`22/11/2026`), whatever the browser's language: the value
+ * given and taken is `YYYY-MM-DD`; a complete valid date is taken as it is typed, an empty field
+ * clears it, anything else is marked and explained.
+ */
+export function DateField({ label, value, onChange, hint, min, max }: { label: string; value: string; onChange: (iso: string) => void; hint?: string; min?: string; max?: string }) {
+  const [text, setText] = useState(value ? date(value) : '')
+  useEffect(() => {
+    if (parseDayMonthYear(text) !== value && !(value === '' && text.trim() === '')) setText(value ? date(value) : '')
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [value])
+  const iso = parseDayMonthYear(text)
+  const outside = iso !== null && ((min !== undefined && iso < min) || (max !== undefined && iso > max))
+  const problem = text.trim() !== '' && iso === null && text.trim().length >= 8 ? 'Escriba la fecha como 22/11/2026.' : outside ? `La fecha debe estar entre ${date(min ?? '')} y ${date(max ?? '')}.` : null
+  return (
+    <Field label={label} hint={problem ?? hint ?? 'dd/mm/aaaa'}>
+      {(id, hintId) => (
+        <input
+          id={id}
+          class="fecha"
+          inputMode="numeric"
+          placeholder="dd/mm/aaaa"
+          autoComplete="off"
+          aria-describedby={hintId}
+          aria-invalid={problem !== null}
+          value={text}
+          onInput={(event) => {
+            const next = event.currentTarget.value
+            setText(next)
+            const parsed = parseDayMonthYear(next)
+            if (next.trim() === '') onChange('')
+            else if (parsed !== null) onChange(parsed)
+          }}
+        />
+      )}
+    </Field>
   )
 }

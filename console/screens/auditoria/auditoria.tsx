@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { api } from '../../api/client.ts'
 import { dateTime } from '../../format.ts'
-import { Empty, ErrorNote, Field, Loading, Page, Pager } from '../../ui/components.tsx'
+import { DateField, Empty, ErrorNote, Field, Loading, Page, Pager } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { actionName } from './acciones.ts'
 
@@ -31,8 +31,8 @@ export function AuditScreen() {
   return (
     <Page title="Auditoría" subtitle="Cada cambio queda registrado con quién lo hizo y cuándo.">
       <form class="filtros" role="search" aria-label="Filtrar la auditoría" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Desde">{(id) => <input id={id} type="date" value={filters.desde} onChange={(event) => setFilters({ desde: event.currentTarget.value })} />}</Field>
-        <Field label="Hasta">{(id) => <input id={id} type="date" value={filters.hasta} onChange={(event) => setFilters({ hasta: event.currentTarget.value })} />}</Field>
+        <DateField label="Desde" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
+        <DateField label="Hasta" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
         <Field label="Tipo">
           {(id) => (
             <select id={id} value={filters.tipo} onChange={(event) => setFilters({ tipo: event.currentTarget.value })}>

@@ -3,7 +3,7 @@ import { api } from '../../api/client.ts'
 import type { ReturnState } from '../../api/types.ts'
 import { money } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
-import { ActionDialog, ErrorNote, Field, Loading, Notice, Page, Pager, Tabs } from '../../ui/components.tsx'
+import { ActionDialog, DateField, ErrorNote, Field, Loading, Notice, Page, Pager, Tabs } from '../../ui/components.tsx'
 import { matches, pageOf, useFilters, useLoad } from '../../ui/data.ts'
 import { ReturnsTable } from './tabla.tsx'
 
@@ -45,9 +45,7 @@ export function ReturnsScreen() {
         <Field label="Buscar" hint="Número de factura, de manifiesto o de devolución">
           {(id, hint) => <input id={id} type="search" aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
         </Field>
-        <Field label="Registradas el día">
-          {(id) => <input id={id} type="date" value={filters.fecha} onChange={(event) => setFilters({ fecha: event.currentTarget.value })} />}
-        </Field>
+        <DateField label="Registradas el día" value={filters.fecha} onChange={(fecha) => setFilters({ fecha }, { replace: true })} />
       </form>
       <Notice text={notice} />
       {supervisor && estado === 'pending' && found.length > 0 && (

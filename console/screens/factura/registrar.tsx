@@ -6,7 +6,7 @@ import { api, type ApiError } from '../../api/client.ts'
 import type { InvoiceLine, InvoiceView, Reason } from '../../api/types.ts'
 import { date, hondurasDate, money, quantity } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
-import { BackLink, ErrorNote, Field, Loading, Page } from '../../ui/components.tsx'
+import { BackLink, DateField, ErrorNote, Field, Loading, Page } from '../../ui/components.tsx'
 import { asApiError, useLoad } from '../../ui/data.ts'
 
 interface Entry {
@@ -149,9 +149,7 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
             </select>
           )}
         </Field>
-        <Field label="Fecha de la devolución" hint={`Entre ${date(invoice.fecha_factura)} y hoy`}>
-          {(id, hint) => <input id={id} type="date" required aria-describedby={hint} min={invoice.fecha_factura} max={today} value={fecha} onInput={(event) => setFecha(event.currentTarget.value)} />}
-        </Field>
+        <DateField label="Fecha de la devolución" hint={`dd/mm/aaaa, entre ${date(invoice.fecha_factura)} y hoy`} min={invoice.fecha_factura} max={today} value={fecha} onChange={setFecha} />
         <div class="campo">
           <span class="etiqueta-vacia" aria-hidden="true">
             &nbsp;

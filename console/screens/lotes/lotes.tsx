@@ -2,7 +2,7 @@ import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { BatchView } from '../../api/types.ts'
 import { BATCH_STATES, date, dateTime, hondurasDate, quantity } from '../../format.ts'
-import { BackLink, Empty, ErrorNote, Field, Loading, Page, Pager, StateTag } from '../../ui/components.tsx'
+import { BackLink, DateField, Empty, ErrorNote, Loading, Page, Pager, StateTag } from '../../ui/components.tsx'
 import { pageOf, useFilters, useLoad } from '../../ui/data.ts'
 
 type Summary = Partial<Record<'recibidas' | 'insertadas' | 'actualizadas' | 'sin_cambios' | 'pendientes_revision' | 'rechazadas', number>>
@@ -18,7 +18,7 @@ export function BatchesScreen() {
   return (
     <Page title="Lotes" subtitle="Envíos de facturas del sistema del proveedor, en orden de llegada.">
       <form class="filtros" aria-label="Día de los lotes" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Día de recepción">{(id) => <input id={id} type="date" value={fecha} onChange={(event) => setFilters({ fecha: event.currentTarget.value })} />}</Field>
+        <DateField label="Día de recepción" value={fecha} onChange={(value) => setFilters({ fecha: value }, { replace: true })} />
       </form>
       <ErrorNote error={loaded.error} />
       {loaded.loading && !loaded.data ? (

@@ -4,7 +4,7 @@ import { api } from '../../api/client.ts'
 import type { ManifestDetail } from '../../api/types.ts'
 import { date, dateTime, MANIFEST_STATES } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
-import { ActionDialog, BackLink, Empty, ErrorNote, Field, Loading, Money, Notice, Page, Pager, StateTag } from '../../ui/components.tsx'
+import { ActionDialog, BackLink, DateField, Empty, ErrorNote, Field, Loading, Money, Notice, Page, Pager, StateTag } from '../../ui/components.tsx'
 import { matches, pageOf, useFilters, useLoad } from '../../ui/data.ts'
 import { History } from '../auditoria/historial.tsx'
 import { Deadline } from './plazo.tsx'
@@ -130,7 +130,7 @@ function ExtendDialog({ manifest, onDone, onCancel }: { manifest: ManifestDetail
       message={
         <>
           <p>Plazo actual: hasta {dateTime(manifest.plazo_devoluciones)}. El nuevo último día debe ser un día hábil posterior.</p>
-          <Field label="Nuevo último día">{(id) => <input id={id} type="date" required value={hasta} onInput={(event) => setHasta(event.currentTarget.value)} />}</Field>
+          <DateField label="Nuevo último día" value={hasta} onChange={setHasta} />
         </>
       }
       confirmLabel="Ampliar plazo"

@@ -1,7 +1,7 @@
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import { date, MANIFEST_STATES } from '../../format.ts'
-import { Empty, ErrorNote, Field, Loading, Money, Page, Pager, StateTag, Tabs } from '../../ui/components.tsx'
+import { DateField, Empty, ErrorNote, Field, Loading, Money, Page, Pager, StateTag, Tabs } from '../../ui/components.tsx'
 import { matches, pageOf, useFilters, useLoad } from '../../ui/data.ts'
 import { Deadline } from './plazo.tsx'
 
@@ -28,12 +28,8 @@ export function ManifestsScreen() {
         <Field label="Número de manifiesto">
           {(id) => <input id={id} type="search" inputMode="numeric" value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
         </Field>
-        <Field label="Ingresó desde">
-          {(id) => <input id={id} type="date" value={filters.desde} onChange={(event) => setFilters({ desde: event.currentTarget.value })} />}
-        </Field>
-        <Field label="Ingresó hasta">
-          {(id) => <input id={id} type="date" value={filters.hasta} onChange={(event) => setFilters({ hasta: event.currentTarget.value })} />}
-        </Field>
+        <DateField label="Ingresó desde" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
+        <DateField label="Ingresó hasta" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
       </form>
       <ErrorNote error={loaded.error} />
       {loaded.loading && !loaded.data ? (
