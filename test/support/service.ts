@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { PasswordCost } from '../../src/accounts/passwords.ts'
 import { createApp } from '../../src/app.ts'
+import type { ConsoleFiles } from '../../src/console/console-files.ts'
 import type { Route } from '../../src/http/route.ts'
 import { ManualClock } from '../../src/clock.ts'
 import { DEFAULT_CONFIG, validateConfig, type Config } from '../../src/config.ts'
@@ -47,6 +48,8 @@ export interface TestServiceOptions {
   now?: string
   /** Runs on the new database file before it is migrated (to build one of an earlier version). */
   beforeMigrate?: (db: Database) => void
+  /** The console's built files (default: the build folder, console/dist). */
+  consoleFiles?: ConsoleFiles
 }
 
 /**
@@ -68,7 +71,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const db = openDatabase(config.database.path)
   options.beforeMigrate?.(db)
   migrateDatabase(db)
-  const { listener, routes } = createApp({ config, db, clock, log, passwordCost: options.passwordCost ?? TEST_PASSWORD_COST })
+  const { listener, routes } = createApp({ config, db, clock, log, passwordCost: options.passwordCost ?? TEST_PASSWORD_COST, ...(options.consoleFiles ? { consoleFiles: options.consoleFiles } : {}) })
   const server = await startServer(listener, config.server)
   const url = `http://127.0.0.1:${server.address.port}`
   const checkAnswer = answerChecker(routes)
