@@ -95,6 +95,17 @@ test('consola: a manifest found by number, an invoice in it found by client', { 
     await page.getByRole('heading', { name: 'Factura 001-001-01-00912002' }).waitFor()
     await page.getByText('SUPER EL AHORRO').first().waitFor()
     await screenshot(page, '05-factura')
+
+    // The session ends under the person (here: every session deleted): the next step asks to log
+    // in again, and then goes on to where they were going.
+    service.db.sqlite.prepare('DELETE FROM sessions').run()
+    await page.getByRole('link', { name: 'Manifiesto 905112' }).click()
+    await page.getByRole('status').filter({ hasText: 'Su sesión terminó. Entre de nuevo para seguir donde estaba.' }).waitFor()
+    await page.getByLabel('Usuario').fill('ana')
+    await page.getByLabel('Contraseña').fill('clave-de-persona-2026')
+    await page.getByRole('button', { name: 'Entrar' }).click()
+    await page.getByRole('heading', { name: 'Manifiesto 905112' }).waitFor()
+    assert.match(page.url(), /\/consola\/manifiestos\/905112$/)
   }))
 
 test('consola: a return registered with boxes and units lowers the available units; a 422 is shown on the line it names', { skip }, () =>
@@ -249,3 +260,46 @@ test('consola: an administrator creates a user, who then logs in', { skip }, () 
     await screenshot(page, '16-mi-cuenta')
     assert.equal(await page.getByRole('link', { name: 'Usuarios' }).count(), 0)
   }))
+
+test('consola: lotes with their answer and payload, conceptos created and deactivated, the audit log filtered by user', { skip }, () =>
+  withConsole(async (page, service) => {
+    await createAccount(service, 'sofia', 'supervisor', 'todos', 'Sofía Reyes')
+    await postBatch(service, exampleBatch())
+    await logInThroughUi(page, service, 'sofia')
+    await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Lotes' }).click()
+    await page.getByLabel('Día de recepción').waitFor()
+    assert.equal(await page.getByLabel('Día de recepción').inputValue(), '22/11/2026')
+    await screenshot(page, '17-lotes')
+    await page.getByRole('link', { name: '22/11/2026 10:00' }).click()
+    await page.getByRole('heading', { name: 'Resumen respondido' }).waitFor()
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Descargar el cuerpo tal como llegó' }).click()])
+    const payload = JSON.parse(await streamText(await download.createReadStream())) as unknown[]
+    assert.deepEqual(payload, exampleBatch())
+    await screenshot(page, '18-lote')
+
+    await page.getByRole('link', { name: 'Conceptos' }).click()
+    await page.getByText('No hay conceptos todavía.').waitFor()
+    await page.getByRole('button', { name: 'Nuevo concepto' }).click()
+    await page.getByLabel('Código').fill('DANADO')
+    await page.getByLabel('Descripción').fill('Producto dañado')
+    await page.getByLabel('Id del proveedor').fill('7')
+    await page.getByRole('button', { name: 'Guardar concepto' }).click()
+    await page.getByRole('status').filter({ hasText: 'Concepto DANADO creado.' }).waitFor()
+    await page.getByRole('button', { name: 'Desactivar el concepto DANADO' }).click()
+    await page.getByRole('row', { name: /DANADO Producto dañado 7 Inactivo/ }).waitFor()
+    await screenshot(page, '19-conceptos')
+    assert.equal(service.db.sqlite.prepare("SELECT activo FROM return_reasons WHERE codigo = 'DANADO'").pluck().get(), 0)
+
+    await page.getByRole('link', { name: 'Auditoría' }).click()
+    await page.getByLabel('Usuario').fill('sofia')
+    await page.getByRole('row', { name: /Sofía Reyes sofia Cambió el concepto concepto DANADO/ }).waitFor()
+    await page.getByRole('row', { name: /Creó el concepto concepto DANADO/ }).waitFor()
+    assert.match(page.url(), /\/consola\/auditoria\?usuario=sofia$/)
+    await screenshot(page, '20-auditoria')
+  }))
+
+async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer))
+  return Buffer.concat(chunks).toString('utf8')
+}

@@ -26,7 +26,7 @@ export function HomeScreen() {
       api.returns.list({ estado: 'pending' }),
       supervisor ? api.batches.list(today) : Promise.resolve(null),
       supervisor ? api.conflicts.list('pending') : Promise.resolve(null),
-      api.reissues.list('pending').catch(() => null),
+      supervisor ? api.reissues.list('pending') : Promise.resolve(null),
     ])
     return { open, pending, batches, conflicts, reissues }
   }, [supervisor, today])
