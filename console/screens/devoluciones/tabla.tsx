@@ -16,6 +16,7 @@ export function ReturnsTable({
   empty,
   selection,
   extraColumns,
+  showInvoice = true,
 }: {
   returns: ReturnView[]
   onChanged: () => void
@@ -23,6 +24,8 @@ export function ReturnsTable({
   /** Pending rows get a checkbox (bulk approval). */
   selection?: { selected: ReadonlySet<string>; toggle: (id: string) => void; toggleAll: (ids: string[], on: boolean) => void }
   extraColumns?: { header: string; cell: (item: ReturnView) => ComponentChildren }[]
+  /** False on an invoice's own page, where the invoice column would repeat its title. */
+  showInvoice?: boolean
 }) {
   const [decision, setDecision] = useState<Decision | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
@@ -49,7 +52,7 @@ export function ReturnsTable({
               </th>
             )}
             <th scope="col">Devolución</th>
-            <th scope="col">Factura</th>
+            {showInvoice && <th scope="col">Factura</th>}
             {extraColumns?.map((column) => (
               <th key={column.header} scope="col">
                 {column.header}
@@ -74,10 +77,12 @@ export function ReturnsTable({
                 </td>
               )}
               <th scope="row">{item.id}</th>
-              <td>
-                <Link href={`/facturas/${encodeURIComponent(item.factura)}`}>{item.factura}</Link>
-                <span class="detalle"> Manifiesto {item.manifiesto}</span>
-              </td>
+              {showInvoice && (
+                <td>
+                  <Link href={`/facturas/${encodeURIComponent(item.factura)}`}>{item.factura}</Link>
+                  <span class="detalle"> Manifiesto {item.manifiesto}</span>
+                </td>
+              )}
               {extraColumns?.map((column) => <td key={column.header}>{column.cell(item)}</td>)}
               <td>{item.conceptoDescripcion}</td>
               <td>{date(item.fecha)}</td>

@@ -156,7 +156,7 @@ function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => 
       </section>
       <section aria-labelledby="devoluciones-factura">
         <h2 id="devoluciones-factura">Devoluciones de esta factura</h2>
-        <ReturnsTable returns={invoice.devoluciones} onChanged={reload} empty="Esta factura no tiene devoluciones." />
+        <ReturnsTable returns={invoice.devoluciones} onChanged={reload} showInvoice={false} empty="Esta factura no tiene devoluciones." />
       </section>
       <section aria-labelledby="original-factura">
         <h2 id="original-factura">
