@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 5, PRAGMA user_version = 5).
+-- manifiesto: the current database schema (schema version 8, PRAGMA user_version = 8).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
@@ -46,6 +46,9 @@ CREATE TABLE manifests (
   returns_deadline TEXT
 );
 CREATE INDEX manifests_created_at ON manifests (created_at);
+-- Open manifests (the console's dashboard) and the deadlines that close today.
+CREATE INDEX manifests_estado ON manifests (estado, created_at);
+CREATE INDEX manifests_returns_deadline ON manifests (returns_deadline) WHERE returns_deadline IS NOT NULL;
 
 CREATE TABLE invoices (
   id INTEGER PRIMARY KEY,
@@ -89,7 +92,8 @@ CREATE TABLE invoices (
   -- Set when a possible re-issue is confirmed: the copy leaves its manifest's totals.
   annulled_at TEXT
 );
-CREATE INDEX invoices_manifest ON invoices (manifest_id);
+-- A manifest's invoices, and whether it has any in a user's warehouses, from the index alone.
+CREATE INDEX invoices_manifest_almacen ON invoices (manifest_id, almacen);
 CREATE INDEX invoices_batch ON invoices (batch_id);
 CREATE INDEX invoices_fingerprint ON invoices (fingerprint, fecha_factura);
 
@@ -200,6 +204,7 @@ CREATE TABLE returns (
 CREATE INDEX returns_processed ON returns (processed_date, estado, id);
 CREATE INDEX returns_registered ON returns (registered_date, id);
 CREATE INDEX returns_invoice ON returns (invoice_id);
+CREATE INDEX returns_estado ON returns (estado, id);
 
 CREATE TABLE return_lines (
   id INTEGER PRIMARY KEY,

@@ -81,6 +81,16 @@ export function scopeOf(actor: Actor): WarehouseScope {
   return actor.almacenes
 }
 
+/**
+ * The actor's warehouses narrowed to one (a list's `almacen` filter): that one when the actor
+ * works in it, none when not (the list is then empty: another warehouse stays invisible).
+ */
+export function narrowedScope(actor: Actor, almacen: string | undefined): WarehouseScope {
+  const scope = scopeOf(actor)
+  if (almacen === undefined) return scope
+  return inScope(scope, almacen) ? [almacen] : []
+}
+
 /** Whether a warehouse is in scope. */
 export function inScope(scope: WarehouseScope, almacen: string): boolean {
   return scope === null || scope.includes(almacen)

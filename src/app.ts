@@ -11,6 +11,7 @@ import { auditRoutes } from './audit/audit.routes.ts'
 import { batchRoutes } from './batches/batches.routes.ts'
 import { conflictRoutes } from './conflicts/conflicts.routes.ts'
 import { defaultConsoleFiles, type ConsoleFiles } from './console/console-files.ts'
+import { dashboardRoutes } from './dashboard/dashboard.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { createHttpApp } from './http/http-app.ts'
 import { UploadSlots } from './http/upload-slots.ts'
@@ -79,6 +80,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     ...reissueRoutes({ db, clock }),
     ...batchRoutes({ db, clock, config }),
     ...auditRoutes({ db, clock }),
+    ...dashboardRoutes({ db, clock }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),
   ]
   const app = createHttpApp({

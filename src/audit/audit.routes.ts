@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { pagingHeaders } from '../http/paging.ts'
 import { defineRoute, type Route } from '../http/route.ts'
 import { AUDIT_PAGE_SIZE, AuditEntryView, AuditQuery } from './audit.schemas.ts'
 import { listAuditEntries, type AuditDeps } from './audit.service.ts'
@@ -14,9 +15,15 @@ export function auditRoutes(deps: AuditDeps): Route[] {
       right: 'leer_auditoria',
       tag: 'operador: auditoría',
       summary: 'Quién cambió qué y cuándo',
+      description:
+        'Filtros: desde/hasta (días), tipo y sujeto (la historia de un manifiesto: tipo=manifiesto&sujeto=905112), usuario (el de una persona, sin distinguir mayúsculas). ' +
+        `${AUDIT_PAGE_SIZE} entradas por página, en orden. Los encabezados X-Pagina, X-Por-Pagina y X-Hay-Mas (true o false) dicen si existe la página siguiente.`,
       query: AuditQuery,
-      responses: { 200: { description: `Entradas en orden, ${AUDIT_PAGE_SIZE} por página`, schema: Type.Array(AuditEntryView) } },
-      handle: ({ actor, query }) => ({ status: 200, body: listAuditEntries(deps, actor, query) }),
+      responses: { 200: { description: `Entradas en orden, ${AUDIT_PAGE_SIZE} por página (encabezados X-Pagina, X-Por-Pagina, X-Hay-Mas)`, schema: Type.Array(AuditEntryView) } },
+      handle: ({ actor, query }) => {
+        const { entries, page, hasMore } = listAuditEntries(deps, actor, query)
+        return { status: 200, body: entries, headers: pagingHeaders(page, AUDIT_PAGE_SIZE, hasMore) }
+      },
     }),
   ]
 }

@@ -20,18 +20,20 @@ export interface AuditListFilters {
 
 /**
  * Who changed what and when: a page of the audit log, oldest first, by local date range, type,
- * subject and user — what the actor's warehouses let them see.
+ * subject and user — what the actor's warehouses let them see — and whether a next page exists
+ * (one entry more is read to know it, rather than counting the whole log).
  */
-export function listAuditEntries(deps: AuditDeps, actor: Actor, filters: AuditListFilters): AuditEntryView[] {
+export function listAuditEntries(deps: AuditDeps, actor: Actor, filters: AuditListFilters): { entries: AuditEntryView[]; page: number; hasMore: boolean } {
   const page = filters.pagina ?? 1
   const rows = findAuditEntries(
     deps.db,
     { ...localDaysRange(deps.clock, filters.desde, filters.hasta), subjectType: filters.tipo, subjectId: filters.sujeto, actorUsuario: filters.usuario, scope: scopeOf(actor) },
     (page - 1) * AUDIT_PAGE_SIZE,
-    AUDIT_PAGE_SIZE,
+    AUDIT_PAGE_SIZE + 1,
   )
+  const hasMore = rows.length > AUDIT_PAGE_SIZE
   const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as unknown))
-  return rows.map((row) => ({
+  const entries = rows.slice(0, AUDIT_PAGE_SIZE).map((row) => ({
     id: String(row.id),
     en: formatLocalDateTime(deps.clock, row.at),
     quien: row.actor,
@@ -43,4 +45,5 @@ export function listAuditEntries(deps: AuditDeps, actor: Actor, filters: AuditLi
     despues: parse(row.after),
     detalle: parse(row.detail),
   }))
+  return { entries, page, hasMore }
 }

@@ -132,3 +132,52 @@ export function findBatchRecord(db: Database, uuid: string): BatchRecord | undef
 export function findPayload(db: Database, batchId: number): { encoding: string; data: Buffer } | undefined {
   return first(db, db.query.selectFrom('batch_payloads').select(['encoding', 'data']).where('batch_id', '=', batchId))
 }
+
+export interface BatchDayTotals {
+  count: number
+  recibidas: number
+  insertadas: number
+  actualizadas: number
+  sin_cambios: number
+  pendientes_revision: number
+  rechazadas: number
+}
+
+/**
+ * The batches received in an instant range (`from` inclusive, `to` exclusive; index on
+ * received_at) and the sums of their summaries (a failed batch has none and adds nothing).
+ */
+export function findBatchTotals(db: Database, from: string, to: string): BatchDayTotals {
+  const sum = (field: string) => sql<number>`CAST(total(json_extract(summary, ${`$.${field}`})) AS INTEGER)`
+  const row = first(
+    db,
+    db.query
+      .selectFrom('batches')
+      .select([
+        sql<number>`count(*)`.as('count'),
+        sum('recibidas').as('recibidas'),
+        sum('insertadas').as('insertadas'),
+        sum('actualizadas').as('actualizadas'),
+        sum('sin_cambios').as('sin_cambios'),
+        sum('pendientes_revision').as('pendientes_revision'),
+        sum('rechazadas').as('rechazadas'),
+      ])
+      .where('received_at', '>=', from)
+      .where('received_at', '<', to),
+  )
+  return row!
+}
+
+/** The batches of an instant range that failed or were answered with a rejection, by arrival. */
+export function findTroubledBatches(db: Database, from: string, to: string) {
+  return all(
+    db,
+    db.query
+      .selectFrom('batches')
+      .select(['uuid', 'received_at', 'estado', 'http_status', 'failure'])
+      .where('received_at', '>=', from)
+      .where('received_at', '<', to)
+      .where((where) => where.or([where('estado', '=', 'failed'), where('http_status', '<>', 200)]))
+      .orderBy('id'),
+  )
+}

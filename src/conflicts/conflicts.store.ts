@@ -1,7 +1,7 @@
 import type { WarehouseScope } from '../actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
-import type { Selectable } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { ConflictState, InvoiceConflictTable, ManifestState } from '../db/tables.ts'
 
 /** A conflict with its invoice number, its manifest and the batch that brought it. */
@@ -75,3 +75,14 @@ export function insertConflict(
   return Number(result.lastInsertRowid)
 }
 
+
+/** How many conflicts are pending on invoices in the warehouses of `scope` (index on estado). */
+export function countPendingConflicts(db: Database, scope: WarehouseScope): number {
+  const query = db.query
+    .selectFrom('invoice_conflicts as c')
+    .innerJoin('invoices as i', 'i.id', 'c.invoice_id')
+    .select(sql<number>`count(*)`.as('count'))
+    .where('c.estado', '=', 'pending')
+    .where(inWarehouses('i.almacen', scope))
+  return first(db, query)?.count ?? 0
+}

@@ -278,6 +278,18 @@ CREATE INDEX invoice_reissues_estado ON invoice_reissues (estado, id);
     // Existing manifests keep returns_deadline NULL: no window, never suddenly closed to returns.
     step: backfillFingerprints,
   },
+  // 6 and 7 are reserved for work on other branches.
+  {
+    version: 8,
+    name: 'indexes for the console: invoices by manifest and warehouse, open manifests, deadlines, returns by state',
+    sql: `
+DROP INDEX invoices_manifest;
+CREATE INDEX invoices_manifest_almacen ON invoices (manifest_id, almacen);
+CREATE INDEX manifests_estado ON manifests (estado, created_at);
+CREATE INDEX manifests_returns_deadline ON manifests (returns_deadline) WHERE returns_deadline IS NOT NULL;
+CREATE INDEX returns_estado ON returns (estado, id);
+`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version

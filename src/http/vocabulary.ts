@@ -85,3 +85,21 @@ function localDateTimeOf(text: string): string | null {
   if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) return null
   return `${match[1]}T${hours}:${minutes}:${seconds}`
 }
+
+/**
+ * `buscar`: what a person types in a list's search box, 1–100 characters without control
+ * characters, decoded to the text without surrounding blanks.
+ */
+export const SearchText = (description: string) =>
+  Type.Decode(
+    Type.Refine(
+      Type.String({ minLength: 1, maxLength: 100, description, errorMessage: 'un texto de 1 a 100 caracteres, no en blanco y sin caracteres de control' }),
+      (text) => text.trim() !== '' && !CONTROL.test(text),
+      () => 'no puede estar en blanco ni tener caracteres de control',
+    ),
+    (text) => text.trim(),
+  )
+
+/** `almacen`: a warehouse code as the invoices carry it (`OAC`). */
+export const WarehouseCode = (description: string) =>
+  Type.String({ pattern: '^[A-Za-z0-9_.-]{1,40}$', description, errorMessage: 'un código de almacén (letras, dígitos, ., _ o -)' })

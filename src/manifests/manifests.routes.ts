@@ -5,8 +5,13 @@ import {
   CloseBody,
   ExtendDeadlineBody,
   ManifestAnyNumberParams,
+  MANIFEST_INVOICE_PAGE_SIZE,
+  MANIFEST_PAGE_SIZE,
   ManifestDetail,
+  ManifestInvoicePage,
+  ManifestInvoiceQuery,
   ManifestListQuery,
+  ManifestPage,
   ManifestNumberParams,
   ManifestStatus,
   ManifestView,
@@ -17,6 +22,7 @@ import {
   extendReturnsDeadline,
   getManifestDetail,
   getManifestStatus,
+  listManifestInvoices,
   listManifests,
   manifestNotFoundMessage,
   reopenManifest,
@@ -57,9 +63,15 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
       rateGroup: 'operator',
       right: 'leer',
       tag: TAG,
-      summary: 'Manifiestos por estado y fecha de ingreso',
+      summary: 'Manifiestos por estado, fecha de ingreso, número y almacén; paginados con pagina',
+      description:
+        'numero: comienzo del número (9051 encuentra 905112). almacen: solo manifiestos con facturas de ese almacén, contando solo esas. ' +
+        `Sin pagina: el arreglo completo, por fecha de ingreso (como siempre). Con pagina: un objeto {pagina, por_pagina, total, hay_mas, manifiestos}, ` +
+        `${MANIFEST_PAGE_SIZE} por página, los más recientes primero, y en cada manifiesto además conflictos_pendientes y almacenes.`,
       query: ManifestListQuery,
-      responses: { 200: { description: 'Manifiestos por fecha de ingreso', schema: Type.Array(ManifestView) } },
+      responses: {
+        200: { description: 'Sin pagina: arreglo de manifiestos por fecha de ingreso. Con pagina: una página de manifiestos', schema: Type.Union([Type.Array(ManifestView), ManifestPage]) },
+      },
       handle: ({ actor, query }) => ({ status: 200, body: listManifests(deps, actor, query) }),
     }),
     defineRoute({
@@ -74,6 +86,23 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
       params: ManifestAnyNumberParams,
       responses: { 200: { description: 'El manifiesto', schema: ManifestDetail }, 404: notFoundAnswer },
       handle: ({ actor, params }) => ({ status: 200, body: getManifestDetail(deps, actor, params.numero) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/operador/manifiestos/:numero/facturas',
+      access: 'operator',
+      operationId: 'listarFacturasManifiesto',
+      rateGroup: 'operator',
+      right: 'leer',
+      tag: TAG,
+      summary: 'Las facturas de un manifiesto: búsqueda por factura, cliente o ruta, filtro por almacén, paginadas',
+      description:
+        'buscar: parte del número de factura, del nombre del cliente, de su Clienteid o de NumeroRuta, sin distinguir mayúsculas (las letras con tilde deben coincidir). ' +
+        `${MANIFEST_INVOICE_PAGE_SIZE} facturas por página, en el orden en que llegaron. El encabezado del manifiesto (totales, plazo) está en GET manifiestos/{numero}; su historia en GET auditoria?tipo=manifiesto&sujeto={numero}.`,
+      params: ManifestAnyNumberParams,
+      query: ManifestInvoiceQuery,
+      responses: { 200: { description: 'Una página de facturas', schema: ManifestInvoicePage }, 404: notFoundAnswer },
+      handle: ({ actor, params, query }) => ({ status: 200, body: listManifestInvoices(deps, actor, params.numero, query) }),
     }),
     defineRoute({
       method: 'POST',

@@ -1,6 +1,10 @@
 import Type, { type Static } from 'typebox'
-import { LocalDate, SpanishText } from '../http/vocabulary.ts'
+import { PageOf } from '../http/paging.ts'
+import { LocalDate, Page, SearchText, SpanishText, WarehouseCode } from '../http/vocabulary.ts'
 import { ReissueSummary } from '../reissues/reissues.schemas.ts'
+
+export const MANIFEST_PAGE_SIZE = 50
+export const MANIFEST_INVOICE_PAGE_SIZE = 100
 
 export const ManifestNumberParams = Type.Object({
   numero: Type.String({ pattern: '^[0-9]+$', description: 'NumeroManifiesto, solo dígitos' }),
@@ -24,6 +28,9 @@ export const ManifestListQuery = Type.Object({
   estado: Type.Optional(ManifestStateSchema),
   desde: Type.Optional(LocalDate('fecha_ingreso desde (YYYY-MM-DD, incluida)')),
   hasta: Type.Optional(LocalDate('fecha_ingreso hasta (YYYY-MM-DD, incluida)')),
+  numero: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$', description: 'Comienzo de NumeroManifiesto (9051 encuentra 905112)', errorMessage: 'solo dígitos (de 1 a 20), el comienzo del número de manifiesto' })),
+  almacen: Type.Optional(WarehouseCode('Solo manifiestos con facturas de este almacén (uno de los suyos), contando solo esas facturas')),
+  pagina: Type.Optional(Page(`Con pagina la respuesta es una página (${MANIFEST_PAGE_SIZE} por página, los más recientes primero) con el total; sin pagina, el arreglo completo de siempre`)),
 })
 
 export const ManifestView = Type.Object({
@@ -43,26 +50,53 @@ export const ManifestView = Type.Object({
 })
 export type ManifestView = Static<typeof ManifestView>
 
-export const ManifestDetail = Type.Intersect([
+/** A manifest's row in the console's paged list: its view, pending conflicts and warehouses. */
+export const ManifestListItem = Type.Intersect([
   ManifestView,
   Type.Object({
-    facturas: Type.Array(
-      Type.Object({
-        factura: Type.String(),
-        almacen: Type.String(),
-        clienteid: Type.String(),
-        cliente: Type.String(),
-        fecha_factura: Type.String(),
-        total: Type.Number(),
-        devoluciones_aprobadas: Type.Number(),
-        conflicto_pendiente: Type.Boolean(),
-        anulada: Type.Boolean({ description: 'Confirmada como re-emisión: no cuenta en total_facturas ni total_importe' }),
-        reemision: Type.Union([ReissueSummary, Type.Null()], { description: 'Si se detectó como posible re-emisión de otra factura' }),
-      }),
-    ),
+    conflictos_pendientes: Type.Integer({ minimum: 0, description: 'Conflictos pendientes de sus facturas (de sus almacenes)' }),
+    almacenes: Type.Array(Type.String(), { description: 'Almacenes de sus facturas que usted ve' }),
   }),
 ])
+export type ManifestListItem = Static<typeof ManifestListItem>
+
+export const ManifestPage = PageOf('manifiestos', ManifestListItem, MANIFEST_PAGE_SIZE, 'Una página de manifiestos, los más recientes primero')
+export type ManifestPage = Static<typeof ManifestPage>
+
+const invoiceFields = {
+  factura: Type.String(),
+  almacen: Type.String(),
+  clienteid: Type.String(),
+  cliente: Type.String(),
+  fecha_factura: Type.String(),
+  total: Type.Number(),
+  devoluciones_aprobadas: Type.Number(),
+  conflicto_pendiente: Type.Boolean(),
+  anulada: Type.Boolean({ description: 'Confirmada como re-emisión: no cuenta en total_facturas ni total_importe' }),
+  reemision: Type.Union([ReissueSummary, Type.Null()], { description: 'Si se detectó como posible re-emisión de otra factura' }),
+}
+
+export const ManifestDetail = Type.Intersect([ManifestView, Type.Object({ facturas: Type.Array(Type.Object(invoiceFields)) })])
 export type ManifestDetail = Static<typeof ManifestDetail>
+
+/** An invoice in the console's paged, searchable list of a manifest's invoices. */
+export const ManifestInvoice = Type.Object({
+  ...invoiceFields,
+  ruta: Type.Union([Type.String(), Type.Null()], { description: 'NumeroRuta, tal como lo envió el proveedor' }),
+})
+export type ManifestInvoice = Static<typeof ManifestInvoice>
+
+export const ManifestInvoicePage = PageOf('facturas', ManifestInvoice, MANIFEST_INVOICE_PAGE_SIZE, 'Una página de las facturas del manifiesto, en el orden en que llegaron')
+export type ManifestInvoicePage = Static<typeof ManifestInvoicePage>
+
+export const ManifestInvoiceQuery = Type.Object(
+  {
+    buscar: Type.Optional(SearchText('Parte del número de factura, del nombre o Clienteid del cliente, o de NumeroRuta (sin distinguir mayúsculas)')),
+    almacen: Type.Optional(WarehouseCode('Solo las facturas de este almacén (uno de los suyos)')),
+    pagina: Type.Optional(Page(`${MANIFEST_INVOICE_PAGE_SIZE} facturas por página; por defecto 1`)),
+  },
+  { additionalProperties: false },
+)
 
 export const ManifestAnyNumberParams = Type.Object({ numero: Type.String({ minLength: 1, maxLength: 100 }) })
 

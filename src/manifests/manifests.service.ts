@@ -1,5 +1,5 @@
 import { DayOfWeek, LocalDate } from '@js-joda/core'
-import { auditedBy, inScope, scopeOf, type Actor } from '../actor.ts'
+import { auditedBy, inScope, narrowedScope, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDaysRange, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
@@ -8,14 +8,20 @@ import type { ManifestState } from '../db/tables.ts'
 import { DomainError, invalidInput, notFound } from '../errors.ts'
 import { microsToCentsAmount } from '../money.ts'
 import { businessDaysLeft, deadlineDateTime, holidaysOf, isBusinessDay } from '../returns/window.ts'
-import type { ManifestDetail, ManifestStatus, ManifestView } from './manifests.schemas.ts'
+import { pageAnswer, pageWindow } from '../http/paging.ts'
+import { MANIFEST_INVOICE_PAGE_SIZE, MANIFEST_PAGE_SIZE, type ManifestDetail, type ManifestInvoicePage, type ManifestPage, type ManifestStatus, type ManifestView } from './manifests.schemas.ts'
 import {
+  countManifestInvoices,
+  countManifests,
+  findManifestExtras,
   findManifestInvoices,
   findManifestSummaries,
+  findManifestSummaryPage,
   findManifestSummary,
   findManifestWarehouses,
   updateManifestDeadline,
   updateManifestState,
+  type ManifestInvoiceRow,
   type ManifestSummaryRow,
 } from './manifests.store.ts'
 
@@ -58,13 +64,48 @@ function manifestNotFound(numero: string) {
   return notFound(manifestNotFoundMessage(numero))
 }
 
+export interface ManifestListFilters {
+  estado?: ManifestState
+  desde?: string
+  hasta?: string
+  /** The start of the number. */
+  numero?: string
+  almacen?: string
+  pagina?: number
+}
+
 /**
- * Manifests by state and by local date range of fecha_ingreso (`desde`/`hasta` inclusive): those
- * with invoices in the actor's warehouses, counting only those invoices.
+ * Manifests by state, local date range of fecha_ingreso (`desde`/`hasta` inclusive), number prefix
+ * and warehouse: those with invoices in the actor's warehouses (narrowed to `almacen`), counting
+ * only those invoices. Without `pagina` the whole list, oldest first (the answer since the first
+ * release); with it, one page of MANIFEST_PAGE_SIZE, newest first, with each manifest's pending
+ * conflicts and warehouses, and the total.
  */
-export function listManifests(deps: ManifestDeps, actor: Actor, filters: { estado?: ManifestState; desde?: string; hasta?: string }): ManifestView[] {
-  const rows = findManifestSummaries(deps.db, scopeOf(actor), { estado: filters.estado, ...localDaysRange(deps.clock, filters.desde, filters.hasta) })
-  return rows.map((row) => toManifestView(deps, row))
+export function listManifests(deps: ManifestDeps, actor: Actor, filters: ManifestListFilters): ManifestView[] | ManifestPage {
+  const scope = narrowedScope(actor, filters.almacen)
+  const where = { estado: filters.estado, numberPrefix: filters.numero, ...localDaysRange(deps.clock, filters.desde, filters.hasta) }
+  if (filters.pagina === undefined) return findManifestSummaries(deps.db, scope, where).map((row) => toManifestView(deps, row))
+  const request = { page: filters.pagina, size: MANIFEST_PAGE_SIZE }
+  const { offset, limit } = pageWindow(request)
+  const rows = findManifestSummaryPage(deps.db, scope, where, offset, limit)
+  const extras = findManifestExtras(deps.db, rows.map((row) => row.id), scope)
+  const items = rows.map((row) => ({ ...toManifestView(deps, row), conflictos_pendientes: extras.get(row.id)!.pendingConflicts, almacenes: extras.get(row.id)!.almacenes }))
+  return pageAnswer('manifiestos', items, request, countManifests(deps.db, scope, where))
+}
+
+/**
+ * One page of a manifest's invoices in the actor's warehouses (narrowed to `almacen`) whose number,
+ * client name, Clienteid or NumeroRuta contains `buscar`, in the order they arrived.
+ * @throws DomainError NOT_FOUND when the manifest is unknown or none of it is visible.
+ */
+export function listManifestInvoices(deps: ManifestDeps, actor: Actor, numero: string, filters: { buscar?: string; almacen?: string; pagina?: number }): ManifestInvoicePage {
+  const row = findManifestSummary(deps.db, numero, scopeOf(actor))
+  if (row === undefined) throw manifestNotFound(numero)
+  const scope = narrowedScope(actor, filters.almacen)
+  const request = { page: filters.pagina ?? 1, size: MANIFEST_INVOICE_PAGE_SIZE }
+  const invoices = findManifestInvoices(deps.db, row.id, scope, { search: filters.buscar, ...pageWindow(request) })
+  const items = invoices.map((invoice) => ({ ...toInvoiceItem(invoice), ruta: invoice.numero_ruta }))
+  return pageAnswer('facturas', items, request, countManifestInvoices(deps.db, row.id, scope, filters.buscar))
 }
 
 /**
@@ -78,21 +119,25 @@ export function getManifestDetail(deps: ManifestDeps, actor: Actor, numero: stri
   if (row === undefined) throw manifestNotFound(numero)
   return {
     ...toManifestView(deps, row),
-    facturas: findManifestInvoices(deps.db, row.id, scope).map((invoice) => ({
-      factura: invoice.nfactura,
-      almacen: invoice.almacen,
-      clienteid: invoice.cliente_id,
-      cliente: invoice.cliente,
-      fecha_factura: invoice.fecha_factura,
-      total: invoice.total,
-      devoluciones_aprobadas: invoice.returned_cents / 100,
-      conflicto_pendiente: invoice.pending_conflicts > 0,
-      anulada: invoice.annulled_at !== null,
-      reemision:
-        invoice.reissue_id === null
-          ? null
-          : { id: String(invoice.reissue_id), estado: invoice.reissue_estado!, identica_a: invoice.reissue_of!, manifiesto_original: invoice.reissue_of_manifest! },
-    })),
+    facturas: findManifestInvoices(deps.db, row.id, scope).map(toInvoiceItem),
+  }
+}
+
+function toInvoiceItem(invoice: ManifestInvoiceRow): ManifestDetail['facturas'][number] {
+  return {
+    factura: invoice.nfactura,
+    almacen: invoice.almacen,
+    clienteid: invoice.cliente_id,
+    cliente: invoice.cliente,
+    fecha_factura: invoice.fecha_factura,
+    total: invoice.total,
+    devoluciones_aprobadas: invoice.returned_cents / 100,
+    conflicto_pendiente: invoice.pending_conflicts > 0,
+    anulada: invoice.annulled_at !== null,
+    reemision:
+      invoice.reissue_id === null
+        ? null
+        : { id: String(invoice.reissue_id), estado: invoice.reissue_estado!, identica_a: invoice.reissue_of!, manifiesto_original: invoice.reissue_of_manifest! },
   }
 }
 

@@ -1,7 +1,8 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { WarehouseScope } from '../actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
 import type { ManifestState, ReissueState } from '../db/tables.ts'
+import { containsText } from '../db/search.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
 
 export interface ManifestSummaryRow {
@@ -25,7 +26,7 @@ export interface ManifestSummaryRow {
  * while the result stays under 2^53 millionths — L 9,000 million per manifest.
  */
 function summaries(db: Database, scope: WarehouseScope) {
-  const visible = inWarehouses('ri.almacen', scope)
+  const returnVisible = inWarehouses('ri.almacen', scope)
   const query = db.query
     .selectFrom('manifests as m')
     // An annulled invoice (a confirmed re-issue) is paper for goods delivered once: not counted.
@@ -40,11 +41,10 @@ function summaries(db: Database, scope: WarehouseScope) {
       'm.returns_deadline',
       sql<number>`count(i.id)`.as('invoice_count'),
       sql<number>`total(i.total_micros)`.as('total_micros'),
-      sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${visible} AND r.estado IN ('pending', 'approved'))`.as('return_count'),
-      sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${visible} AND r.estado = 'approved')`.as('returned_cents'),
+      sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado IN ('pending', 'approved'))`.as('return_count'),
+      sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado = 'approved')`.as('returned_cents'),
     ])
-  if (scope === null) return query
-  return query.where(sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`)
+  return scope === null ? query : query.where(visible(scope))
 }
 
 /** The manifest (with what `scope` sees of it), or undefined when it is unknown or not visible. */
@@ -52,13 +52,83 @@ export function findManifestSummary(db: Database, numero: string, scope: Warehou
   return first(db, summaries(db, scope).where('m.numero', '=', numero))
 }
 
-/** Manifests by state and creation instant range (`from` inclusive, `to` exclusive), by number. */
-export function findManifestSummaries(db: Database, scope: WarehouseScope, filters: { estado?: ManifestState; from?: string; to?: string }): ManifestSummaryRow[] {
-  let query = summaries(db, scope)
-  if (filters.estado !== undefined) query = query.where('m.estado', '=', filters.estado)
-  if (filters.from !== undefined) query = query.where('m.created_at', '>=', filters.from)
-  if (filters.to !== undefined) query = query.where('m.created_at', '<', filters.to)
-  return all(db, query.orderBy('m.created_at').orderBy('m.numero'))
+export interface ManifestFilters {
+  estado?: ManifestState
+  /** Stored instants: `from` inclusive, `to` exclusive. */
+  from?: string
+  to?: string
+  /** The start of NumeroManifiesto (digits). */
+  numberPrefix?: string
+}
+
+/** Manifests by state, creation instant range and number prefix, by creation then number. */
+export function findManifestSummaries(db: Database, scope: WarehouseScope, filters: ManifestFilters): ManifestSummaryRow[] {
+  return all(db, summaries(db, scope).where(matching(filters)).orderBy('m.created_at').orderBy('m.numero'))
+}
+
+/**
+ * One page of the visible manifests, newest first. The page's ids are chosen on the manifests
+ * table alone (index on created_at), so only the page's invoices are summed, whatever the count
+ * of manifests and invoices stored.
+ */
+export function findManifestSummaryPage(db: Database, scope: WarehouseScope, filters: ManifestFilters, offset: number, limit: number): ManifestSummaryRow[] {
+  const page = db.query.selectFrom('manifests as m').select('m.id').where(visible(scope)).where(matching(filters))
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.numero', 'desc')
+    .limit(limit)
+    .offset(offset)
+  return all(db, summaries(db, scope).where('m.id', 'in', page).orderBy('m.created_at', 'desc').orderBy('m.numero', 'desc'))
+}
+
+/** How many manifests are visible with these filters. */
+export function countManifests(db: Database, scope: WarehouseScope, filters: ManifestFilters): number {
+  const row = first(db, db.query.selectFrom('manifests as m').select(sql<number>`count(*)`.as('count')).where(visible(scope)).where(matching(filters)))
+  return row?.count ?? 0
+}
+
+export interface ManifestExtras {
+  /** Pending conflicts of its invoices in scope. */
+  pendingConflicts: number
+  /** The warehouses of its invoices in scope, sorted. */
+  almacenes: string[]
+}
+
+/** Pending conflicts and warehouses of the given manifests, as `scope` sees them. */
+export function findManifestExtras(db: Database, manifestIds: readonly number[], scope: WarehouseScope): Map<number, ManifestExtras> {
+  const ids = sql<boolean>`i.manifest_id IN (SELECT value FROM json_each(${JSON.stringify(manifestIds)}))`
+  const extras = new Map<number, ManifestExtras>(manifestIds.map((id) => [id, { pendingConflicts: 0, almacenes: [] }]))
+  const warehouses = all(db, db.query.selectFrom('invoices as i').select(['i.manifest_id', 'i.almacen']).distinct().where(ids).where(inWarehouses('i.almacen', scope)).orderBy('i.almacen'))
+  for (const row of warehouses) extras.get(row.manifest_id)?.almacenes.push(row.almacen)
+  const conflicts = all(
+    db,
+    db.query
+      .selectFrom('invoice_conflicts as c')
+      .innerJoin('invoices as i', 'i.id', 'c.invoice_id')
+      .select(['i.manifest_id', sql<number>`count(*)`.as('count')])
+      .where('c.estado', '=', 'pending')
+      .where(ids)
+      .where(inWarehouses('i.almacen', scope))
+      .groupBy('i.manifest_id'),
+  )
+  for (const row of conflicts) extras.get(row.manifest_id)!.pendingConflicts = row.count
+  return extras
+}
+
+/** Only manifests with at least one invoice in scope (every manifest for a scope of all). */
+function visible(scope: WarehouseScope): RawBuilder<boolean> {
+  if (scope === null) return sql<boolean>`1`
+  return sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`
+}
+
+/** The filters as one condition on `manifests m`. */
+function matching(filters: ManifestFilters): RawBuilder<boolean> {
+  const conditions: Array<RawBuilder<unknown>> = [sql`1`]
+  if (filters.estado !== undefined) conditions.push(sql`m.estado = ${filters.estado}`)
+  if (filters.from !== undefined) conditions.push(sql`m.created_at >= ${filters.from}`)
+  if (filters.to !== undefined) conditions.push(sql`m.created_at < ${filters.to}`)
+  // A range rather than LIKE: the unique index on numero serves it (':' follows '9' in ASCII).
+  if (filters.numberPrefix !== undefined) conditions.push(sql`m.numero >= ${filters.numberPrefix} AND m.numero < ${`${filters.numberPrefix}:`}`)
+  return sql<boolean>`(${sql.join(conditions, sql` AND `)})`
 }
 
 export interface ManifestInvoiceRow {
@@ -66,6 +136,7 @@ export interface ManifestInvoiceRow {
   almacen: string
   cliente_id: string
   cliente: string
+  numero_ruta: string | null
   fecha_factura: string
   total: number
   returned_cents: number
@@ -82,33 +153,51 @@ export function findManifestWarehouses(db: Database, manifestId: number): string
   return all(db, db.query.selectFrom('invoices').select('almacen').distinct().where('manifest_id', '=', manifestId).orderBy('almacen')).map((row) => row.almacen)
 }
 
-export function findManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope): ManifestInvoiceRow[] {
-  return all(
-    db,
-    db.query
-      .selectFrom('invoices as i')
-      .leftJoin('invoice_reissues as x', 'x.invoice_id', 'i.id')
-      .leftJoin('invoices as o', 'o.id', 'x.original_invoice_id')
-      .leftJoin('manifests as om', 'om.id', 'o.manifest_id')
-      .select([
-        'i.nfactura',
-        'i.almacen',
-        'i.cliente_id',
-        'i.cliente',
-        'i.fecha_factura',
-        'i.total',
-        sql<number>`(SELECT total(r.total_cents) FROM returns r WHERE r.invoice_id = i.id AND r.estado = 'approved')`.as('returned_cents'),
-        sql<number>`(SELECT count(*) FROM invoice_conflicts c WHERE c.invoice_id = i.id AND c.estado = 'pending')`.as('pending_conflicts'),
-        'i.annulled_at',
-        'x.id as reissue_id',
-        'x.estado as reissue_estado',
-        'o.nfactura as reissue_of',
-        'om.numero as reissue_of_manifest',
-      ])
-      .where('i.manifest_id', '=', manifestId)
-      .where(inWarehouses('i.almacen', scope))
-      .orderBy('i.id'),
-  )
+/** What narrows a manifest's invoices: text in Nfactura, cliente, Clienteid or NumeroRuta; a page. */
+export interface ManifestInvoiceFilters {
+  search?: string
+  offset?: number
+  limit?: number
+}
+
+const INVOICE_SEARCH_COLUMNS = ['i.nfactura', 'i.cliente', 'i.cliente_id', 'i.numero_ruta']
+
+/** A manifest's invoices in scope, in the order they were stored (all of them, or a page of those matching). */
+export function findManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope, filters: ManifestInvoiceFilters = {}): ManifestInvoiceRow[] {
+  let query = db.query
+    .selectFrom('invoices as i')
+    .leftJoin('invoice_reissues as x', 'x.invoice_id', 'i.id')
+    .leftJoin('invoices as o', 'o.id', 'x.original_invoice_id')
+    .leftJoin('manifests as om', 'om.id', 'o.manifest_id')
+    .select([
+      'i.nfactura',
+      'i.almacen',
+      'i.cliente_id',
+      'i.cliente',
+      'i.numero_ruta',
+      'i.fecha_factura',
+      'i.total',
+      sql<number>`(SELECT total(r.total_cents) FROM returns r WHERE r.invoice_id = i.id AND r.estado = 'approved')`.as('returned_cents'),
+      sql<number>`(SELECT count(*) FROM invoice_conflicts c WHERE c.invoice_id = i.id AND c.estado = 'pending')`.as('pending_conflicts'),
+      'i.annulled_at',
+      'x.id as reissue_id',
+      'x.estado as reissue_estado',
+      'o.nfactura as reissue_of',
+      'om.numero as reissue_of_manifest',
+    ])
+    .where('i.manifest_id', '=', manifestId)
+    .where(inWarehouses('i.almacen', scope))
+  if (filters.search !== undefined) query = query.where(containsText(INVOICE_SEARCH_COLUMNS, filters.search))
+  query = query.orderBy('i.id')
+  if (filters.limit !== undefined) query = query.limit(filters.limit).offset(filters.offset ?? 0)
+  return all(db, query)
+}
+
+/** How many of a manifest's invoices in scope match the search. */
+export function countManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope, search: string | undefined): number {
+  let query = db.query.selectFrom('invoices as i').select(sql<number>`count(*)`.as('count')).where('i.manifest_id', '=', manifestId).where(inWarehouses('i.almacen', scope))
+  if (search !== undefined) query = query.where(containsText(INVOICE_SEARCH_COLUMNS, search))
+  return first(db, query)?.count ?? 0
 }
 
 export function updateManifestState(db: Database, id: number, estado: ManifestState, closedAt: string | null): void {
@@ -149,3 +238,32 @@ export function insertManifest(db: Database, numero: string, createdAt: string, 
   return Number(result.lastInsertRowid)
 }
 
+
+/** The oldest open manifest visible to `scope` (index on estado, created_at), or undefined. */
+export function findOldestOpenManifest(db: Database, scope: WarehouseScope): { numero: string; created_at: string } | undefined {
+  return first(
+    db,
+    db.query.selectFrom('manifests as m').select(['m.numero', 'm.created_at']).where('m.estado', '=', 'imported').where(visible(scope)).orderBy('m.created_at').orderBy('m.numero').limit(1),
+  )
+}
+
+/**
+ * Open manifests visible to `scope` whose returns window ends on `lastDay` (index on
+ * returns_deadline), with their pending returns in scope, by number.
+ */
+export function findManifestsDueOn(db: Database, scope: WarehouseScope, lastDay: string): Array<{ numero: string; returns_deadline: string; pending_returns: number }> {
+  return all(
+    db,
+    db.query
+      .selectFrom('manifests as m')
+      .select([
+        'm.numero',
+        sql<string>`m.returns_deadline`.as('returns_deadline'),
+        sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${inWarehouses('ri.almacen', scope)} AND r.estado = 'pending')`.as('pending_returns'),
+      ])
+      .where('m.returns_deadline', '=', lastDay)
+      .where('m.estado', '=', 'imported')
+      .where(visible(scope))
+      .orderBy('m.numero'),
+  )
+}

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { WarehouseScope } from '../actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
@@ -111,4 +112,15 @@ function toRow(row: FlatRow): ReissueRow {
     copy: invoice('c'),
     original: invoice('o'),
   }
+}
+
+/** How many possible re-issues whose new invoice is in the warehouses of `scope` await a decision. */
+export function countPendingReissues(db: Database, scope: WarehouseScope): number {
+  const query = db.query
+    .selectFrom('invoice_reissues as x')
+    .innerJoin('invoices as i', 'i.id', 'x.invoice_id')
+    .select(sql<number>`count(*)`.as('count'))
+    .where('x.estado', '=', 'pending')
+    .where(inWarehouses('i.almacen', scope))
+  return first(db, query)?.count ?? 0
 }

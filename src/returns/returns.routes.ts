@@ -2,8 +2,24 @@ import Type from 'typebox'
 import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse } from '../http/schemas.ts'
 import { listProcessedReturns } from './listing.service.ts'
-import { ListedReturn, ListingHeaders, ListingQuery, ReasonBody, RegisterReturnBody, ReturnIdParams, ReturnsQuery, ReturnView } from './returns.schemas.ts'
-import { approveReturn, cancelReturn, getReturn, listReturns, registerReturn, rejectReturn, type ReturnsDeps } from './returns.service.ts'
+import { exportReturns } from './export.service.ts'
+import {
+  BulkApproval,
+  BulkApprovalBody,
+  ListedReturn,
+  ListingHeaders,
+  ListingQuery,
+  ReasonBody,
+  RegisterReturnBody,
+  RETURN_EXPORT_LIMIT,
+  RETURN_PAGE_SIZE,
+  ReturnExportQuery,
+  ReturnIdParams,
+  ReturnPage,
+  ReturnsQuery,
+  ReturnView,
+} from './returns.schemas.ts'
+import { approveReturn, approveReturns, cancelReturn, getReturn, listReturnPage, listReturns, registerReturn, rejectReturn, type ReturnsDeps } from './returns.service.ts'
 
 const TAG = 'operador: devoluciones'
 const notFoundReturn = (raw: Record<string, string>) => `No existe la devolución ${raw.id ?? ''}.`
@@ -54,10 +70,64 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       rateGroup: 'operator',
       right: 'leer',
       tag: TAG,
-      summary: 'Devoluciones por fecha de registro y/o estado',
+      summary: 'Devoluciones por fecha de registro, estado, factura, cliente, manifiesto y almacén; paginadas con pagina',
+      description:
+        'fecha: un día de registro; desde/hasta: un rango de días de registro (incluidos). buscar: parte del número de factura, del nombre o Clienteid del cliente, o del número de manifiesto, sin distinguir mayúsculas. ' +
+        `Sin pagina: el arreglo completo, por id (como siempre). Con pagina: un objeto {pagina, por_pagina, total, hay_mas, devoluciones}, ${RETURN_PAGE_SIZE} por página, las más recientes primero, y en cada devolución además clienteid, cliente y almacen.`,
       query: ReturnsQuery,
-      responses: { 200: { description: 'Devoluciones, por id', schema: Type.Array(ReturnView) } },
-      handle: ({ actor, query }) => ({ status: 200, body: listReturns(deps, actor, query) }),
+      responses: { 200: { description: 'Sin pagina: arreglo de devoluciones por id. Con pagina: una página de devoluciones', schema: Type.Union([Type.Array(ReturnView), ReturnPage]) } },
+      handle: ({ actor, query }) => {
+        const { pagina } = query
+        return { status: 200, body: pagina === undefined ? listReturns(deps, actor, query) : listReturnPage(deps, actor, { ...query, pagina }) }
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/operador/devoluciones/aprobar',
+      access: 'operator',
+      operationId: 'aprobarDevoluciones',
+      rateGroup: 'operator',
+      right: 'decidir_devolucion',
+      tag: TAG,
+      summary: 'Aprueba juntas varias devoluciones pendientes: todas o ninguna',
+      description:
+        'Cada una queda aprobada y auditada como con POST devoluciones/{id}/aprobar, en una sola transacción. ' +
+        'Si una no se puede aprobar (repetida, inexistente, de otro almacén o no pendiente) responde 422 nombrándola (campo devolucion) y no aprueba ninguna.',
+      body: { description: 'Los ids de las devoluciones', schema: BulkApprovalBody },
+      responses: {
+        200: { description: 'Devoluciones aprobadas, en el orden pedido', schema: BulkApproval },
+        422: errorResponse('Una devolución de la selección no se puede aprobar (la nombra el mensaje y el campo devolucion); nada se escribió'),
+      },
+      handle: ({ actor, body }) => ({ status: 200, body: approveReturns(deps, actor, body.ids) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/operador/devoluciones/exportar',
+      access: 'operator',
+      operationId: 'exportarDevoluciones',
+      rateGroup: 'operator',
+      right: 'leer',
+      tag: TAG,
+      summary: 'Descarga las devoluciones de la lista, con sus líneas, en CSV o XLSX',
+      description:
+        'Los mismos filtros que GET devoluciones, sin páginas: una fila por línea de devolución, por id y línea. ' +
+        'csv: UTF-8 con BOM, separado por comas, punto decimal, fin de línea CRLF. xlsx: una hoja Devoluciones. ' +
+        `Nombre del archivo: devoluciones-AAAA-MM-DD.csv o .xlsx (hoy). A lo sumo ${RETURN_EXPORT_LIMIT} devoluciones por exportación.`,
+      query: ReturnExportQuery,
+      responses: {
+        200: { description: 'El archivo (text/csv o application/vnd.openxmlformats-officedocument.spreadsheetml.sheet), como adjunto' },
+        422: errorResponse(`Parámetro inválido, o más de ${RETURN_EXPORT_LIMIT} devoluciones: acote las fechas`),
+      },
+      handle: async ({ actor, query }) => {
+        const { formato, ...filters } = query
+        const file = await exportReturns(deps, actor, formato, filters)
+        return {
+          status: 200,
+          bytes: file.bytes,
+          contentType: file.contentType,
+          headers: { 'Content-Disposition': `attachment; filename="${file.fileName}"`, 'Cache-Control': 'no-store' },
+        }
+      },
     }),
     defineRoute({
       method: 'GET',

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
-import { DayMonthYear, LocalDate, LocalDateTime, NumericId, Page, SpanishText } from '../http/vocabulary.ts'
+import { PageOf } from '../http/paging.ts'
+import { DayMonthYear, LocalDate, LocalDateTime, NumericId, Page, SearchText, SpanishText, WarehouseCode } from '../http/vocabulary.ts'
 
 const Count = Type.Integer({ minimum: 0, maximum: 1_000_000 })
 
@@ -30,10 +31,39 @@ export const ReturnIdParams = Type.Object({ id: NumericId('Id de la devolución'
 
 export const ReturnState = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('cancelled')])
 
+export const RETURN_PAGE_SIZE = 100
+/** At most this many returns in one export: a larger one asks for a narrower range. */
+export const RETURN_EXPORT_LIMIT = 20_000
+
+/** The filters of the returns list, shared by the list and its export. */
+const returnFilters = {
+  fecha: Type.Optional(LocalDate('Fecha de registro, YYYY-MM-DD')),
+  estado: Type.Optional(ReturnState),
+  desde: Type.Optional(LocalDate('Registradas desde esta fecha (YYYY-MM-DD, incluida)')),
+  hasta: Type.Optional(LocalDate('Registradas hasta esta fecha (YYYY-MM-DD, incluida)')),
+  buscar: Type.Optional(SearchText('Parte del número de factura, del nombre o Clienteid del cliente, o del número de manifiesto (sin distinguir mayúsculas)')),
+  almacen: Type.Optional(WarehouseCode('Solo devoluciones de facturas de este almacén (uno de los suyos)')),
+}
+
 export const ReturnsQuery = Type.Object(
   {
-    fecha: Type.Optional(LocalDate('Fecha de registro, YYYY-MM-DD')),
-    estado: Type.Optional(ReturnState),
+    ...returnFilters,
+    pagina: Type.Optional(Page(`Con pagina la respuesta es una página (${RETURN_PAGE_SIZE} por página, las más recientes primero) con el total; sin pagina, el arreglo completo de siempre`)),
+  },
+  { additionalProperties: false },
+)
+
+export const ReturnExportQuery = Type.Object(
+  {
+    formato: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { description: 'csv (UTF-8 con BOM, separado por comas) o xlsx (Excel)' }),
+    ...returnFilters,
+  },
+  { additionalProperties: false },
+)
+
+export const BulkApprovalBody = Type.Object(
+  {
+    ids: Type.Array(NumericId('Id de una devolución pendiente'), { minItems: 1, maxItems: 500, description: 'Las devoluciones pendientes a aprobar juntas (de 1 a 500, sin repetir)' }),
   },
   { additionalProperties: false },
 )
@@ -74,6 +104,16 @@ export const ReturnView = Type.Object({
   ),
 })
 export type ReturnView = Static<typeof ReturnView>
+
+/** A return in the console's paged list: its view and its invoice's client and warehouse. */
+export const ReturnListItem = Type.Intersect([ReturnView, Type.Object({ clienteid: Type.String(), cliente: Type.String(), almacen: Type.String() })])
+export type ReturnListItem = Static<typeof ReturnListItem>
+
+export const ReturnPage = PageOf('devoluciones', ReturnListItem, RETURN_PAGE_SIZE, 'Una página de devoluciones, las más recientes primero')
+export type ReturnPage = Static<typeof ReturnPage>
+
+export const BulkApproval = Type.Object({ aprobadas: Type.Array(ReturnView, { description: 'Las devoluciones aprobadas, en el orden pedido' }) })
+export type BulkApproval = Static<typeof BulkApproval>
 
 /** The client's listing (interface-v1 §2.3): numbers marked 6 fixed decimals are written so. */
 export const ListedReturn = Type.Object({

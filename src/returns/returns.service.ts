@@ -1,6 +1,6 @@
 import { DateTimeFormatter, LocalDate, type LocalDateTime } from '@js-joda/core'
 import type { StaticDecode } from 'typebox'
-import { auditedBy, requireRight, scopeOf, type Actor } from '../actor.ts'
+import { auditedBy, narrowedScope, requireRight, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
@@ -9,18 +9,22 @@ import { findReason } from '../reasons/reasons.store.ts'
 import type { ListingCache } from './listing.cache.ts'
 import { serializeListedLines } from './listing.serializer.ts'
 import { centsToAmount, factorOf, lineAmountCents, lineUnits, listedQuantity, returnedUnits, toMilliUnits } from './quantities.ts'
-import type { RegisterReturnBody, ReturnState, ReturnView } from './returns.schemas.ts'
+import { pageAnswer, pageWindow } from '../http/paging.ts'
+import { RETURN_PAGE_SIZE, type BulkApproval, type RegisterReturnBody, type ReturnPage, type ReturnState, type ReturnView } from './returns.schemas.ts'
 import {
   findHeldUnits,
   findInvoiceForReturn,
   findInvoiceLines,
   findReturn,
+  countReturns,
   findReturnLines,
+  findReturnPage,
   findReturns,
   insertReturn,
   insertReturnLines,
   updateReturn,
   type InvoiceForReturn,
+  type ReturnFilters,
   type ReturnLineRow,
   type ReturnRow,
 } from './returns.store.ts'
@@ -104,11 +108,49 @@ export function getReturn(deps: Pick<ReturnsDeps, 'db' | 'clock'>, actor: Actor 
   return toView(deps.clock, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? [])
 }
 
-/** Returns of invoices in the actor's warehouses registered on a local date, in a state and/or of one invoice, by id. */
-export function listReturns(deps: Pick<ReturnsDeps, 'db' | 'clock'>, actor: Actor | null, filters: { fecha?: string; estado?: ReturnState; invoiceId?: number }): ReturnView[] {
-  const rows = findReturns(deps.db, { registeredDate: filters.fecha, estado: filters.estado, invoiceId: filters.invoiceId, scope: actor === null ? null : scopeOf(actor) })
+/** What the operator's returns list filters by (`fecha`, `desde`, `hasta`: local registration dates). */
+export interface ReturnListFilters {
+  fecha?: string
+  estado?: ReturnState
+  desde?: string
+  hasta?: string
+  buscar?: string
+  almacen?: string
+  invoiceId?: number
+}
+
+/**
+ * Returns of invoices in the actor's warehouses (narrowed to `almacen`) by registration date or
+ * range, state, one invoice, or text in the invoice number, client or manifest; by id.
+ */
+export function listReturns(deps: Pick<ReturnsDeps, 'db' | 'clock'>, actor: Actor | null, filters: ReturnListFilters): ReturnView[] {
+  const rows = findReturns(deps.db, returnFiltersOf(actor, filters))
   const lines = findReturnLines(deps.db, rows.map((row) => row.id))
   return rows.map((row) => toView(deps.clock, row, lines.get(row.id) ?? []))
+}
+
+/** One page of the same list, newest first, each return with its client and warehouse, and the total. */
+export function listReturnPage(deps: Pick<ReturnsDeps, 'db' | 'clock'>, actor: Actor, filters: ReturnListFilters & { pagina: number }): ReturnPage {
+  const where = returnFiltersOf(actor, filters)
+  const request = { page: filters.pagina, size: RETURN_PAGE_SIZE }
+  const { offset, limit } = pageWindow(request)
+  const rows = findReturnPage(deps.db, where, offset, limit)
+  const lines = findReturnLines(deps.db, rows.map((row) => row.id))
+  const items = rows.map((row) => ({ ...toView(deps.clock, row, lines.get(row.id) ?? []), clienteid: row.cliente_id, cliente: row.cliente, almacen: row.almacen }))
+  return pageAnswer('devoluciones', items, request, countReturns(deps.db, where))
+}
+
+/** The store's filters for an actor's list (null actor: the service itself, every warehouse). */
+export function returnFiltersOf(actor: Actor | null, filters: ReturnListFilters): ReturnFilters {
+  return {
+    registeredDate: filters.fecha,
+    registeredFrom: filters.desde,
+    registeredTo: filters.hasta,
+    estado: filters.estado,
+    invoiceId: filters.invoiceId,
+    search: filters.buscar,
+    scope: actor === null ? null : narrowedScope(actor, filters.almacen),
+  }
 }
 
 /** pending → approved; its processing date and time are now, in the zone. */
@@ -124,6 +166,31 @@ export function rejectReturn(deps: ReturnsDeps, actor: Actor, id: string, motivo
 /** approved → cancelled, with a reason: it leaves the client's listing and frees its units. */
 export function cancelReturn(deps: ReturnsDeps, actor: Actor, id: string, motivo: string): ReturnView {
   return changeState(deps, actor, id, 'cancelled', motivo)
+}
+
+/**
+ * Approves a selection of pending returns together, in one transaction: each exactly as a single
+ * approval (processing date and time now, audited one by one), or none of them.
+ * @throws DomainError INVALID_INPUT (422) naming the first return that cannot be approved (repeated,
+ * unknown or outside the actor's warehouses, or not pending), with `devolucion` its id; nothing is written.
+ */
+export function approveReturns(deps: ReturnsDeps, actor: Actor, ids: readonly string[]): BulkApproval {
+  const none = `Ninguna de las ${ids.length} devoluciones se aprobó; quite esa de la selección y vuelva a intentarlo.`
+  const repeated = ids.find((id, index) => ids.indexOf(id) !== index)
+  if (repeated !== undefined) throw invalidInput(`La devolución ${repeated} aparece más de una vez en la selección. ${none}`, { devolucion: repeated })
+  const aprobadas = transaction(deps.db, () =>
+    ids.map((id) => {
+      try {
+        return changeState(deps, actor, id, 'approved', null)
+      } catch (error) {
+        if (error instanceof DomainError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_TRANSITION')) {
+          throw invalidInput(`${error.message} ${none}`, { devolucion: id })
+        }
+        throw error
+      }
+    }),
+  )
+  return { aprobadas }
 }
 
 const ALLOWED_FROM: Record<'approved' | 'rejected' | 'cancelled', ReturnState> = {

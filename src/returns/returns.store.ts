@@ -1,6 +1,7 @@
-import { sql, type Selectable } from 'kysely'
+import { sql, type RawBuilder, type Selectable } from 'kysely'
 import type { WarehouseScope } from '../actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
+import { containsText } from '../db/search.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
 import type { ManifestState, ReturnLineTable, ReturnState, ReturnTable } from '../db/tables.ts'
 
@@ -118,12 +119,50 @@ export function findReturn(db: Database, id: number, scope: WarehouseScope = nul
   return first(db, returnsWithContext(db).where('r.id', '=', id).where(inWarehouses('i.almacen', scope)))
 }
 
-export function findReturns(db: Database, filters: { registeredDate?: string; estado?: ReturnState; invoiceId?: number; scope?: WarehouseScope }): ReturnRow[] {
-  let query = returnsWithContext(db).where(inWarehouses('i.almacen', filters.scope ?? null))
-  if (filters.registeredDate !== undefined) query = query.where('r.registered_date', '=', filters.registeredDate)
-  if (filters.estado !== undefined) query = query.where('r.estado', '=', filters.estado)
-  if (filters.invoiceId !== undefined) query = query.where('r.invoice_id', '=', filters.invoiceId)
-  return all(db, query.orderBy('r.id'))
+export interface ReturnFilters {
+  /** Local registration date, or an inclusive range of them. */
+  registeredDate?: string
+  registeredFrom?: string
+  registeredTo?: string
+  estado?: ReturnState
+  invoiceId?: number
+  /** Text in Nfactura, cliente, Clienteid or NumeroManifiesto. */
+  search?: string
+  scope?: WarehouseScope
+}
+
+const RETURN_SEARCH_COLUMNS = ['i.nfactura', 'i.cliente', 'i.cliente_id', 'm.numero']
+
+/** Returns matching the filters, by id. */
+export function findReturns(db: Database, filters: ReturnFilters): ReturnRow[] {
+  return all(db, matching(returnsWithContext(db), filters).orderBy('r.id'))
+}
+
+/** One page of the returns matching the filters, newest (highest id) first. */
+export function findReturnPage(db: Database, filters: ReturnFilters, offset: number, limit: number): ReturnRow[] {
+  return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
+}
+
+/** How many returns match the filters. */
+export function countReturns(db: Database, filters: ReturnFilters): number {
+  const query = db.query
+    .selectFrom('returns as r')
+    .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
+    .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+    .select(sql<number>`count(*)`.as('count'))
+  return first(db, matching(query, filters))?.count ?? 0
+}
+
+/** The filters on a query over `returns r` joined with `invoices i` and `manifests m`. */
+function matching<Q extends { where: (condition: RawBuilder<boolean>) => Q }>(query: Q, filters: ReturnFilters): Q {
+  const conditions: Array<RawBuilder<unknown>> = [inWarehouses('i.almacen', filters.scope ?? null)]
+  if (filters.registeredDate !== undefined) conditions.push(sql`r.registered_date = ${filters.registeredDate}`)
+  if (filters.registeredFrom !== undefined) conditions.push(sql`r.registered_date >= ${filters.registeredFrom}`)
+  if (filters.registeredTo !== undefined) conditions.push(sql`r.registered_date <= ${filters.registeredTo}`)
+  if (filters.estado !== undefined) conditions.push(sql`r.estado = ${filters.estado}`)
+  if (filters.invoiceId !== undefined) conditions.push(sql`r.invoice_id = ${filters.invoiceId}`)
+  if (filters.search !== undefined) conditions.push(containsText(RETURN_SEARCH_COLUMNS, filters.search))
+  return query.where(sql<boolean>`(${sql.join(conditions, sql` AND `)})`)
 }
 
 /** One page of the approved returns processed on a date, by id (the client's listing). */
@@ -152,4 +191,15 @@ export function findReturnLines(db: Database, returnIds: readonly number[]): Map
     else byReturn.set(row.return_id, [row])
   }
   return byReturn
+}
+
+/** How many returns in a state are on invoices in the warehouses of `scope` (index on estado). */
+export function countReturnsInState(db: Database, scope: WarehouseScope, estado: ReturnState): number {
+  const query = db.query
+    .selectFrom('returns as r')
+    .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
+    .select(sql<number>`count(*)`.as('count'))
+    .where('r.estado', '=', estado)
+    .where(inWarehouses('i.almacen', scope))
+  return first(db, query)?.count ?? 0
 }

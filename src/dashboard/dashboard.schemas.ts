@@ -1,0 +1,48 @@
+import Type, { type Static } from 'typebox'
+import { Resumen } from '../intake/intake.schemas.ts'
+
+/** Today at a glance for the actor's warehouses: the console's first screen (Inicio). */
+export const DashboardView = Type.Object({
+  fecha: Type.String({ description: 'Hoy en Honduras, YYYY-MM-DD' }),
+  lotes: Type.Union(
+    [
+      Type.Object({
+        cantidad: Type.Integer({ minimum: 0, description: 'Lotes recibidos hoy (de todos los almacenes: un lote no es de un almacén)' }),
+        resumen: Type.Object(Resumen.properties, { description: 'Suma de los resúmenes de los lotes de hoy' }),
+        fallidos: Type.Array(
+          Type.Object({ batch_uuid: Type.String(), recibido_en: Type.String(), fallo: Type.Union([Type.String(), Type.Null()]) }),
+          { description: 'Lotes de hoy que fallaron al procesarse' },
+        ),
+        con_rechazos: Type.Array(
+          Type.Object({ batch_uuid: Type.String(), recibido_en: Type.String(), http_status: Type.Integer() }),
+          { description: 'Lotes de hoy procesados con manifiestos rechazados (respondidos con 422)' },
+        ),
+      }),
+      Type.Null(),
+    ],
+    { description: 'null si su rol no permite consultar los lotes' },
+  ),
+  conflictos_pendientes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'null si su rol no permite decidir conflictos' }),
+  devoluciones_pendientes: Type.Integer({ minimum: 0, description: 'Devoluciones pendientes de aprobación' }),
+  reemisiones_pendientes: Type.Integer({ minimum: 0, description: 'Posibles re-emisiones sin decidir' }),
+  manifiestos_abiertos: Type.Object({
+    cantidad: Type.Integer({ minimum: 0 }),
+    mas_antiguo: Type.Union([
+      Type.Object({
+        numero: Type.String(),
+        fecha_ingreso: Type.String({ description: 'YYYY-MM-DD HH:mm:ss, hora de Honduras' }),
+        dias: Type.Integer({ minimum: 0, description: 'Días desde el día de su ingreso hasta hoy' }),
+      }),
+      Type.Null(),
+    ]),
+  }),
+  plazos_que_vencen_hoy: Type.Array(
+    Type.Object({
+      numero: Type.String(),
+      plazo_devoluciones: Type.String({ description: 'YYYY-MM-DD 23:59:59, hora de Honduras' }),
+      devoluciones_pendientes: Type.Integer({ minimum: 0 }),
+    }),
+    { description: 'Manifiestos abiertos cuyo plazo de devoluciones termina hoy' },
+  ),
+})
+export type DashboardView = Static<typeof DashboardView>

@@ -1,0 +1,61 @@
+import { ChronoUnit, LocalDate } from '@js-joda/core'
+import { hasRight, scopeOf, type Actor } from '../actor.ts'
+import { findBatchTotals, findTroubledBatches } from '../batches/batches.store.ts'
+import { formatLocalDateTime, localDateOf, localDaysRange, today, type Clock } from '../clock.ts'
+import { countPendingConflicts } from '../conflicts/conflicts.store.ts'
+import type { Database } from '../db/database.ts'
+import { countManifests, findManifestsDueOn, findOldestOpenManifest } from '../manifests/manifests.store.ts'
+import { countPendingReissues } from '../reissues/reissues.store.ts'
+import { countReturnsInState } from '../returns/returns.store.ts'
+import { deadlineDateTime } from '../returns/window.ts'
+import type { DashboardView } from './dashboard.schemas.ts'
+
+export interface DashboardDeps {
+  db: Database
+  clock: Clock
+}
+
+/**
+ * Today in Honduras for the actor's warehouses: today's batches (to those who may read batches),
+ * pending conflicts (to those who decide them), pending returns and re-issues, open manifests and
+ * the oldest, and the returns windows that close today. Every number is one indexed query.
+ */
+export function getDashboard(deps: DashboardDeps, actor: Actor): DashboardView {
+  const { db, clock } = deps
+  const scope = scopeOf(actor)
+  const todayDate = today(clock)
+  const oldest = findOldestOpenManifest(db, scope)
+  return {
+    fecha: todayDate.toString(),
+    lotes: hasRight(actor, 'leer_lotes') ? todaysBatches(deps, todayDate) : null,
+    conflictos_pendientes: hasRight(actor, 'decidir_conflicto') ? countPendingConflicts(db, scope) : null,
+    devoluciones_pendientes: countReturnsInState(db, scope, 'pending'),
+    reemisiones_pendientes: countPendingReissues(db, scope),
+    manifiestos_abiertos: {
+      cantidad: countManifests(db, scope, { estado: 'imported' }),
+      mas_antiguo:
+        oldest === undefined
+          ? null
+          : { numero: oldest.numero, fecha_ingreso: formatLocalDateTime(clock, oldest.created_at), dias: localDateOf(clock, oldest.created_at).until(todayDate, ChronoUnit.DAYS) },
+    },
+    plazos_que_vencen_hoy: findManifestsDueOn(db, scope, todayDate.toString()).map((row) => ({
+      numero: row.numero,
+      plazo_devoluciones: deadlineDateTime(LocalDate.parse(row.returns_deadline)),
+      devoluciones_pendientes: row.pending_returns,
+    })),
+  }
+}
+
+function todaysBatches(deps: DashboardDeps, todayDate: LocalDate): NonNullable<DashboardView['lotes']> {
+  const { from, to } = localDaysRange(deps.clock, todayDate.toString(), todayDate.toString()) as { from: string; to: string }
+  const { count, ...resumen } = findBatchTotals(deps.db, from, to)
+  const troubled = findTroubledBatches(deps.db, from, to)
+  return {
+    cantidad: count,
+    resumen,
+    fallidos: troubled.filter((batch) => batch.estado === 'failed').map((batch) => ({ batch_uuid: batch.uuid, recibido_en: formatLocalDateTime(deps.clock, batch.received_at), fallo: batch.failure })),
+    con_rechazos: troubled
+      .filter((batch) => batch.estado === 'processed' && batch.http_status !== null && batch.http_status !== 200)
+      .map((batch) => ({ batch_uuid: batch.uuid, recibido_en: formatLocalDateTime(deps.clock, batch.received_at), http_status: batch.http_status! })),
+  }
+}

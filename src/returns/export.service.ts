@@ -1,0 +1,72 @@
+import type { Actor } from '../actor.ts'
+import { formatLocalDateTime, today, type Clock } from '../clock.ts'
+import type { Database } from '../db/database.ts'
+import { invalidInput } from '../errors.ts'
+import { toCsv, toXlsx, type ExportCell, type ExportTable } from './export.sheet.ts'
+import { centsToAmount, listedQuantity } from './quantities.ts'
+import { RETURN_EXPORT_LIMIT, type ReturnState } from './returns.schemas.ts'
+import { returnFiltersOf, type ReturnListFilters } from './returns.service.ts'
+import { countReturns, findReturnLines, findReturns, type ReturnLineRow, type ReturnRow } from './returns.store.ts'
+
+export interface ExportDeps {
+  db: Database
+  clock: Clock
+}
+
+export interface ExportFile {
+  bytes: Buffer
+  contentType: string
+  fileName: string
+}
+
+const CONTENT_TYPES = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+}
+
+const STATE_NAMES: Record<ReturnState, string> = { pending: 'pendiente', approved: 'aprobada', rejected: 'rechazada', cancelled: 'anulada' }
+
+/** The columns of the export, in order: a header and how each return line fills it. */
+const COLUMNS: ReadonlyArray<{ header: string; cell: (ret: ReturnRow, line: ReturnLineRow, clock: Clock) => ExportCell }> = [
+  { header: 'Devolución', cell: (ret) => ({ number: ret.id }) },
+  { header: 'Estado', cell: (ret) => ({ text: STATE_NAMES[ret.estado] }) },
+  { header: 'Fecha', cell: (ret) => ({ text: ret.fecha.replace('T', ' ') }) },
+  { header: 'Registrada en', cell: (ret, _line, clock) => ({ text: formatLocalDateTime(clock, ret.registered_at) }) },
+  { header: 'Factura', cell: (ret) => ({ text: ret.nfactura }) },
+  { header: 'Manifiesto', cell: (ret) => ({ text: ret.manifiesto }) },
+  { header: 'Almacén', cell: (ret) => ({ text: ret.almacen }) },
+  { header: 'Cliente ID', cell: (ret) => ({ text: ret.cliente_id }) },
+  { header: 'Cliente', cell: (ret) => ({ text: ret.cliente }) },
+  { header: 'Concepto', cell: (ret) => ({ text: ret.reason_codigo }) },
+  { header: 'Descripción del concepto', cell: (ret) => ({ text: ret.reason_descripcion }) },
+  { header: 'Línea', cell: (_ret, line) => ({ number: line.numero_linea }) },
+  { header: 'Producto ID', cell: (_ret, line) => ({ text: line.producto_id }) },
+  { header: 'Producto', cell: (_ret, line) => ({ text: line.producto_desc }) },
+  { header: 'Unidad', cell: (_ret, line) => ({ text: line.uni_venta ?? '' }) },
+  { header: 'Cantidad', cell: (_ret, line) => ({ number: Number(listedQuantity(line.units, line.uni_venta, line.factor_conversion)) }) },
+  { header: 'Unidades', cell: (_ret, line) => ({ number: line.units }) },
+  { header: 'Importe', cell: (_ret, line) => ({ number: centsToAmount(line.amount_cents), amount: true }) },
+  { header: 'Total de la devolución', cell: (ret) => ({ number: centsToAmount(ret.total_cents), amount: true }) },
+  { header: 'Procesada', cell: (ret) => ({ text: ret.processed_date === null ? '' : `${ret.processed_date} ${ret.processed_time ?? ''}`.trim() }) },
+]
+
+/**
+ * The returns of the operator's list (same filters, the actor's warehouses) with their lines, as
+ * a CSV or XLSX file named `devoluciones-<today>.<formato>`: one row per return line, by return id
+ * and line. @throws DomainError INVALID_INPUT when more than RETURN_EXPORT_LIMIT returns match.
+ */
+export async function exportReturns(deps: ExportDeps, actor: Actor, formato: 'csv' | 'xlsx', filters: ReturnListFilters): Promise<ExportFile> {
+  const where = returnFiltersOf(actor, filters)
+  const count = countReturns(deps.db, where)
+  if (count > RETURN_EXPORT_LIMIT) {
+    throw invalidInput(`Los filtros abarcan ${count} devoluciones y una exportación admite a lo sumo ${RETURN_EXPORT_LIMIT}: acote las fechas (desde, hasta) o el estado.`)
+  }
+  const returns = findReturns(deps.db, where)
+  const lines = findReturnLines(deps.db, returns.map((row) => row.id))
+  const table: ExportTable = {
+    header: COLUMNS.map((column) => column.header),
+    rows: returns.flatMap((ret) => (lines.get(ret.id) ?? []).map((line) => COLUMNS.map((column) => column.cell(ret, line, deps.clock)))),
+  }
+  const bytes = formato === 'csv' ? toCsv(table) : await toXlsx(table, 'Devoluciones')
+  return { bytes, contentType: CONTENT_TYPES[formato], fileName: `devoluciones-${today(deps.clock).toString()}.${formato}` }
+}
