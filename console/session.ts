@@ -1,6 +1,7 @@
 import { computed, signal } from '@preact/signals'
 import { api, whenSessionLost } from './api/client.ts'
 import type { Role, SessionView } from './api/types.ts'
+import { hondurasDate } from './format.ts'
 
 /** Who is logged in: undefined while the console asks the service, null when nobody is. */
 export const currentUser = signal<SessionView | null | undefined>(undefined)
@@ -23,3 +24,9 @@ whenSessionLost(() => {
   if (currentUser.value) sessionEnded.value = true
   currentUser.value = null
 })
+
+/**
+ * Today in Honduras: the browser's clock until the service says (the dashboard carries the
+ * service's date), so a PC whose clock is off does not offer the wrong day.
+ */
+export const serverToday = signal(hondurasDate(new Date()))

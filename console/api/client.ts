@@ -2,10 +2,17 @@ import type {
   AuditEntryView,
   AuditFilters,
   BatchView,
+  BulkApproval,
   ConflictView,
+  DashboardView,
   ErrorBody,
+  ExportFormat,
   InvoiceView,
   ManifestDetail,
+  ManifestFilters,
+  ManifestInvoiceFilters,
+  ManifestInvoicePage,
+  ManifestPage,
   ManifestView,
   NewReason,
   NewUser,
@@ -13,7 +20,8 @@ import type {
   ReasonChange,
   RegisterReturn,
   ReissueView,
-  ReturnState,
+  ReturnFilters,
+  ReturnPage,
   ReturnView,
   SessionView,
   UserChange,
@@ -51,7 +59,11 @@ export function withQuery(path: string, query: Query = {}): string {
   return text === '' ? path : `${path}?${text}`
 }
 
-async function request<T>(method: string, path: string, body?: unknown, { sessionCheck = true } = {}): Promise<T> {
+async function request<T>(method: string, path: string, body?: unknown, options: { sessionCheck?: boolean } = {}): Promise<T> {
+  return (await requestWithHeaders<T>(method, path, body, options)).body
+}
+
+async function requestWithHeaders<T>(method: string, path: string, body?: unknown, { sessionCheck = true } = {}): Promise<{ body: T; headers: Headers }> {
   let response: Response
   try {
     response = await fetch(path, {
@@ -63,7 +75,7 @@ async function request<T>(method: string, path: string, body?: unknown, { sessio
   } catch {
     throw new ApiError(0, 'No hay conexión con el servicio. Revise la red del almacén y vuelva a intentarlo.', null)
   }
-  if (response.status === 204) return undefined as T
+  if (response.status === 204) return { body: undefined as T, headers: response.headers }
   const text = await response.text()
   let parsed: unknown = null
   try {
@@ -78,7 +90,7 @@ async function request<T>(method: string, path: string, body?: unknown, { sessio
     if (response.status === 401 && sessionCheck) onSessionLost()
     throw new ApiError(response.status, message, errorBody, retry === null ? null : Number(retry))
   }
-  return parsed as T
+  return { body: parsed as T, headers: response.headers }
 }
 
 const get = <T>(path: string, query?: Query) => request<T>('GET', withQuery(path, query))
@@ -94,9 +106,14 @@ export const api = {
     logOut: () => request<void>('DELETE', '/api/v1/sesion', undefined, { sessionCheck: false }),
     changePassword: (actual: string, nueva: string) => post<void>('/api/v1/sesion/contrasena', { actual, nueva }),
   },
+  /** Today at a glance (Inicio). */
+  dashboard: () => get<DashboardView>(op('resumen')),
   manifests: {
-    list: (query: { estado?: 'imported' | 'closed'; desde?: string; hasta?: string }) => get<ManifestView[]>(op('manifiestos'), query),
+    /** A page of manifests, newest first, with their pending conflicts and warehouses. */
+    page: (query: ManifestFilters) => get<ManifestPage>(op('manifiestos'), { ...query, pagina: query.pagina ?? '1' }),
     get: (numero: string) => get<ManifestDetail>(op(`manifiestos/${id(numero)}`)),
+    /** A page of a manifest's invoices, searchable by number, client or route. */
+    invoices: (numero: string, query: ManifestInvoiceFilters) => get<ManifestInvoicePage>(op(`manifiestos/${id(numero)}/facturas`), { ...query, pagina: query.pagina ?? '1' }),
     close: (numero: string, motivo?: string) => post<ManifestView>(op(`manifiestos/${id(numero)}/cerrar`), motivo ? { motivo } : {}),
     reopen: (numero: string, motivo: string) => post<ManifestView>(op(`manifiestos/${id(numero)}/reabrir`), { motivo }),
     extend: (numero: string, hasta: string, motivo: string) => post<ManifestView>(op(`manifiestos/${id(numero)}/plazo`), { hasta, motivo }),
@@ -105,7 +122,12 @@ export const api = {
     get: (nfactura: string) => get<InvoiceView>(op(`facturas/${id(nfactura)}`)),
   },
   returns: {
-    list: (query: { fecha?: string; estado?: ReturnState }) => get<ReturnView[]>(op('devoluciones'), query),
+    /** A page of returns, newest first, with their client and warehouse. */
+    page: (query: ReturnFilters) => get<ReturnPage>(op('devoluciones'), { ...query, pagina: query.pagina ?? '1' }),
+    /** All of them approved in one transaction, or none (the 422 names the first that cannot be). */
+    approveMany: (ids: string[]) => post<BulkApproval>(op('devoluciones/aprobar'), { ids }),
+    /** The address of the listed returns' file (made by the service), one row per return line. */
+    exportUrl: (formato: ExportFormat, filters: Omit<ReturnFilters, 'pagina'>) => withQuery(op('devoluciones/exportar'), { formato, ...filters }),
     get: (devolucion: string) => get<ReturnView>(op(`devoluciones/${id(devolucion)}`)),
     register: (body: RegisterReturn) => post<ReturnView>(op('devoluciones'), body),
     approve: (devolucion: string) => post<ReturnView>(op(`devoluciones/${id(devolucion)}/aprobar`)),
@@ -133,7 +155,11 @@ export const api = {
     payloadUrl: (uuid: string) => op(`lotes/${id(uuid)}/payload`),
   },
   audit: {
-    list: (query: Partial<Record<keyof AuditFilters, string>>) => get<AuditEntryView[]>(op('auditoria'), query),
+    /** A page of the audit log (500 entries) and whether there is a next one (X-Hay-Mas). */
+    page: async (query: Partial<Record<keyof AuditFilters, string>>) => {
+      const answer = await requestWithHeaders<AuditEntryView[]>('GET', withQuery(op('auditoria'), query))
+      return { entries: answer.body, hasMore: answer.headers.get('X-Hay-Mas') === 'true' }
+    },
   },
   users: {
     list: () => get<UserView[]>(op('usuarios')),

@@ -8,13 +8,40 @@ import type { CreateUserBody, SessionView, UpdateUserBody, UserView } from '../.
 import type { AuditEntryView, AuditQuery } from '../../src/audit/audit.schemas.ts'
 import type { BatchView } from '../../src/batches/batches.schemas.ts'
 import type { ConflictView } from '../../src/conflicts/conflicts.schemas.ts'
+import type { DashboardView } from '../../src/dashboard/dashboard.schemas.ts'
 import type { InvoiceView } from '../../src/invoices/invoices.schemas.ts'
-import type { ManifestDetail, ManifestView } from '../../src/manifests/manifests.schemas.ts'
+import type { ManifestDetail, ManifestInvoice, ManifestInvoicePage, ManifestInvoiceQuery, ManifestListItem, ManifestListQuery, ManifestPage, ManifestView } from '../../src/manifests/manifests.schemas.ts'
 import type { CreateReasonBody, Reason, UpdateReasonBody } from '../../src/reasons/reasons.schemas.ts'
 import type { ReissueView } from '../../src/reissues/reissues.schemas.ts'
-import type { RegisterReturnBody, ReturnState, ReturnView } from '../../src/returns/returns.schemas.ts'
+import type { BulkApproval, RegisterReturnBody, ReturnExportQuery, ReturnListItem, ReturnPage, ReturnsQuery, ReturnState, ReturnView } from '../../src/returns/returns.schemas.ts'
 
-export type { AuditEntryView, BatchView, ConflictView, InvoiceView, ManifestDetail, ManifestView, Reason, ReissueView, ReturnState, ReturnView, SessionView, UserView }
+export type {
+  AuditEntryView,
+  BatchView,
+  BulkApproval,
+  ConflictView,
+  DashboardView,
+  InvoiceView,
+  ManifestDetail,
+  ManifestInvoice,
+  ManifestInvoicePage,
+  ManifestListItem,
+  ManifestPage,
+  ManifestView,
+  Reason,
+  ReissueView,
+  ReturnListItem,
+  ReturnPage,
+  ReturnState,
+  ReturnView,
+  SessionView,
+  UserView,
+}
+/** Query parameters as the address carries them (text; the service decodes them). */
+export type ManifestFilters = Static<typeof ManifestListQuery>
+export type ManifestInvoiceFilters = Static<typeof ManifestInvoiceQuery>
+export type ReturnFilters = Static<typeof ReturnsQuery>
+export type ExportFormat = Static<typeof ReturnExportQuery>['formato']
 export type Role = SessionView['rol']
 export type RegisterReturn = Static<typeof RegisterReturnBody>
 export type NewReason = Static<typeof CreateReasonBody>
@@ -23,7 +50,6 @@ export type NewUser = Static<typeof CreateUserBody>
 export type UserChange = Static<typeof UpdateUserBody>
 export type AuditFilters = Static<typeof AuditQuery>
 export type InvoiceLine = InvoiceView['lineas'][number]
-export type ManifestInvoice = ManifestDetail['facturas'][number]
 
 /** Every error answer of the service: `{success:false, message}` and sometimes more. */
 export interface ErrorBody {

@@ -16,8 +16,6 @@ const TYPES = [
   ['usuario', 'Usuario'],
   ['sesion', 'Sesión'],
 ] as const
-/** The service's page size for the audit log. */
-const AUDIT_PAGE = 500
 
 /** Auditoría: every change, who made it and when, filtered by dates, type, subject and user. */
 export function AuditScreen() {
@@ -25,8 +23,8 @@ export function AuditScreen() {
   const [open, setOpen] = useState<string | null>(null)
   const page = Math.max(1, Number(filters.pagina) || 1)
   const { pagina: _page, ...query } = filters
-  const loaded = useLoad(() => api.audit.list({ ...query, pagina: String(page) }), [JSON.stringify(filters)])
-  const entries = loaded.data ?? []
+  const loaded = useLoad(() => api.audit.page({ ...query, pagina: String(page) }), [JSON.stringify(filters)])
+  const entries = loaded.data?.entries ?? []
   const text = (key: 'sujeto' | 'usuario') => (event: Event) => setFilters({ [key]: (event.currentTarget as HTMLInputElement).value }, { replace: true })
   return (
     <Page title="Auditoría" subtitle="Cada cambio queda registrado con quién lo hizo y cuándo.">
@@ -89,7 +87,7 @@ export function AuditScreen() {
           </tbody>
         </table>
       )}
-      <Pager page={page} pages={entries.length === AUDIT_PAGE ? page + 1 : page} onPage={(value) => setFilters({ pagina: String(value) })} />
+      <Pager page={page} pages={loaded.data?.hasMore ? page + 1 : page} onPage={(value) => setFilters({ pagina: String(value) })} />
     </Page>
   )
 }

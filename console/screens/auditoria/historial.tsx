@@ -6,7 +6,7 @@ import { actionName } from './acciones.ts'
 
 /** The audit log of one thing (a manifest, a return): who did what, when. */
 export function History({ tipo, sujeto }: { tipo: string; sujeto: string }) {
-  const loaded = useLoad(() => api.audit.list({ tipo, sujeto }), [tipo, sujeto])
+  const loaded = useLoad(async () => (await api.audit.page({ tipo, sujeto })).entries, [tipo, sujeto])
   return (
     <section aria-labelledby={`historial-${tipo}`}>
       <h2 id={`historial-${tipo}`}>Historial</h2>

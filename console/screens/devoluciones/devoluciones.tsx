@@ -1,13 +1,14 @@
 import { useState } from 'preact/hooks'
 import { api } from '../../api/client.ts'
-import type { ReturnState } from '../../api/types.ts'
+import type { ReturnFilters, ReturnListItem, ReturnState } from '../../api/types.ts'
 import { money } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
 import { ActionDialog, DateField, ErrorNote, Field, Loading, Notice, Page, Pager, Tabs } from '../../ui/components.tsx'
-import { matches, pageOf, useFilters, useLoad } from '../../ui/data.ts'
+import { useFilters, useLoad } from '../../ui/data.ts'
+import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { ReturnsTable } from './tabla.tsx'
 
-const DEFAULTS = { estado: 'pending', fecha: '', q: '', pagina: '1' }
+const DEFAULTS = { estado: 'pending', q: '', desde: '', hasta: '', almacen: '', pagina: '1' }
 const STATES: Array<{ value: ReturnState; label: string }> = [
   { value: 'pending', label: 'Pendientes' },
   { value: 'approved', label: 'Aprobadas' },
@@ -15,97 +16,146 @@ const STATES: Array<{ value: ReturnState; label: string }> = [
   { value: 'cancelled', label: 'Anuladas' },
 ]
 
-/** Devoluciones: by state and date, searchable; approved one by one or a selection at once; exported for the supplier. */
+/**
+ * Devoluciones: by state, registration dates, client, invoice or manifest, newest first; approved
+ * one by one or a selection at once; the listed returns exported for the supplier (CSV, Excel).
+ */
 export function ReturnsScreen() {
   const [filters, setFilters] = useFilters(DEFAULTS)
   const estado = (STATES.find((state) => state.value === filters.estado)?.value ?? 'pending') as ReturnState
-  const loaded = useLoad(() => api.returns.list({ estado, fecha: filters.fecha || undefined }), [estado, filters.fecha])
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
+  const search = filters.q.trim()
+  const query: Omit<ReturnFilters, 'pagina'> = {
+    estado,
+    ...(search ? { buscar: search } : {}),
+    ...(filters.desde ? { desde: filters.desde } : {}),
+    ...(filters.hasta ? { hasta: filters.hasta } : {}),
+    ...(filters.almacen ? { almacen: filters.almacen } : {}),
+  }
+  const loaded = useLoad(() => api.returns.page({ ...query, pagina: filters.pagina }), [JSON.stringify(query), filters.pagina])
+  /** Chosen pending returns (kept across pages), with their totals. */
+  const [selected, setSelected] = useState<ReadonlyMap<string, number>>(new Map())
   const [bulk, setBulk] = useState(false)
   const [notice, setNotice] = useState<string | null>(null)
-  const found = (loaded.data ?? []).filter((item) => matches([item.factura, item.manifiesto, item.id], filters.q))
-  const page = pageOf(found, Number(filters.pagina))
+  const page = loaded.data
   const supervisor = isSupervisor.value
-  const chosen = found.filter((item) => selected.has(item.id) && item.estado === 'pending')
+  const chosenTotal = [...selected.values()].reduce((sum, total) => sum + total, 0)
+  const filtered = search !== '' || filters.desde !== '' || filters.hasta !== '' || filters.almacen !== ''
   const href = (value: string) => {
     const params = new URLSearchParams()
     if (value !== 'pending') params.set('estado', value)
-    if (filters.fecha) params.set('fecha', filters.fecha)
+    for (const key of ['q', 'desde', 'hasta', 'almacen'] as const) if (filters[key]) params.set(key, filters[key])
     const text = params.toString()
     return `/devoluciones${text ? `?${text}` : ''}`
   }
+  const totalsOf = (ids: string[]) => new Map((page?.devoluciones ?? []).filter((item) => ids.includes(item.id)).map((item) => [item.id, item.total]))
   const changed = () => {
-    setSelected(new Set())
+    setSelected(new Map())
     loaded.reload()
   }
   return (
-    <Page title="Devoluciones" subtitle="Lo que el almacén devuelve al proveedor, por factura.">
+    <Page
+      title="Devoluciones"
+      subtitle="Lo que el almacén devuelve al proveedor, por factura; las más recientes primero."
+      actions={
+        <>
+          <a class="boton" href={api.returns.exportUrl('csv', query)} download>
+            Exportar CSV
+          </a>
+          <a class="boton" href={api.returns.exportUrl('xlsx', query)} download>
+            Exportar Excel
+          </a>
+        </>
+      }
+    >
       <Tabs label="Estado de las devoluciones" items={STATES.map((state) => ({ label: state.label, href: href(state.value), current: state.value === estado }))} />
       <form class="filtros" role="search" aria-label="Buscar devoluciones" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Buscar" hint="Número de factura, de manifiesto o de devolución">
-          {(id, hint) => <input id={id} type="search" aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
+        <Field label="Buscar" hint="Factura, cliente (nombre o código) o manifiesto">
+          {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
         </Field>
-        <DateField label="Registradas el día" value={filters.fecha} onChange={(fecha) => setFilters({ fecha }, { replace: true })} />
+        <DateField label="Registradas desde" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
+        <DateField label="Registradas hasta" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
+        <WarehouseFilter value={filters.almacen} onChange={(almacen) => setFilters({ almacen }, { replace: true })} />
       </form>
       <Notice text={notice} />
-      {supervisor && estado === 'pending' && found.length > 0 && (
+      {supervisor && estado === 'pending' && (page?.total ?? 0) > 0 && (
         <div class="barra-seleccion" role="group" aria-label="Acciones con la selección">
-          <span>{chosen.length === 0 ? 'Marque las devoluciones pendientes que quiera aprobar juntas.' : `${chosen.length} seleccionadas · ${money(chosen.reduce((sum, item) => sum + item.total, 0))}`}</span>
-          <button type="button" class="principal" disabled={chosen.length === 0} onClick={() => setBulk(true)}>
-            Aprobar seleccionadas
-          </button>
+          <span>{selected.size === 0 ? 'Marque las devoluciones pendientes que quiera aprobar juntas.' : `${selected.size} seleccionadas · ${money(chosenTotal)}`}</span>
+          <span class="acciones">
+            {selected.size > 0 && (
+              <button type="button" class="enlace" onClick={() => setSelected(new Map())}>
+                Quitar la selección
+              </button>
+            )}
+            <button type="button" class="principal" disabled={selected.size === 0} onClick={() => setBulk(true)}>
+              Aprobar seleccionadas
+            </button>
+          </span>
         </div>
       )}
       <ErrorNote error={loaded.error} />
-      {loaded.loading && !loaded.data ? (
+      {loaded.loading && !page ? (
         <Loading what="las devoluciones" />
       ) : (
-        <>
-          <ReturnsTable
-            returns={page.rows}
-            onChanged={changed}
-            selection={
-              supervisor && estado === 'pending'
-                ? {
-                    selected,
-                    toggle: (id) => {
-                      const next = new Set(selected)
-                      if (next.has(id)) next.delete(id)
-                      else next.add(id)
-                      setSelected(next)
-                    },
-                    toggleAll: (ids, on) => {
-                      const next = new Set(selected)
-                      for (const id of ids) if (on) next.add(id)
-                      else next.delete(id)
-                      setSelected(next)
-                    },
-                  }
-                : undefined
-            }
-            empty={
-              filters.q || filters.fecha
-                ? 'Ninguna devolución coincide con la búsqueda. Quite el filtro de fecha o revise el número.'
-                : estado === 'pending'
-                  ? 'No hay devoluciones pendientes de aprobar. Se registran desde la factura (Manifiestos → factura → Registrar devolución).'
-                  : `No hay devoluciones ${STATES.find((state) => state.value === estado)!.label.toLowerCase()}.`
-            }
-          />
-          {found.length > 0 && <p class="pie-tabla">{found.length === 1 ? '1 devolución' : `${found.length} devoluciones`} · {money(found.reduce((sum, item) => sum + item.total, 0))}</p>}
-          <Pager page={page.page} pages={page.pages} onPage={(value) => setFilters({ pagina: String(value) })} />
-        </>
+        page && (
+          <>
+            <ReturnsTable<ReturnListItem>
+              returns={page.devoluciones}
+              onChanged={changed}
+              extraColumns={[
+                {
+                  header: 'Cliente',
+                  cell: (item) => (
+                    <>
+                      {item.cliente}
+                      <span class="detalle">
+                        {' '}
+                        {item.clienteid} · {item.almacen}
+                      </span>
+                    </>
+                  ),
+                },
+              ]}
+              selection={
+                supervisor && estado === 'pending'
+                  ? {
+                      selected: new Set(selected.keys()),
+                      toggle: (id) => {
+                        const next = new Map(selected)
+                        if (next.has(id)) next.delete(id)
+                        else next.set(id, totalsOf([id]).get(id) ?? 0)
+                        setSelected(next)
+                      },
+                      toggleAll: (ids, on) => {
+                        const next = new Map(selected)
+                        if (on) for (const [id, total] of totalsOf(ids)) next.set(id, total)
+                        else for (const id of ids) next.delete(id)
+                        setSelected(next)
+                      },
+                    }
+                  : undefined
+              }
+              empty={
+                filtered
+                  ? 'Ninguna devolución coincide con la búsqueda. Quite un filtro o revise el número o el nombre.'
+                  : estado === 'pending'
+                    ? 'No hay devoluciones pendientes de aprobar. Se registran desde la factura (Manifiestos → factura → Registrar devolución).'
+                    : `No hay devoluciones ${STATES.find((state) => state.value === estado)!.label.toLowerCase()}.`
+              }
+            />
+            {page.total > 0 && <p class="pie-tabla">{page.total === 1 ? '1 devolución' : `${page.total} devoluciones`}</p>}
+            <Pager page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} />
+          </>
+        )
       )}
       {bulk && (
         <ActionDialog
-          title={`Aprobar ${chosen.length} devoluciones`}
-          message={<p>Las {chosen.length} devoluciones seleccionadas ({money(chosen.reduce((sum, item) => sum + item.total, 0))}) pasarán al listado que consulta el proveedor.</p>}
+          title={`Aprobar ${selected.size} devoluciones`}
+          message={<p>Las {selected.size} devoluciones seleccionadas ({money(chosenTotal)}) pasarán juntas al listado que consulta el proveedor. Si una no se puede aprobar, no se aprueba ninguna y el mensaje dice cuál.</p>}
           confirmLabel="Aprobar seleccionadas"
-          onConfirm={async () => {
-            for (const item of chosen) await api.returns.approve(item.id)
-          }}
+          onConfirm={() => api.returns.approveMany([...selected.keys()])}
           onDone={() => {
             setBulk(false)
-            setNotice(`${chosen.length} devoluciones aprobadas.`)
+            setNotice(`${selected.size} devoluciones aprobadas.`)
             changed()
           }}
           onCancel={() => setBulk(false)}

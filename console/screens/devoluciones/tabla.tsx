@@ -10,7 +10,7 @@ import { ActionDialog, Empty, Money, Notice, StateTag } from '../../ui/component
 type Decision = { kind: 'aprobar' | 'rechazar' | 'anular'; item: ReturnView }
 
 /** The rows every list of returns has: which, whose, how much, in what state; a supervisor decides from here. */
-export function ReturnsTable({
+export function ReturnsTable<Row extends ReturnView = ReturnView>({
   returns,
   onChanged,
   empty,
@@ -18,12 +18,12 @@ export function ReturnsTable({
   extraColumns,
   showInvoice = true,
 }: {
-  returns: ReturnView[]
+  returns: Row[]
   onChanged: () => void
   empty: ComponentChildren
   /** Pending rows get a checkbox (bulk approval). */
   selection?: { selected: ReadonlySet<string>; toggle: (id: string) => void; toggleAll: (ids: string[], on: boolean) => void }
-  extraColumns?: { header: string; cell: (item: ReturnView) => ComponentChildren }[]
+  extraColumns?: { header: string; cell: (item: Row) => ComponentChildren }[]
   /** False on an invoice's own page, where the invoice column would repeat its title. */
   showInvoice?: boolean
 }) {

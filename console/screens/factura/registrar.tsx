@@ -4,8 +4,8 @@ import { useLocation } from 'wouter-preact'
 import { lineAmountCents, returnedUnits, toMilliUnits } from '../../../src/returns/quantities.ts'
 import { api, type ApiError } from '../../api/client.ts'
 import type { InvoiceLine, InvoiceView, Reason } from '../../api/types.ts'
-import { date, hondurasDate, money, quantity } from '../../format.ts'
-import { isSupervisor } from '../../session.ts'
+import { date, money, quantity } from '../../format.ts'
+import { isSupervisor, serverToday } from '../../session.ts'
 import { BackLink, DateField, ErrorNote, Field, Loading, Page } from '../../ui/components.tsx'
 import { asApiError, useLoad } from '../../ui/data.ts'
 
@@ -64,7 +64,7 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
   const [, navigate] = useLocation()
   const [entries, setEntries] = useState<Record<number, Entry>>({})
   const [concepto, setConcepto] = useState(reasons.length === 1 ? reasons[0]!.codigo : '')
-  const today = hondurasDate(new Date())
+  const today = serverToday.value
   const [fecha, setFecha] = useState(today < invoice.fecha_factura ? invoice.fecha_factura : today)
   const [approve, setApprove] = useState(false)
   const [busy, setBusy] = useState(false)

@@ -2,8 +2,8 @@ import type { ComponentChildren } from 'preact'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { BatchView } from '../../api/types.ts'
-import { BATCH_STATES, count, date, daysBetween, dateTime, hondurasDate, money } from '../../format.ts'
-import { currentUser, isSupervisor } from '../../session.ts'
+import { BATCH_STATES, count, date, dateTime, quantity, time } from '../../format.ts'
+import { currentUser, isSupervisor, serverToday } from '../../session.ts'
 import { Empty, ErrorNote, Loading, Page, StateTag } from '../../ui/components.tsx'
 import { useLoad } from '../../ui/data.ts'
 
@@ -19,43 +19,85 @@ interface BatchSummary {
 /** Inicio: today at a glance for the person's warehouses; every number links to its list. */
 export function HomeScreen() {
   const supervisor = isSupervisor.value
-  const today = hondurasDate(new Date())
   const loaded = useLoad(async () => {
-    const [open, pending, batches, conflicts, reissues] = await Promise.all([
-      api.manifests.list({ estado: 'imported' }),
-      api.returns.list({ estado: 'pending' }),
-      supervisor ? api.batches.list(today) : Promise.resolve(null),
-      supervisor ? api.conflicts.list('pending') : Promise.resolve(null),
-      supervisor ? api.reissues.list('pending') : Promise.resolve(null),
-    ])
-    return { open, pending, batches, conflicts, reissues }
-  }, [supervisor, today])
+    const summary = await api.dashboard()
+    serverToday.value = summary.fecha
+    return { summary, batches: summary.lotes === null ? null : await api.batches.list(summary.fecha) }
+  }, [])
   const user = currentUser.value!
   const warehouses = user.almacenes === 'todos' ? 'todos los almacenes' : `almacén ${user.almacenes.join(', ')}`
+  const today = loaded.data?.summary.fecha ?? serverToday.value
   return (
     <Page title="Inicio" subtitle={`Hoy, ${date(today)} · ${warehouses}`}>
       <ErrorNote error={loaded.error} />
       {loaded.loading && !loaded.data && <Loading what="el resumen del día" />}
       {loaded.data && (() => {
-        const { open, pending, batches, conflicts, reissues } = loaded.data
-        const oldest = open.reduce<string | null>((min, manifest) => (min === null || manifest.fecha_ingreso < min ? manifest.fecha_ingreso : min), null)
-        const pendingAmount = pending.reduce((sum, item) => sum + item.total, 0)
-        const failed = batches?.filter((batch) => batch.estado === 'failed') ?? []
+        const { summary, batches } = loaded.data
+        const oldest = summary.manifiestos_abiertos.mas_antiguo
+        const failed = summary.lotes?.fallidos ?? []
+        const rejected = summary.lotes?.con_rechazos ?? []
         return (
           <>
             <div class="cifras">
-              <Figure label="Devoluciones por aprobar" value={pending.length} href="/devoluciones?estado=pending" detail={pending.length > 0 ? money(pendingAmount) : 'Nada pendiente'} />
+              <Figure
+                label="Devoluciones por aprobar"
+                value={summary.devoluciones_pendientes}
+                href="/devoluciones?estado=pending"
+                detail={summary.devoluciones_pendientes > 0 ? (supervisor ? 'Apruébelas o recháchelas' : 'Las aprueba un supervisor') : 'Nada pendiente'}
+              />
               <Figure
                 label="Manifiestos abiertos"
-                value={open.length}
+                value={summary.manifiestos_abiertos.cantidad}
                 href="/manifiestos"
-                detail={oldest === null ? 'Ninguno abierto' : `El más antiguo: ${date(oldest)} (${count(daysBetween(oldest.slice(0, 10), today), 'día')})`}
+                detail={oldest === null ? 'Ninguno abierto' : `El más antiguo: ${oldest.numero}, de hace ${count(oldest.dias, 'día')}`}
               />
-              {conflicts && <Figure label="Conflictos por decidir" value={conflicts.length} href="/conflictos" detail={conflicts.length > 0 ? 'Facturas retenidas para revisión' : 'Ninguno pendiente'} />}
-              {reissues && <Figure label="Posibles re-emisiones" value={reissues.length} href="/conflictos#reemisiones" detail={reissues.length > 0 ? 'Revise si son copias' : 'Ninguna pendiente'} />}
-              {batches && <Figure label="Lotes recibidos hoy" value={batches.length} href={`/lotes?fecha=${today}`} detail={failed.length > 0 ? `${count(failed.length, 'fallido')}` : 'Ninguno fallido'} alert={failed.length > 0} />}
+              {summary.conflictos_pendientes !== null && (
+                <Figure label="Conflictos por decidir" value={summary.conflictos_pendientes} href="/conflictos" detail={summary.conflictos_pendientes > 0 ? 'Facturas retenidas para revisión' : 'Ninguno pendiente'} alert={summary.conflictos_pendientes > 0} />
+              )}
+              {supervisor && (
+                <Figure label="Posibles re-emisiones" value={summary.reemisiones_pendientes} href="/conflictos#reemisiones" detail={summary.reemisiones_pendientes > 0 ? 'Revise si son copias' : 'Ninguna pendiente'} alert={summary.reemisiones_pendientes > 0} />
+              )}
+              {summary.lotes && (
+                <Figure
+                  label="Lotes recibidos hoy"
+                  value={summary.lotes.cantidad}
+                  href={`/lotes?fecha=${summary.fecha}`}
+                  detail={failed.length > 0 ? count(failed.length, 'fallido') : `${quantity(summary.lotes.resumen.insertadas)} facturas nuevas`}
+                  alert={failed.length > 0}
+                />
+              )}
             </div>
-            {batches && <TodayBatches batches={batches} />}
+            {summary.plazos_que_vencen_hoy.length > 0 && (
+              <section aria-labelledby="plazos-hoy" class="aviso">
+                <h2 id="plazos-hoy">Plazos de devoluciones que vencen hoy</h2>
+                <ul>
+                  {summary.plazos_que_vencen_hoy.map((item) => (
+                    <li key={item.numero}>
+                      <Link href={`/manifiestos/${item.numero}`}>Manifiesto {item.numero}</Link>: hasta las {time(item.plazo_devoluciones)}
+                      {item.devoluciones_pendientes > 0 && `, con ${count(item.devoluciones_pendientes, 'devolución pendiente', 'devoluciones pendientes')}`}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+            {(failed.length > 0 || rejected.length > 0) && (
+              <section aria-labelledby="lotes-problema" class="aviso error">
+                <h2 id="lotes-problema">Lotes de hoy con problemas</h2>
+                <ul>
+                  {failed.map((batch) => (
+                    <li key={batch.batch_uuid}>
+                      <Link href={`/lotes/${batch.batch_uuid}`}>Lote de las {time(batch.recibido_en)}</Link> falló{batch.fallo ? `: ${batch.fallo}` : ''}. El proveedor debe reenviarlo.
+                    </li>
+                  ))}
+                  {rejected.map((batch) => (
+                    <li key={batch.batch_uuid}>
+                      <Link href={`/lotes/${batch.batch_uuid}`}>Lote de las {time(batch.recibido_en)}</Link>: se rechazaron manifiestos (respuesta {batch.http_status}). Vea el detalle.
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+            {summary.lotes && batches && <TodayBatches batches={batches} total={summary.lotes.resumen} />}
           </>
         )
       })()}
@@ -73,7 +115,7 @@ function Figure({ label, value, href, detail, alert }: { label: string; value: n
   )
 }
 
-function TodayBatches({ batches }: { batches: BatchView[] }) {
+function TodayBatches({ batches, total }: { batches: BatchView[]; total: BatchSummary }) {
   return (
     <section aria-labelledby="lotes-hoy">
       <h2 id="lotes-hoy">Lotes de hoy</h2>
@@ -113,6 +155,20 @@ function TodayBatches({ batches }: { batches: BatchView[] }) {
               )
             })}
           </tbody>
+          {batches.length > 1 && (
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={2}>
+                  Total del día
+                </th>
+                <td class="num">{total.recibidas}</td>
+                <td class="num">{total.insertadas}</td>
+                <td class="num">{total.sin_cambios}</td>
+                <td class="num">{total.pendientes_revision}</td>
+                <td class="num">{total.rechazadas}</td>
+              </tr>
+            </tfoot>
+          )}
         </table>
       )}
     </section>

@@ -1,7 +1,8 @@
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { BatchView } from '../../api/types.ts'
-import { BATCH_STATES, date, dateTime, hondurasDate, quantity } from '../../format.ts'
+import { BATCH_STATES, date, dateTime, quantity } from '../../format.ts'
+import { serverToday } from '../../session.ts'
 import { BackLink, DateField, Empty, ErrorNote, Loading, Page, Pager, StateTag } from '../../ui/components.tsx'
 import { pageOf, useFilters, useLoad } from '../../ui/data.ts'
 
@@ -12,7 +13,7 @@ const summaryOf = (batch: BatchView): Summary => (batch.resumen !== null && type
 /** Lotes: what the supplier's system sent on a day, what it was answered, and who sent it. */
 export function BatchesScreen() {
   const [filters, setFilters] = useFilters({ fecha: '', pagina: '1' })
-  const fecha = filters.fecha || hondurasDate(new Date())
+  const fecha = filters.fecha || serverToday.value
   const loaded = useLoad(() => api.batches.list(fecha), [fecha])
   const page = pageOf(loaded.data ?? [], Number(filters.pagina))
   return (

@@ -5,7 +5,7 @@ import type { ManifestDetail } from '../../api/types.ts'
 import { date, dateTime, MANIFEST_STATES } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
 import { ActionDialog, BackLink, DateField, Empty, ErrorNote, Field, Loading, Money, Notice, Page, Pager, StateTag } from '../../ui/components.tsx'
-import { matches, pageOf, useFilters, useLoad } from '../../ui/data.ts'
+import { useFilters, useLoad } from '../../ui/data.ts'
 import { History } from '../auditoria/historial.tsx'
 import { Deadline } from './plazo.tsx'
 
@@ -144,17 +144,19 @@ function ExtendDialog({ manifest, onDone, onCancel }: { manifest: ManifestDetail
 
 function Invoices({ manifest }: { manifest: ManifestDetail }) {
   const [filters, setFilters] = useFilters(DEFAULTS)
-  const warehouses = [...new Set(manifest.facturas.map((invoice) => invoice.almacen))].sort()
-  const found = manifest.facturas.filter(
-    (invoice) => (filters.almacen === '' || invoice.almacen === filters.almacen) && matches([invoice.factura, invoice.cliente, invoice.clienteid], filters.q),
+  const search = filters.q.trim()
+  const loaded = useLoad(
+    () => api.manifests.invoices(manifest.numero, { ...(search ? { buscar: search } : {}), ...(filters.almacen ? { almacen: filters.almacen } : {}), pagina: filters.pagina }),
+    [manifest, search, filters.almacen, filters.pagina],
   )
-  const page = pageOf(found, Number(filters.pagina))
+  const warehouses = [...new Set(manifest.facturas.map((invoice) => invoice.almacen))].sort()
+  const page = loaded.data
   return (
     <section aria-labelledby="facturas-manifiesto">
       <h2 id="facturas-manifiesto">Facturas</h2>
       <form class="filtros" role="search" aria-label="Buscar facturas del manifiesto" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Buscar factura o cliente" hint="Número de factura, nombre o código del cliente">
-          {(id, hint) => <input id={id} type="search" aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
+        <Field label="Buscar factura, cliente o ruta" hint="Número de factura, nombre o código del cliente, o número de ruta">
+          {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
         </Field>
         {warehouses.length > 1 && (
           <Field label="Almacén">
@@ -171,15 +173,19 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
           </Field>
         )}
       </form>
-      {found.length === 0 ? (
-        <Empty>Ninguna factura coincide con la búsqueda. Pruebe con parte del nombre del cliente o del número de factura.</Empty>
+      <ErrorNote error={loaded.error} />
+      {loaded.loading && !page ? (
+        <Loading what="las facturas" />
+      ) : !page || page.facturas.length === 0 ? (
+        loaded.error === null && <Empty>Ninguna factura coincide con la búsqueda. Pruebe con parte del nombre del cliente, del número de factura o de la ruta.</Empty>
       ) : (
         <>
-          <table>
+          <table aria-busy={loaded.loading}>
             <thead>
               <tr>
                 <th scope="col">Factura</th>
                 <th scope="col">Cliente</th>
+                <th scope="col">Ruta</th>
                 <th scope="col">Almacén</th>
                 <th scope="col">Fecha</th>
                 <th scope="col" class="num">Total</th>
@@ -188,7 +194,7 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
               </tr>
             </thead>
             <tbody>
-              {page.rows.map((invoice) => (
+              {page.facturas.map((invoice) => (
                 <tr key={invoice.factura} class={invoice.anulada ? 'anulada' : undefined}>
                   <th scope="row">
                     <Link href={`/facturas/${encodeURIComponent(invoice.factura)}`}>{invoice.factura}</Link>
@@ -197,6 +203,7 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
                     {invoice.cliente}
                     <span class="detalle"> {invoice.clienteid}</span>
                   </td>
+                  <td>{invoice.ruta?.trim() || '—'}</td>
                   <td>{invoice.almacen}</td>
                   <td>{date(invoice.fecha_factura)}</td>
                   <td class="num">
@@ -214,8 +221,8 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
               ))}
             </tbody>
           </table>
-          <p class="pie-tabla">{found.length === 1 ? '1 factura' : `${found.length} facturas`}</p>
-          <Pager page={page.page} pages={page.pages} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de facturas" />
+          <p class="pie-tabla">{page.total === 1 ? '1 factura' : `${page.total} facturas`}</p>
+          <Pager page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de facturas" />
         </>
       )}
     </section>
