@@ -49,7 +49,7 @@ export function HomeScreen() {
                 label="Manifiestos abiertos"
                 value={summary.manifiestos_abiertos.cantidad}
                 href="/manifiestos"
-                detail={oldest === null ? 'Ninguno abierto' : `El más antiguo: ${oldest.numero}, de hace ${count(oldest.dias, 'día')}`}
+                detail={oldest === null ? 'Ninguno abierto' : `El más antiguo: ${oldest.numero}, ${oldest.dias === 0 ? 'de hoy' : `de hace ${count(oldest.dias, 'día')}`}`}
               />
               {summary.conflictos_pendientes !== null && (
                 <Figure label="Conflictos por decidir" value={summary.conflictos_pendientes} href="/conflictos" detail={summary.conflictos_pendientes > 0 ? 'Facturas retenidas para revisión' : 'Ninguno pendiente'} alert={summary.conflictos_pendientes > 0} />
