@@ -23,6 +23,24 @@ export const ConflictView = Type.Object({
 })
 export type ConflictView = Static<typeof ConflictView>
 
+/** One conflict as the console compares it: both versions and which lines differ, in which fields. */
+export const ConflictDetail = Type.Intersect([
+  ConflictView,
+  Type.Object({
+    lineas_con_cambio: Type.Array(
+      Type.Object({
+        numero_linea: Type.Integer({ description: 'NumeroLinea' }),
+        cambio: Type.Union([Type.Literal('modificada'), Type.Literal('agregada'), Type.Literal('quitada')], {
+          description: 'modificada: está en las dos versiones con campos distintos; agregada: solo en la entrante; quitada: solo en la existente',
+        }),
+        campos: Type.Array(Type.String(), { description: 'Campos de LineasFactura que difieren (todos, si se agregó o quitó)' }),
+      }),
+      { description: 'Líneas que difieren entre existente y entrante, emparejadas por NumeroLinea, en orden de NumeroLinea' },
+    ),
+  }),
+])
+export type ConflictDetail = Static<typeof ConflictDetail>
+
 export const ConflictListQuery = Type.Object({ estado: Type.Optional(ConflictState) })
 export const ConflictParams = Type.Object({ id: NumericId('Id del conflicto') })
 export const DecisionBody = Type.Object({ nota: Type.Optional(SpanishText(500, 'Nota opcional de la decisión')) }, { additionalProperties: false })

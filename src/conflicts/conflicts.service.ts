@@ -7,7 +7,8 @@ import { DomainError, notFound } from '../errors.ts'
 import { invoiceDate } from '../intake/intake.dates.ts'
 import { replaceInvoice } from '../invoices/invoices.store.ts'
 import { fingerprintOfInvoice } from '../reissues/fingerprint.ts'
-import type { ConflictSummary, ConflictView } from './conflicts.schemas.ts'
+import type { ConflictDetail, ConflictSummary, ConflictView } from './conflicts.schemas.ts'
+import { lineChanges } from './line-changes.ts'
 import { decideConflict, findConflict, findConflicts, type ConflictRow } from './conflicts.store.ts'
 
 export interface ConflictDeps {
@@ -20,6 +21,17 @@ export interface ConflictDeps {
 /** The conflicts of invoices in the actor's warehouses, by id. */
 export function listConflicts(deps: ConflictDeps, actor: Actor, estado: ConflictState | undefined): ConflictView[] {
   return findConflicts(deps.db, { estado, scope: scopeOf(actor) }).map((row) => toView(deps.clock, row))
+}
+
+/**
+ * One conflict of an invoice in the actor's warehouses, with the lines that differ between its
+ * two versions. @throws DomainError NOT_FOUND when unknown or outside the actor's warehouses.
+ */
+export function getConflict(deps: Pick<ConflictDeps, 'db' | 'clock'>, actor: Actor, id: string): ConflictDetail {
+  const row = findConflict(deps.db, Number(id), scopeOf(actor))
+  if (!row) throw notFound(`No existe el conflicto ${id}.`)
+  const view = toView(deps.clock, row)
+  return { ...view, lineas_con_cambio: lineChanges(view.existente as Record<string, unknown>, view.entrante as Record<string, unknown>) }
 }
 
 /** The newest pending conflict of an invoice, as its view shows it, or null. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { MIGRATIONS } from '../../src/db/migrations.ts'
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/db/migrations.ts'
 import { EXAMPLE_BATCH, invoice, invoicesOf, postBatch, resumen, type Answer, type Invoice } from '../support/batches.ts'
 import { insertBatchRow, insertLegacyInvoice, insertManifestRow } from '../support/fixtures.ts'
 import { withService, type ConfigOverrides, type TestService } from '../support/service.ts'
@@ -283,7 +283,7 @@ test('re-issues: an invoice stored before migration 5 (its fingerprint back-fill
       },
     },
     async (service) => {
-      assert.equal(service.db.sqlite.pragma('user_version', { simple: true }), 5)
+      assert.equal(service.db.sqlite.pragma('user_version', { simple: true }), LATEST_SCHEMA_VERSION)
       const { status } = await postBatch(service, [COPIES[0]!])
       assert.equal(status, 200)
       assert.deepEqual(flaggedOf(service), [['B-1', 'A-1', 1]])

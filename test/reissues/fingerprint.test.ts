@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { closeDatabase, openDatabase } from '../../src/db/database.ts'
 import { migrateDatabase, schemaVersion } from '../../src/db/migrate.ts'
-import { MIGRATIONS } from '../../src/db/migrations.ts'
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/db/migrations.ts'
 import { fingerprintOfInvoice } from '../../src/reissues/fingerprint.ts'
 import { EXAMPLE_BATCH, invoice, type Invoice } from '../support/batches.ts'
 import { insertBatchRow, insertLegacyInvoice, insertManifestRow } from '../support/fixtures.ts'
@@ -58,8 +58,8 @@ test('migration 5: invoices stored before it get the fingerprint the intake comp
     // More than one page of the back-fill (1000 invoices), with the example's two shapes.
     const raws = Array.from({ length: 1203 }, (_, i) => ({ ...structuredClone(EXAMPLE_BATCH[i % 2]!), Nfactura: `L-${i}`, Clienteid: String(40_000_000 + (i % 7)) }))
     const ids = raws.map((raw) => insertLegacyInvoice(db, raw, manifestId, batchId))
-    assert.deepEqual(migrateDatabase(db), { from: 3, to: 5 })
-    assert.equal(schemaVersion(db), 5)
+    assert.deepEqual(migrateDatabase(db), { from: 3, to: LATEST_SCHEMA_VERSION })
+    assert.equal(schemaVersion(db), LATEST_SCHEMA_VERSION)
     const stored = new Map((db.sqlite.prepare('SELECT id, fingerprint FROM invoices').all() as Array<{ id: number; fingerprint: string | null }>).map((row) => [row.id, row.fingerprint]))
     assert.deepEqual(ids.map((id) => stored.get(id)), raws.map((raw) => fingerprintOfInvoice(raw)))
     assert.deepEqual(db.sqlite.prepare('SELECT numero, returns_deadline FROM manifests').all(), [{ numero: '905100', returns_deadline: null }])
