@@ -3,6 +3,7 @@ import type {
   AuditFilters,
   BatchView,
   BulkApproval,
+  ConflictDetail,
   ConflictView,
   DashboardView,
   ErrorBody,
@@ -141,6 +142,8 @@ export const api = {
   },
   conflicts: {
     list: (estado: 'pending' | 'accepted' | 'discarded' = 'pending') => get<ConflictView[]>(op('conflictos'), { estado }),
+    /** One conflict with the lines that differ between its versions, as the service compares them. */
+    get: (conflicto: string) => get<ConflictDetail>(op(`conflictos/${id(conflicto)}`)),
     accept: (conflicto: string, nota?: string) => post<ConflictView>(op(`conflictos/${id(conflicto)}/aceptar`), nota ? { nota } : {}),
     discard: (conflicto: string, nota?: string) => post<ConflictView>(op(`conflictos/${id(conflicto)}/descartar`), nota ? { nota } : {}),
   },

@@ -7,7 +7,7 @@ import type { Static } from 'typebox'
 import type { CreateUserBody, SessionView, UpdateUserBody, UserView } from '../../src/accounts/accounts.schemas.ts'
 import type { AuditEntryView, AuditQuery } from '../../src/audit/audit.schemas.ts'
 import type { BatchView } from '../../src/batches/batches.schemas.ts'
-import type { ConflictView } from '../../src/conflicts/conflicts.schemas.ts'
+import type { ConflictDetail, ConflictView } from '../../src/conflicts/conflicts.schemas.ts'
 import type { DashboardView } from '../../src/dashboard/dashboard.schemas.ts'
 import type { InvoiceView } from '../../src/invoices/invoices.schemas.ts'
 import type { ManifestDetail, ManifestInvoice, ManifestInvoicePage, ManifestInvoiceQuery, ManifestListItem, ManifestListQuery, ManifestPage, ManifestView } from '../../src/manifests/manifests.schemas.ts'
@@ -19,6 +19,7 @@ export type {
   AuditEntryView,
   BatchView,
   BulkApproval,
+  ConflictDetail,
   ConflictView,
   DashboardView,
   InvoiceView,

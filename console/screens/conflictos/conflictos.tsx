@@ -132,8 +132,9 @@ export function ConflictsScreen() {
 }
 
 function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (kind: 'aceptar' | 'descartar') => void }) {
-  const fields = fieldChanges(conflict.existente, conflict.entrante)
-  const lines = lineChanges(conflict.existente, conflict.entrante)
+  const detail = useLoad(() => api.conflicts.get(conflict.id), [conflict.id])
+  const fields = fieldChanges(conflict)
+  const lines = detail.data ? lineChanges(detail.data) : []
   const headingId = `conflicto-${conflict.id}`
   return (
     <article class="conflicto" aria-labelledby={headingId}>
@@ -143,7 +144,8 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
             Factura <Link href={`/facturas/${encodeURIComponent(conflict.factura)}`}>{conflict.factura}</Link> · manifiesto {conflict.manifiesto}
           </h2>
           <p class="subtitulo">
-            Recibida {dateTime(conflict.recibido_en)} · {count(fields.length, 'campo')} y {count(lines.length, 'línea')} con cambios
+            Recibida {dateTime(conflict.recibido_en)} · {count(fields.length, 'campo')}
+            {detail.data ? ` y ${count(lines.length, 'línea')}` : ''} con cambios
           </p>
         </div>
         <div class="acciones">
@@ -176,6 +178,7 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
           </tbody>
         </table>
       )}
+      <ErrorNote error={detail.error} />
       {lines.length > 0 && (
         <table class="comparacion">
           <caption>Líneas</caption>
@@ -190,7 +193,7 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
           </thead>
           <tbody>
             {lines.flatMap((line) =>
-              line.tipo === 'cambiada'
+              line.tipo === 'modificada'
                 ? line.cambios.map((change, index) => (
                     <tr key={`${line.numeroLinea}-${change.campo}`}>
                       {index === 0 && (
@@ -208,8 +211,8 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
                     <tr key={line.numeroLinea}>
                       <th scope="row">{line.numeroLinea}</th>
                       <td>{line.producto}</td>
-                      <td colSpan={3} class={line.tipo === 'nueva' ? 'despues' : 'antes'}>
-                        {line.tipo === 'nueva' ? 'Línea nueva en la versión recibida' : 'La versión recibida ya no trae esta línea'}
+                      <td colSpan={3} class={line.tipo === 'agregada' ? 'despues' : 'antes'}>
+                        {line.tipo === 'agregada' ? 'Línea nueva en la versión recibida' : 'La versión recibida ya no trae esta línea'}
                       </td>
                     </tr>,
                   ],

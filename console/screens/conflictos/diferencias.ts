@@ -1,4 +1,9 @@
-/** What changed between the stored version of an invoice and the one held for review. */
+import type { ConflictDetail } from '../../api/types.ts'
+
+/**
+ * The rows of a conflict's comparison: the fields and lines the service found different (it
+ * compares normalised values, as the intake does), with the value each version has.
+ */
 
 export interface FieldChange {
   campo: string
@@ -7,11 +12,14 @@ export interface FieldChange {
 }
 
 export interface LineChange {
-  numeroLinea: string
-  tipo: 'cambiada' | 'nueva' | 'quitada'
+  numeroLinea: number
+  tipo: ConflictDetail['lineas_con_cambio'][number]['cambio']
   producto: string
   cambios: FieldChange[]
 }
+
+/** The invoice's own field that holds its lines (compared line by line, not as one field). */
+const LINES_FIELD = 'LineasFactura'
 
 type Row = Record<string, unknown>
 
@@ -19,40 +27,31 @@ function asRow(value: unknown): Row {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Row) : {}
 }
 
-function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b)
+/** The changed header fields, with both values. */
+export function fieldChanges(conflict: Pick<ConflictDetail, 'campos_con_cambio' | 'existente' | 'entrante'>): FieldChange[] {
+  const before = asRow(conflict.existente)
+  const after = asRow(conflict.entrante)
+  return conflict.campos_con_cambio.filter((campo) => campo !== LINES_FIELD).map((campo) => ({ campo, antes: before[campo], despues: after[campo] }))
 }
 
-/** Top-level fields that differ (the lines are compared apart). */
-export function fieldChanges(before: unknown, after: unknown, linesField = 'LineasFactura'): FieldChange[] {
-  const a = asRow(before)
-  const b = asRow(after)
-  const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((name) => name !== linesField)
-  return names.filter((name) => !same(a[name], b[name])).map((campo) => ({ campo, antes: a[campo], despues: b[campo] }))
-}
-
-/** Lines matched by NumeroLinea: changed (with their fields), added, removed. */
-export function lineChanges(before: unknown, after: unknown, linesField = 'LineasFactura'): LineChange[] {
-  const linesOf = (value: unknown) => {
-    const lines = asRow(value)[linesField]
-    return new Map((Array.isArray(lines) ? lines : []).map((line) => [String(asRow(line).NumeroLinea), asRow(line)]))
+/** The changed lines, each with its changed fields and both values. */
+export function lineChanges(conflict: Pick<ConflictDetail, 'lineas_con_cambio' | 'existente' | 'entrante'>): LineChange[] {
+  const linesOf = (version: unknown) => {
+    const lines = asRow(version)[LINES_FIELD]
+    return new Map((Array.isArray(lines) ? lines : []).map((line) => [Number(asRow(line).NumeroLinea), asRow(line)]))
   }
-  const a = linesOf(before)
-  const b = linesOf(after)
-  const numbers = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => Number(x) - Number(y))
-  const changes: LineChange[] = []
-  for (const number of numbers) {
-    const old = a.get(number)
-    const next = b.get(number)
-    const producto = String((next ?? old)?.ProductoDesc ?? '')
-    if (!old) changes.push({ numeroLinea: number, tipo: 'nueva', producto, cambios: [] })
-    else if (!next) changes.push({ numeroLinea: number, tipo: 'quitada', producto, cambios: [] })
-    else {
-      const cambios = fieldChanges(old, next, '\u0000')
-      if (cambios.length > 0) changes.push({ numeroLinea: number, tipo: 'cambiada', producto, cambios })
+  const before = linesOf(conflict.existente)
+  const after = linesOf(conflict.entrante)
+  return conflict.lineas_con_cambio.map((change) => {
+    const old = before.get(change.numero_linea) ?? {}
+    const next = after.get(change.numero_linea) ?? {}
+    return {
+      numeroLinea: change.numero_linea,
+      tipo: change.cambio,
+      producto: String(next.ProductoDesc ?? old.ProductoDesc ?? ''),
+      cambios: change.cambio === 'modificada' ? change.campos.map((campo) => ({ campo, antes: old[campo], despues: next[campo] })) : [],
     }
-  }
-  return changes
+  })
 }
 
 /** A field's value as text for the comparison table. */
