@@ -119,18 +119,21 @@ export function ReturnsScreen() {
                 supervisor && estado === 'pending'
                   ? {
                       selected: new Set(selected.keys()),
-                      toggle: (id) => {
-                        const next = new Map(selected)
-                        if (next.has(id)) next.delete(id)
-                        else next.set(id, totalsOf([id]).get(id) ?? 0)
-                        setSelected(next)
-                      },
-                      toggleAll: (ids, on) => {
-                        const next = new Map(selected)
-                        if (on) for (const [id, total] of totalsOf(ids)) next.set(id, total)
-                        else for (const id of ids) next.delete(id)
-                        setSelected(next)
-                      },
+                      // Updates from the previous selection: two quick clicks never lose one.
+                      toggle: (id) =>
+                        setSelected((previous) => {
+                          const next = new Map(previous)
+                          if (next.has(id)) next.delete(id)
+                          else next.set(id, totalsOf([id]).get(id) ?? 0)
+                          return next
+                        }),
+                      toggleAll: (ids, on) =>
+                        setSelected((previous) => {
+                          const next = new Map(previous)
+                          if (on) for (const [id, total] of totalsOf(ids)) next.set(id, total)
+                          else for (const id of ids) next.delete(id)
+                          return next
+                        }),
                     }
                   : undefined
               }

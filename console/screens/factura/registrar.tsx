@@ -92,7 +92,8 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
   }
 
   const entryOf = (line: InvoiceLine): Entry => entries[line.numeroLinea] ?? { cajas: '', unidades: '' }
-  const set = (line: InvoiceLine, change: Partial<Entry>) => setEntries({ ...entries, [line.numeroLinea]: { ...entryOf(line), ...change } })
+  const set = (line: InvoiceLine, change: Partial<Entry>) =>
+    setEntries((previous) => ({ ...previous, [line.numeroLinea]: { ...(previous[line.numeroLinea] ?? { cajas: '', unidades: '' }), ...change } }))
   const amounts = invoice.lineas.map((line) => ({ line, ...entryAmount(line, entryOf(line)) }))
   const chosen = amounts.filter((amount) => amount.units > 0)
   const totalCents = chosen.reduce((sum, amount) => sum + amount.cents, 0)
