@@ -126,7 +126,11 @@ export function BatchScreen({ uuid }: { uuid: string }) {
             </p>
           )}
           <h2>Resumen respondido</h2>
-          <pre class="original">{JSON.stringify(batch.resumen, null, 2)}</pre>
+          <SummaryList summary={summaryOf(batch)} />
+          <details>
+            <summary>Ver el resumen tal como se respondió</summary>
+            <pre class="original">{JSON.stringify(batch.resumen, null, 2)}</pre>
+          </details>
           <h2>Cuerpo recibido</h2>
           {batch.cuerpo.guardado ? (
             <p>
@@ -141,5 +145,29 @@ export function BatchScreen({ uuid }: { uuid: string }) {
         </>
       )}
     </Page>
+  )
+}
+
+const SUMMARY_NAMES: Array<[keyof Summary, string]> = [
+  ['recibidas', 'Facturas recibidas'],
+  ['insertadas', 'Insertadas'],
+  ['actualizadas', 'Actualizadas'],
+  ['sin_cambios', 'Sin cambios'],
+  ['pendientes_revision', 'Retenidas para revisión'],
+  ['rechazadas', 'Rechazadas'],
+]
+
+function SummaryList({ summary }: { summary: Summary }) {
+  const known = SUMMARY_NAMES.filter(([key]) => typeof summary[key] === 'number')
+  if (known.length === 0) return <Empty>Este lote no tiene resumen (no terminó de procesarse).</Empty>
+  return (
+    <dl class="resumen">
+      {known.map(([key, label]) => (
+        <div key={key}>
+          <dt>{label}</dt>
+          <dd class="num">{quantity(summary[key]!)}</dd>
+        </div>
+      ))}
+    </dl>
   )
 }
