@@ -94,6 +94,32 @@ async function requestWithHeaders<T>(method: string, path: string, body?: unknow
   return { body: parsed as T, headers: response.headers }
 }
 
+/**
+ * A file the service makes (an export): fetched so that a refusal shows its Spanish message
+ * instead of being saved as a file; the name comes from Content-Disposition.
+ */
+export async function downloadFile(path: string): Promise<{ name: string; blob: Blob }> {
+  let response: Response
+  try {
+    response = await fetch(path, { credentials: 'same-origin' })
+  } catch {
+    throw new ApiError(0, 'No hay conexión con el servicio. Revise la red del almacén y vuelva a intentarlo.', null)
+  }
+  if (!response.ok) {
+    let body: ErrorBody | null = null
+    try {
+      body = (await response.json()) as ErrorBody
+    } catch {
+      body = null
+    }
+    if (response.status === 401) onSessionLost()
+    throw new ApiError(response.status, body?.message ?? `El servicio respondió ${response.status} sin explicación.`, body)
+  }
+  const disposition = response.headers.get('Content-Disposition') ?? ''
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'descarga'
+  return { name, blob: await response.blob() }
+}
+
 const get = <T>(path: string, query?: Query) => request<T>('GET', withQuery(path, query))
 const post = <T>(path: string, body: unknown = {}) => request<T>('POST', path, body)
 const put = <T>(path: string, body: unknown) => request<T>('PUT', path, body)

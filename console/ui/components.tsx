@@ -1,7 +1,7 @@
 import type { ComponentChildren, JSX } from 'preact'
 import { useEffect, useId, useRef, useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
-import type { ApiError } from '../api/client.ts'
+import { downloadFile, type ApiError } from '../api/client.ts'
 import { date, money, parseDayMonthYear } from '../format.ts'
 import { asApiError } from './data.ts'
 
@@ -233,5 +233,37 @@ export function DateField({ label, value, onChange, hint, min, max }: { label: s
         />
       )}
     </Field>
+  )
+}
+
+/**
+ * A button that downloads a file the service makes, showing progress while it is prepared and
+ * the service's message if it refuses (too many rows, a bad filter).
+ */
+export function DownloadButton({ href, label, onError }: { href: string; label: string; onError: (error: ApiError | null) => void }) {
+  const [busy, setBusy] = useState(false)
+  const start = async () => {
+    setBusy(true)
+    onError(null)
+    try {
+      const file = await downloadFile(href)
+      const url = URL.createObjectURL(file.blob)
+      const link = document.createElement('a')
+      link.href = url
+      link.download = file.name
+      document.body.append(link)
+      link.click()
+      link.remove()
+      setTimeout(() => URL.revokeObjectURL(url), 60_000)
+    } catch (failure) {
+      onError(asApiError(failure))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <button type="button" onClick={() => void start()} disabled={busy} aria-busy={busy}>
+      {busy ? 'Preparando…' : label}
+    </button>
   )
 }

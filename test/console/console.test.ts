@@ -141,6 +141,12 @@ test('consola: a return registered with boxes and units lowers the available uni
     assert.equal(await page.getByRole('spinbutton', { name: 'Unidades ACEITE VEGETAL' }).getAttribute('aria-invalid'), 'false')
     await screenshot(page, '08-devolucion-rechazada-422')
     assert.equal(Number(service.db.sqlite.prepare('SELECT count(*) FROM returns').pluck().get()), 1, 'nothing written by the refused return')
+
+    // "Devolver todo" on a box line: whole boxes first, the rest as units, the whole line's amount.
+    await page.getByRole('row', { name: /JABON LIMON/ }).getByRole('button', { name: 'Devolver todo' }).click()
+    assert.equal(await page.getByRole('spinbutton', { name: 'Cajas JABON LIMON' }).inputValue(), '1')
+    assert.equal(await page.getByRole('spinbutton', { name: 'Unidades JABON LIMON' }).inputValue(), '10')
+    await page.getByRole('row', { name: /JABON LIMON/ }).getByText('L 392.85').waitFor()
   }))
 
 test('consola: a supervisor approves a return and the client system sees it in its listing', { skip }, () =>
@@ -346,7 +352,7 @@ test('consola: the listed returns exported to CSV and Excel, with their lines, o
 })
 
 async function downloaded(page: Page, link: string): Promise<{ name: string; bytes: Buffer }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: link }).click()])
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: link }).click()])
   const chunks: Buffer[] = []
   for await (const chunk of await download.createReadStream()) chunks.push(Buffer.from(chunk as Buffer))
   return { name: download.suggestedFilename(), bytes: Buffer.concat(chunks) }

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks'
-import { api } from '../../api/client.ts'
+import { api, type ApiError } from '../../api/client.ts'
 import type { ReturnFilters, ReturnListItem, ReturnState } from '../../api/types.ts'
 import { money } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
-import { ActionDialog, DateField, ErrorNote, Field, Loading, Notice, Page, Pager, Tabs } from '../../ui/components.tsx'
+import { ActionDialog, DateField, DownloadButton, ErrorNote, Field, Loading, Notice, Page, Pager, Tabs } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { ReturnsTable } from './tabla.tsx'
@@ -36,6 +36,7 @@ export function ReturnsScreen() {
   const [selected, setSelected] = useState<ReadonlyMap<string, number>>(new Map())
   const [bulk, setBulk] = useState(false)
   const [notice, setNotice] = useState<string | null>(null)
+  const [exportError, setExportError] = useState<ApiError | null>(null)
   const page = loaded.data
   const supervisor = isSupervisor.value
   const chosenTotal = [...selected.values()].reduce((sum, total) => sum + total, 0)
@@ -58,12 +59,8 @@ export function ReturnsScreen() {
       subtitle="Lo que el almacén devuelve al proveedor, por factura; las más recientes primero."
       actions={
         <>
-          <a class="boton" href={api.returns.exportUrl('csv', query)} download>
-            Exportar CSV
-          </a>
-          <a class="boton" href={api.returns.exportUrl('xlsx', query)} download>
-            Exportar Excel
-          </a>
+          <DownloadButton href={api.returns.exportUrl('csv', query)} label="Exportar CSV" onError={setExportError} />
+          <DownloadButton href={api.returns.exportUrl('xlsx', query)} label="Exportar Excel" onError={setExportError} />
         </>
       }
     >
@@ -77,6 +74,7 @@ export function ReturnsScreen() {
         <WarehouseFilter value={filters.almacen} onChange={(almacen) => setFilters({ almacen }, { replace: true })} />
       </form>
       <Notice text={notice} />
+      <ErrorNote error={exportError} />
       {supervisor && estado === 'pending' && (page?.total ?? 0) > 0 && (
         <div class="barra-seleccion" role="group" aria-label="Acciones con la selección">
           <span>{selected.size === 0 ? 'Marque las devoluciones pendientes que quiera aprobar juntas.' : `${selected.size} seleccionadas · ${money(chosenTotal)}`}</span>
