@@ -132,9 +132,13 @@ test('consola: a return registered with boxes and units lowers the available uni
     // Two lines, the second over what is left: the service's 422 names it, and the console shows it on that line.
     await page.getByRole('link', { name: 'Registrar devolución' }).click()
     await page.getByLabel('Concepto').selectOption('VENCIDO')
-    await page.getByRole('spinbutton', { name: 'Unidades ACEITE VEGETAL' }).fill('2')
-    await page.getByRole('spinbutton', { name: 'Cajas SALSA DE TOMATE' }).fill('1')
-    await page.getByRole('button', { name: 'Registrar devolución' }).click()
+    // With the keyboard alone: type, Tab through the line to the next one, Enter registers.
+    await page.getByRole('spinbutton', { name: 'Unidades ACEITE VEGETAL' }).focus()
+    await page.keyboard.type('2')
+    for (const key of ['Tab', 'Tab']) await page.keyboard.press(key)
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby')), 'col-cajas producto-2', 'Tab from a line goes past its button to the next line')
+    await page.keyboard.type('1')
+    await page.keyboard.press('Enter')
     const problem = page.getByRole('alert').filter({ hasText: 'Línea #2 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: se quieren devolver 96 unidades' })
     await problem.waitFor()
     assert.equal(await page.getByRole('spinbutton', { name: 'Cajas SALSA DE TOMATE' }).getAttribute('aria-invalid'), 'true')
