@@ -49,12 +49,6 @@ export function time(text: string | null | undefined): string {
   return match ? `${match[1]}:${match[2]}` : text
 }
 
-/** Whole days between two `YYYY-MM-DD` dates (later − earlier). */
-export function daysBetween(from: string, to: string): number {
-  const day = (text: string) => Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)))
-  return Math.round((day(to) - day(from)) / 86_400_000)
-}
-
 /** `1 día`, `3 días`: a count with its noun in singular or plural. */
 export function count(value: number, singular: string, plural = `${singular}s`): string {
   return `${quantity(value)} ${value === 1 ? singular : plural}`
@@ -65,13 +59,6 @@ export function hondurasDate(instant: Date, timeZone = 'America/Tegucigalpa'): s
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant)
   const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? ''
   return `${part('year')}-${part('month')}-${part('day')}`
-}
-
-/** The time in Honduras as `HH:mm:ss` (24-hour). */
-export function hondurasTime(instant: Date, timeZone = 'America/Tegucigalpa'): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(instant)
-  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '00'
-  return `${part('hour')}:${part('minute')}:${part('second')}`
 }
 
 /** State names as the warehouse says them. */

@@ -64,14 +64,3 @@ export function pageOf<T>(rows: readonly T[], page: number, size = PAGE_SIZE): {
   const current = Math.min(Math.max(1, Number.isFinite(page) ? Math.floor(page) : 1), pages)
   return { rows: rows.slice((current - 1) * size, current * size), page: current, pages }
 }
-
-/** Text search that ignores case and accents: "lucia" finds "Lucía". */
-export function matches(haystack: readonly (string | null | undefined)[], needle: string): boolean {
-  const wanted = fold(needle.trim())
-  if (wanted === '') return true
-  return haystack.some((text) => text !== null && text !== undefined && fold(text).includes(wanted))
-}
-
-function fold(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { count, date, dateTime, daysBetween, hondurasDate, hondurasTime, money, parseDayMonthYear, quantity, time } from '../../console/format.ts'
+import { count, date, dateTime, hondurasDate, money, parseDayMonthYear, quantity, time } from '../../console/format.ts'
 
 /** The console's Honduran formats, one row per case. */
 const ROWS: Array<[string, () => unknown, unknown]> = [
@@ -21,12 +21,10 @@ const ROWS: Array<[string, () => unknown, unknown]> = [
   ['dateTime: with T', () => dateTime('2026-11-22T09:30:00'), '22/11/2026 09:30'],
   ['dateTime: a date alone', () => dateTime('2026-11-22'), '22/11/2026'],
   ['time', () => time('23:59:59'), '23:59'],
-  ['daysBetween across a month', () => daysBetween('2026-11-28', '2026-12-02'), 4],
   ['count: singular', () => count(1, 'día'), '1 día'],
   ['count: plural', () => count(3, 'día hábil', 'días hábiles'), '3 días hábiles'],
   ['hondurasDate: 05:59 UTC is still yesterday in Honduras', () => hondurasDate(new Date('2026-11-23T05:59:59Z')), '2026-11-22'],
   ['hondurasDate: 06:00 UTC is today', () => hondurasDate(new Date('2026-11-23T06:00:00Z')), '2026-11-23'],
-  ['hondurasTime: 24-hour', () => hondurasTime(new Date('2026-11-22T20:05:09Z')), '14:05:09'],
   ['parseDayMonthYear: dd/mm/yyyy', () => parseDayMonthYear('22/11/2026'), '2026-11-22'],
   ['parseDayMonthYear: d/m/yyyy and dashes', () => parseDayMonthYear('2-3-2026'), '2026-03-02'],
   ['parseDayMonthYear: not a real date', () => parseDayMonthYear('30/02/2026'), null],
