@@ -136,7 +136,7 @@ test('consola: a return registered with boxes and units lowers the available uni
     await page.getByRole('spinbutton', { name: 'Unidades ACEITE VEGETAL' }).focus()
     await page.keyboard.type('2')
     for (const key of ['Tab', 'Tab']) await page.keyboard.press(key)
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby')), 'col-cajas producto-2', 'Tab from a line goes past its button to the next line')
+    assert.equal(await page.evaluate('document.activeElement.getAttribute("aria-labelledby")'), 'col-cajas producto-2', 'Tab from a line goes past its button to the next line')
     await page.keyboard.type('1')
     await page.keyboard.press('Enter')
     const problem = page.getByRole('alert').filter({ hasText: 'Línea #2 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: se quieren devolver 96 unidades' })
