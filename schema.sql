@@ -92,8 +92,9 @@ CREATE TABLE invoices (
   -- Set when a possible re-issue is confirmed: the copy leaves its manifest's totals.
   annulled_at TEXT
 );
--- A manifest's invoices, and whether it has any in a user's warehouses, from the index alone.
-CREATE INDEX invoices_manifest_almacen ON invoices (manifest_id, almacen);
+-- A manifest's invoices, whether it has any in a user's warehouses, and its count and sum of
+-- the invoices in scope, from the index alone (no invoice row is read for a manifest list).
+CREATE INDEX invoices_manifest_almacen ON invoices (manifest_id, almacen, annulled_at, total);
 CREATE INDEX invoices_batch ON invoices (batch_id);
 CREATE INDEX invoices_fingerprint ON invoices (fingerprint, fecha_factura);
 
@@ -199,12 +200,22 @@ CREATE TABLE returns (
   approved_by TEXT,
   closed_at TEXT,
   closed_by TEXT,
-  closing_note TEXT
+  closing_note TEXT,
+  -- Its invoice's Almacen, kept equal by the two triggers below: counts and lists by warehouse
+  -- read the returns alone, never a million invoice rows.
+  almacen TEXT
 );
 CREATE INDEX returns_processed ON returns (processed_date, estado, id);
 CREATE INDEX returns_registered ON returns (registered_date, id);
 CREATE INDEX returns_invoice ON returns (invoice_id);
-CREATE INDEX returns_estado ON returns (estado, id);
+-- Partial, so only a query about pending returns can choose it (the dashboard's count).
+CREATE INDEX returns_pending ON returns (almacen) WHERE estado = 'pending';
+CREATE TRIGGER returns_almacen_on_insert AFTER INSERT ON returns BEGIN
+  UPDATE returns SET almacen = (SELECT i.almacen FROM invoices i WHERE i.id = NEW.invoice_id) WHERE id = NEW.id;
+END;
+CREATE TRIGGER returns_almacen_follows_invoice AFTER UPDATE OF almacen ON invoices WHEN NEW.almacen IS NOT OLD.almacen BEGIN
+  UPDATE returns SET almacen = NEW.almacen WHERE invoice_id = NEW.id;
+END;
 
 CREATE TABLE return_lines (
   id INTEGER PRIMARY KEY,

@@ -65,6 +65,6 @@ export function findAuditEntries(db: Database, filters: AuditFilters, offset: nu
 function visibleTo(scope: WarehouseScope) {
   return sql<boolean>`(subject_type = 'concepto'
     OR (subject_type = 'factura' AND EXISTS (SELECT 1 FROM invoices i WHERE i.nfactura = audit_log.subject_id AND ${inWarehouses('i.almacen', scope)}))
-    OR (subject_type = 'devolucion' AND EXISTS (SELECT 1 FROM returns r JOIN invoices i ON i.id = r.invoice_id WHERE r.id = CAST(audit_log.subject_id AS INTEGER) AND ${inWarehouses('i.almacen', scope)}))
+    OR (subject_type = 'devolucion' AND EXISTS (SELECT 1 FROM returns r WHERE r.id = CAST(audit_log.subject_id AS INTEGER) AND ${inWarehouses('r.almacen', scope)}))
     OR (subject_type = 'manifiesto' AND EXISTS (SELECT 1 FROM manifests m JOIN invoices i ON i.manifest_id = m.id WHERE m.numero = audit_log.subject_id AND ${inWarehouses('i.almacen', scope)})))`
 }

@@ -6,7 +6,7 @@ import { countPendingConflicts } from '../conflicts/conflicts.store.ts'
 import type { Database } from '../db/database.ts'
 import { countManifests, findManifestsDueOn, findOldestOpenManifest } from '../manifests/manifests.store.ts'
 import { countPendingReissues } from '../reissues/reissues.store.ts'
-import { countReturnsInState } from '../returns/returns.store.ts'
+import { countPendingReturns } from '../returns/returns.store.ts'
 import { deadlineDateTime } from '../returns/window.ts'
 import type { DashboardView } from './dashboard.schemas.ts'
 
@@ -29,7 +29,7 @@ export function getDashboard(deps: DashboardDeps, actor: Actor): DashboardView {
     fecha: todayDate.toString(),
     lotes: hasRight(actor, 'leer_lotes') ? todaysBatches(deps, todayDate) : null,
     conflictos_pendientes: hasRight(actor, 'decidir_conflicto') ? countPendingConflicts(db, scope) : null,
-    devoluciones_pendientes: countReturnsInState(db, scope, 'pending'),
+    devoluciones_pendientes: countPendingReturns(db, scope),
     reemisiones_pendientes: countPendingReissues(db, scope),
     manifiestos_abiertos: {
       cantidad: countManifests(db, scope, { estado: 'imported' }),

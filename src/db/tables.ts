@@ -199,6 +199,8 @@ export interface ReturnTable {
   closed_at: string | null
   closed_by: string | null
   closing_note: string | null
+  /** Its invoice's Almacen, written and kept equal by triggers (schema.sql): never set by the code. */
+  almacen: Generated<string | null>
 }
 
 /**

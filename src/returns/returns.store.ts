@@ -30,7 +30,7 @@ export interface InvoiceLineForReturn {
 }
 
 /** A return with what its views show of its invoice, manifest and reason. */
-export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered_date'> & {
+export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered_date' | 'almacen'> & {
   reason_descripcion: string
   reason_id_proveedor: string | null
   nfactura: string
@@ -89,7 +89,7 @@ export function findHeldUnits(db: Database, invoiceId: number): Map<number, numb
   return new Map(rows.map((row) => [row.numero_linea, row.units]))
 }
 
-export function insertReturn(db: Database, row: Omit<ReturnTable, 'id'>): number {
+export function insertReturn(db: Database, row: Omit<ReturnTable, 'id' | 'almacen'>): number {
   return Number(run(db, db.query.insertInto('returns').values(row)).lastInsertRowid)
 }
 
@@ -97,7 +97,7 @@ export function insertReturnLines(db: Database, lines: readonly ReturnLineRow[])
   if (lines.length > 0) run(db, db.query.insertInto('return_lines').values([...lines]))
 }
 
-export function updateReturn(db: Database, id: number, changes: Partial<Omit<ReturnTable, 'id'>>): void {
+export function updateReturn(db: Database, id: number, changes: Partial<Omit<ReturnTable, 'id' | 'almacen'>>): void {
   run(db, db.query.updateTable('returns').set(changes).where('id', '=', id))
 }
 
@@ -143,19 +143,20 @@ export function findReturnPage(db: Database, filters: ReturnFilters, offset: num
   return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
 }
 
-/** How many returns match the filters. */
+/**
+ * How many returns match the filters. Without a search the returns table answers alone (its own
+ * copy of the warehouse); a search reads each candidate's invoice and manifest.
+ */
 export function countReturns(db: Database, filters: ReturnFilters): number {
-  const query = db.query
-    .selectFrom('returns as r')
-    .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
-    .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-    .select(sql<number>`count(*)`.as('count'))
+  const count = sql<number>`count(*)`.as('count')
+  if (filters.search === undefined) return first(db, matching(db.query.selectFrom('returns as r').select(count), filters))?.count ?? 0
+  const query = db.query.selectFrom('returns as r').innerJoin('invoices as i', 'i.id', 'r.invoice_id').innerJoin('manifests as m', 'm.id', 'i.manifest_id').select(count)
   return first(db, matching(query, filters))?.count ?? 0
 }
 
-/** The filters on a query over `returns r` joined with `invoices i` and `manifests m`. */
+/** The filters on a query over `returns r` (joined with `invoices i` and `manifests m` when searching). */
 function matching<Q extends { where: (condition: RawBuilder<boolean>) => Q }>(query: Q, filters: ReturnFilters): Q {
-  const conditions: Array<RawBuilder<unknown>> = [inWarehouses('i.almacen', filters.scope ?? null)]
+  const conditions: Array<RawBuilder<unknown>> = [inWarehouses('r.almacen', filters.scope ?? null)]
   if (filters.registeredDate !== undefined) conditions.push(sql`r.registered_date = ${filters.registeredDate}`)
   if (filters.registeredFrom !== undefined) conditions.push(sql`r.registered_date >= ${filters.registeredFrom}`)
   if (filters.registeredTo !== undefined) conditions.push(sql`r.registered_date <= ${filters.registeredTo}`)
@@ -193,13 +194,8 @@ export function findReturnLines(db: Database, returnIds: readonly number[]): Map
   return byReturn
 }
 
-/** How many returns in a state are on invoices in the warehouses of `scope` (index on estado). */
-export function countReturnsInState(db: Database, scope: WarehouseScope, estado: ReturnState): number {
-  const query = db.query
-    .selectFrom('returns as r')
-    .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
-    .select(sql<number>`count(*)`.as('count'))
-    .where('r.estado', '=', estado)
-    .where(inWarehouses('i.almacen', scope))
+/** How many pending returns are on invoices in the warehouses of `scope` (the partial index returns_pending). */
+export function countPendingReturns(db: Database, scope: WarehouseScope): number {
+  const query = db.query.selectFrom('returns as r').select(sql<number>`count(*)`.as('count')).where('r.estado', '=', 'pending').where(inWarehouses('r.almacen', scope))
   return first(db, query)?.count ?? 0
 }
