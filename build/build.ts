@@ -179,6 +179,6 @@ async function bundleForSea(outfile: string, betterSqlite: string): Promise<void
     logLevel: 'warning',
     // The addon is loaded from the executable's assets (src/db/native-addon.ts); the fork's
     // own lookup of prebuilt files is never reached.
-    logOverride: { 'unsupported-require-call': 'silent' },
+    logOverride: { 'unsupported-require-call': 'silent', 'empty-import-meta': 'silent' },
   })
 }
