@@ -19,7 +19,13 @@ export function auditRoutes(deps: AuditDeps): Route[] {
         'Filtros: desde/hasta (días), tipo y sujeto (la historia de un manifiesto: tipo=manifiesto&sujeto=905112), usuario (el de una persona, sin distinguir mayúsculas). ' +
         `${AUDIT_PAGE_SIZE} entradas por página, en orden. Los encabezados X-Pagina, X-Por-Pagina y X-Hay-Mas (true o false) dicen si existe la página siguiente.`,
       query: AuditQuery,
-      responses: { 200: { description: `Entradas en orden, ${AUDIT_PAGE_SIZE} por página (encabezados X-Pagina, X-Por-Pagina, X-Hay-Mas)`, schema: Type.Array(AuditEntryView) } },
+      responses: {
+        200: {
+          description: `Entradas en orden, ${AUDIT_PAGE_SIZE} por página`,
+          schema: Type.Array(AuditEntryView),
+          headers: { 'X-Pagina': 'La página respondida', 'X-Por-Pagina': `Entradas por página (${AUDIT_PAGE_SIZE})`, 'X-Hay-Mas': 'true si existe la página siguiente, si no false' },
+        },
+      },
       handle: ({ actor, query }) => {
         const { entries, page, hasMore } = listAuditEntries(deps, actor, query)
         return { status: 200, body: entries, headers: pagingHeaders(page, AUDIT_PAGE_SIZE, hasMore) }

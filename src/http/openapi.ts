@@ -89,7 +89,9 @@ function describeResponses(route: Route): Record<string, unknown> {
   for (const [status, spec] of Object.entries(specs)) {
     responses[status] = {
       description: spec.description,
+      ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {}),
       ...(spec.schema ? { content: { 'application/json': { schema: plain(spec.schema) } } } : {}),
+      ...(spec.mediaTypes ? { content: Object.fromEntries(spec.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) } : {}),
     }
   }
   return responses

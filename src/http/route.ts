@@ -8,6 +8,10 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 export interface ResponseSpec {
   description: string
   schema?: TSchema
+  /** Response headers a client reads (paging signals, a download's file name), for the OpenAPI document. */
+  headers?: Record<string, string>
+  /** A non-JSON answer's media types (a download), for the OpenAPI document. */
+  mediaTypes?: readonly string[]
 }
 
 /**

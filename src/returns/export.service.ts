@@ -19,7 +19,7 @@ export interface ExportFile {
   fileName: string
 }
 
-const CONTENT_TYPES = {
+export const EXPORT_CONTENT_TYPES = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 }
@@ -68,5 +68,5 @@ export async function exportReturns(deps: ExportDeps, actor: Actor, formato: 'cs
     rows: returns.flatMap((ret) => (lines.get(ret.id) ?? []).map((line) => COLUMNS.map((column) => column.cell(ret, line, deps.clock)))),
   }
   const bytes = formato === 'csv' ? toCsv(table) : await toXlsx(table, 'Devoluciones')
-  return { bytes, contentType: CONTENT_TYPES[formato], fileName: `devoluciones-${today(deps.clock).toString()}.${formato}` }
+  return { bytes, contentType: EXPORT_CONTENT_TYPES[formato], fileName: `devoluciones-${today(deps.clock).toString()}.${formato}` }
 }

@@ -2,7 +2,7 @@ import Type from 'typebox'
 import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse } from '../http/schemas.ts'
 import { listProcessedReturns } from './listing.service.ts'
-import { exportReturns } from './export.service.ts'
+import { EXPORT_CONTENT_TYPES, exportReturns } from './export.service.ts'
 import {
   BulkApproval,
   BulkApprovalBody,
@@ -115,7 +115,11 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
         `Nombre del archivo: devoluciones-AAAA-MM-DD.csv o .xlsx (hoy). A lo sumo ${RETURN_EXPORT_LIMIT} devoluciones por exportación.`,
       query: ReturnExportQuery,
       responses: {
-        200: { description: 'El archivo (text/csv o application/vnd.openxmlformats-officedocument.spreadsheetml.sheet), como adjunto' },
+        200: {
+          description: 'El archivo, como adjunto',
+          mediaTypes: [EXPORT_CONTENT_TYPES.csv, EXPORT_CONTENT_TYPES.xlsx],
+          headers: { 'Content-Disposition': 'attachment; filename="devoluciones-AAAA-MM-DD.csv" (o .xlsx), con la fecha de hoy' },
+        },
         422: errorResponse(`Parámetro inválido, o más de ${RETURN_EXPORT_LIMIT} devoluciones: acote las fechas`),
       },
       handle: async ({ actor, query }) => {
