@@ -151,6 +151,13 @@ test('consola: a return registered with boxes and units lowers the available uni
     assert.equal(await page.getByRole('spinbutton', { name: 'Cajas JABON LIMON' }).inputValue(), '1')
     assert.equal(await page.getByRole('spinbutton', { name: 'Unidades JABON LIMON' }).inputValue(), '10')
     await page.getByRole('row', { name: /JABON LIMON/ }).getByText('L 392.85').waitFor()
+
+    // On a 1280×800 tablet, in both orientations, the form fits: nothing to scroll sideways.
+    for (const [width, height] of [[1280, 800], [800, 1280]] as const) {
+      await page.setViewportSize({ width, height })
+      assert.equal(await page.evaluate('document.querySelector("main").scrollWidth <= document.querySelector("main").clientWidth'), true, `${width}×${height}`)
+      await screenshot(page, `08-devolucion-tableta-${width}x${height}`)
+    }
   }))
 
 test('consola: a supervisor approves a return and the client system sees it in its listing', { skip }, () =>
