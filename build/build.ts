@@ -21,6 +21,8 @@ import { basename, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import packageJson from '../package.json' with { type: 'json' }
+import { SEA_ASSET_PREFIX, SEA_LIST_ASSET } from '../src/console/console-files.ts'
+import { buildConsole } from './console.ts'
 import { releaseTime, writeChecksums, writeReleaseArchive, type Platform } from './release.ts'
 import { DOCS_FILES, docsAssetKey, docsSourcePath, type DocsFileName } from '../src/api-docs/api-docs.assets.ts'
 
@@ -81,6 +83,9 @@ const released: string[] = []
 const addonDir = fetchPackage(ADDON_PACKAGE)
 const bundle = join(CACHE, 'sea', 'manifiesto.cjs')
 await bundleForSea(bundle, join(addonDir, 'package/lib/index.js'))
+// The operator console travels inside the executable as assets (`consola/…`), listed in
+// `consola/files.json`; the service serves them from memory (src/console/console-files.ts).
+const consoleAssets = await consoleAssetsForSea(join(CACHE, 'sea', 'consola'))
 // The blob must come from exactly the Node version it goes into: the Linux binary makes both.
 const blobNode = extractVerified(TARGETS[0]!, fetchPackage(TARGETS[0]!.nodePackage), TARGETS[0]!.nodeFile, TARGETS[0]!.nodeSha256)
 chmodSync(blobNode, 0o755)
@@ -104,7 +109,7 @@ for (const target of targets) {
       // A 2 MB young generation: ~8 MB less resident memory at idle (the 120 MB budget) for about
       // 1% more time on a 10,000-invoice batch (measured: 2.27 s → 2.30 s).
       execArgv: ['--max-semi-space-size=2'],
-      assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, ...apiDocsAssets() },
+      assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, ...apiDocsAssets(), ...consoleAssets },
     }),
   )
   execFileSync(blobNode, ['--experimental-sea-config', config], { stdio: 'inherit' })
@@ -130,6 +135,14 @@ console.log(`SHA256SUMS: ${released.length} archivos (${relative(ROOT, writeChec
 /** The API reference's files (src/api-docs/api-docs.assets.ts), under the asset names the service reads. */
 function apiDocsAssets(): Record<string, string> {
   return Object.fromEntries((Object.keys(DOCS_FILES) as DocsFileName[]).map((name) => [docsAssetKey(name), docsSourcePath(name)]))
+}
+
+/** Builds the console into `outdir` and names each file as an asset, plus the list of them. */
+async function consoleAssetsForSea(outdir: string): Promise<Record<string, string>> {
+  const built = await buildConsole({ outdir })
+  const list = join(outdir, 'files.json')
+  writeFileSync(list, JSON.stringify(built.files))
+  return Object.fromEntries([[SEA_LIST_ASSET, list], ...built.files.map((file) => [SEA_ASSET_PREFIX + file, join(outdir, file)])])
 }
 
 /** Whether a program can be started from the PATH (spawnSync reports ENOENT instead of throwing). */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import packageJson from '../package.json' with { type: 'json' }
 import { freePort } from './free-port.ts'
-import { API_KEY, ROOT, checkSnapshot, runCommand, runOk, sendBatch, startService, step, stopService, waitForPing, type Launcher, type Smoke } from './smoke-support.ts'
+import { API_KEY, ROOT, checkConsole, checkSnapshot, runCommand, runOk, sendBatch, startService, step, stopService, waitForPing, type Launcher, type Smoke } from './smoke-support.ts'
 
 const VERSION = packageJson.version
 const ARCHIVE = `manifiesto-${VERSION}-linux-x64.tar.gz`
@@ -84,6 +84,7 @@ export function linuxSmoke(): Smoke {
     await waitForPing(url, service)
     step('serve: first ping answered', `${Math.round(performance.now() - started)} ms after start`)
     step('a batch inserted', await sendBatch(url))
+    step('the operator console', await checkConsole(url))
 
     // «Monitoreo»: the status endpoint with the OperatorKey, and the day's log file.
     const status = await fetch(`${url}/api/v1/operador/estado`, { headers: { OperatorKey: 'clave-de-operadores-de-humo' } })

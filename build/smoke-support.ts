@@ -114,3 +114,23 @@ export function serviceOutput(launcher: Launcher): string {
   const file = join(launcher.logs, 'servicio.log')
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : ''
 }
+
+/**
+ * The operator console from inside the executable: /consola/ answers the app (not the API's
+ * 404), its hashed script is served with a long cache, and a deep link answers the app too.
+ */
+export async function checkConsole(url: string): Promise<string> {
+  const page = await fetch(`${url}/consola/`)
+  const html = await page.text()
+  const script = /<script type="module" src="(\/consola\/assets\/app-[A-Za-z0-9]+\.js)"/.exec(html)?.[1]
+  if (page.status !== 200 || !html.includes('<div id="app">') || script === undefined) throw new Error(`/consola/ answered ${page.status}: ${html.slice(0, 300)}`)
+  if (!(page.headers.get('content-security-policy') ?? '').includes("default-src 'self'")) throw new Error('/consola/ has no Content-Security-Policy')
+  const asset = await fetch(url + script)
+  const bytes = (await asset.arrayBuffer()).byteLength
+  if (asset.status !== 200 || !(asset.headers.get('cache-control') ?? '').includes('immutable') || bytes < 1000) {
+    throw new Error(`${script} answered ${asset.status}, ${bytes} bytes, cache-control ${asset.headers.get('cache-control')}`)
+  }
+  const deep = await fetch(`${url}/consola/manifiestos/905112`)
+  if (deep.status !== 200 || !(await deep.text()).includes(script)) throw new Error(`a deep link answered ${deep.status}`)
+  return `/consola/ and ${script} (${Math.round(bytes / 1024)} KB) served from the executable; a deep link answers the app`
+}

@@ -11,7 +11,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from './free-port.ts'
-import { API_KEY, ROOT, checkSnapshot, runOk, sendBatch, startService, step, waitForPing, type Launcher, type Smoke } from './smoke-support.ts'
+import { API_KEY, checkConsole, checkSnapshot, type Launcher, ROOT, runOk, sendBatch, type Smoke, startService, step, waitForPing } from './smoke-support.ts'
 
 const VERSION_KEY = 'HKLM\\Software\\Microsoft\\Windows NT\\CurrentVersion'
 
@@ -44,6 +44,7 @@ export function windowsSmoke(): Smoke {
     await waitForPing(url, service)
     step('serve: first ping answered', `${Math.round(performance.now() - started)} ms after start`)
     step('a batch inserted', await sendBatch(url))
+    step('the operator console', await checkConsole(url))
     step('backup while serving', runOk(launcher, ['backup', 'copia.db']).trim())
     step('sqlite3 opens the snapshot', checkSnapshot(join(dir, 'copia.db')))
     step('check', runOk(launcher, ['check']).trim().split('\n').pop()!)

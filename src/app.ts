@@ -13,6 +13,7 @@ import { Snapshotter } from './backup/backup.service.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { batchRoutes } from './batches/batches.routes.ts'
 import { conflictRoutes } from './conflicts/conflicts.routes.ts'
+import { defaultConsoleFiles, type ConsoleFiles } from './console/console-files.ts'
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { createHttpApp } from './http/http-app.ts'
@@ -42,6 +43,8 @@ export interface AppDeps {
   passwordCost?: PasswordCost
   /** Free disk at a folder (tests inject a reading: a disk cannot be filled for a test). */
   readFreeDisk?: DiskReader
+  /** The operator console's built files (default: the executable's assets, or the build folder from source). */
+  consoleFiles?: ConsoleFiles
 }
 
 export interface ManifiestoApp {
@@ -57,7 +60,7 @@ export interface ManifiestoApp {
 }
 
 /** Builds the service: every route registered here, from one list. Starts nothing. */
-export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST, readFreeDisk: readDisk = readFreeDisk }: AppDeps): ManifiestoApp {
+export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST, readFreeDisk: readDisk = readFreeDisk, consoleFiles = defaultConsoleFiles() }: AppDeps): ManifiestoApp {
   const startedAt = clock.now()
   const rateLimits = {
     insert: config.rateLimits.insertPerMinute,
@@ -122,6 +125,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
       errors.record(error, context)
       alerter.notify(error, context)
     },
+    consoleFiles,
   })
   return { app, listener: toNodeListener(app), routes, monitor, snapshots, errors }
 }

@@ -10,6 +10,8 @@ import {
 } from 'h3'
 import type { Logger } from 'pino'
 import type { Clock } from '../clock.ts'
+import { consoleAnswer } from '../console/console.handler.ts'
+import type { ConsoleFiles } from '../console/console-files.ts'
 import { DomainError } from '../errors.ts'
 import { readBody } from './body.ts'
 import { requireRight } from '../actor.ts'
@@ -39,6 +41,8 @@ export interface HttpAppOptions {
   databaseFileProblem: () => string | null
   /** Called for every genuine internal failure (after it is logged), to alert the team. */
   onInternalError?: (error: unknown, context: Record<string, unknown>) => void
+  /** The built operator console, served at /consola/ (absent: those paths answer like any unknown path). */
+  consoleFiles?: ConsoleFiles
 }
 
 interface Pipeline extends HttpAppOptions {
@@ -82,6 +86,14 @@ export function createHttpApp(settings: HttpAppOptions): App {
     const clientIp = clientIpOf(event, options.trustProxy)
     event.context.clientIp = clientIp
     logOnCompletion(event, safePath, options.log)
+
+    // The console's files come from memory and open nothing: no rate limit, no key.
+    const page = options.consoleFiles ? consoleAnswer(options.consoleFiles, event.method, pathname) : null
+    if (page !== null) {
+      setResponseStatus(event, page.status)
+      setResponseHeaders(event, page.headers)
+      return send(event, page.body)
+    }
 
     const lookup = table.lookup(event.method, pathname, safePath)
     const decision = limiter.hit(lookup.group, clientIp)

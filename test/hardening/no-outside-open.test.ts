@@ -15,6 +15,7 @@ const ALLOWED: Record<string, string> = {
   'db/native-addon.ts': "writes SQLite's native addon out of the executable",
   'api-docs/api-docs.assets.ts': "reads the API reference's files from node_modules and its folder (from source only)",
   'log-file.ts': 'writes log.file (the configuration refuses a log.file that is the database or its -wal/-shm)',
+  'console/console-files.ts': "reads the built console's own files (only names its build folder lists), never the database",
 }
 
 function sources(dir: string): string[] {

@@ -15,7 +15,8 @@ interface Scenario {
 
 const scenarios: Scenario[] = [
   { name: 'unknown path → 404 JSON', method: 'GET', path: '/api/v1/no-existe', status: 404, body: { success: false, message: 'No existe la ruta GET /api/v1/no-existe.' } },
-  { name: 'root → 404 JSON', method: 'GET', path: '/', status: 404, body: { success: false, message: 'No existe la ruta GET /.' } },
+  // `/` sends a browser to the console (test/console/static.test.ts); other unknown paths stay JSON.
+  { name: 'unknown path outside the API and the console → 404 JSON', method: 'GET', path: '/nada', status: 404, body: { success: false, message: 'No existe la ruta GET /nada.' } },
   { name: 'unknown path with a key → still 404', method: 'DELETE', path: '/api/v2/ping', headers: { ApiKey: API_KEY }, status: 404, body: { success: false, message: 'No existe la ruta DELETE /api/v2/ping.' } },
   { name: 'malformed percent-encoding → 404', method: 'GET', path: '/api/v1/manifiestos/%E0%A4%A/estado', status: 404, body: { success: false, message: 'No existe la ruta GET /api/v1/manifiestos/%E0%A4%A/estado.' } },
   { name: 'wrong method on ping → 405 with Allow', method: 'POST', path: '/api/v1/ping', status: 405, allow: 'GET', body: { success: false, message: 'El método POST no está permitido en /api/v1/ping; use GET.' } },

@@ -12,12 +12,13 @@ export interface RawResponse {
  */
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; localAddress?: string; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; localAddress?: string; body?: string; path?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress },
+      // `path` is sent exactly as given (`/consola/../x`), where a URL would be normalized first.
+      { method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress, ...(options.path === undefined ? {} : { path: options.path }) },
       (res) => {
         let body = ''
         res.setEncoding('utf8')

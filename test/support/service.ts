@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { PasswordCost } from '../../src/accounts/passwords.ts'
 import { createApp, type ManifiestoApp } from '../../src/app.ts'
+import type { ConsoleFiles } from '../../src/console/console-files.ts'
 import type { DiskReader } from '../../src/monitoring/disk.ts'
 import type { Route } from '../../src/http/route.ts'
 import { ManualClock } from '../../src/clock.ts'
@@ -56,6 +57,8 @@ export interface TestServiceOptions {
   beforeMigrate?: (db: Database) => void
   /** Free disk at a folder, in place of the real file system's. */
   readFreeDisk?: DiskReader
+  /** The console's built files (default: the build folder, console/dist). */
+  consoleFiles?: ConsoleFiles
 }
 
 /**
@@ -84,6 +87,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     log,
     passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
     ...(options.readFreeDisk === undefined ? {} : { readFreeDisk: options.readFreeDisk }),
+    ...(options.consoleFiles ? { consoleFiles: options.consoleFiles } : {}),
   })
   const server = await startServer(listener, config.server)
   const url = `http://127.0.0.1:${server.address.port}`

@@ -1,0 +1,60 @@
+/**
+ * The shapes the console sends and receives, taken from the service's own TypeBox schemas (type
+ * imports only: nothing of the server is bundled). A change of a schema breaks the console's
+ * type check, not the warehouse.
+ */
+import type { Static } from 'typebox'
+import type { CreateUserBody, SessionView, UpdateUserBody, UserView } from '../../src/accounts/accounts.schemas.ts'
+import type { AuditEntryView, AuditQuery } from '../../src/audit/audit.schemas.ts'
+import type { BatchView } from '../../src/batches/batches.schemas.ts'
+import type { ConflictDetail, ConflictView } from '../../src/conflicts/conflicts.schemas.ts'
+import type { DashboardView } from '../../src/dashboard/dashboard.schemas.ts'
+import type { InvoiceView } from '../../src/invoices/invoices.schemas.ts'
+import type { ManifestDetail, ManifestInvoice, ManifestInvoicePage, ManifestInvoiceQuery, ManifestListItem, ManifestListQuery, ManifestPage, ManifestView } from '../../src/manifests/manifests.schemas.ts'
+import type { CreateReasonBody, Reason, UpdateReasonBody } from '../../src/reasons/reasons.schemas.ts'
+import type { ReissueView } from '../../src/reissues/reissues.schemas.ts'
+import type { BulkApproval, RegisterReturnBody, ReturnExportQuery, ReturnListItem, ReturnPage, ReturnsQuery, ReturnState, ReturnView } from '../../src/returns/returns.schemas.ts'
+
+export type {
+  AuditEntryView,
+  BatchView,
+  BulkApproval,
+  ConflictDetail,
+  ConflictView,
+  DashboardView,
+  InvoiceView,
+  ManifestDetail,
+  ManifestInvoice,
+  ManifestInvoicePage,
+  ManifestListItem,
+  ManifestPage,
+  ManifestView,
+  Reason,
+  ReissueView,
+  ReturnListItem,
+  ReturnPage,
+  ReturnState,
+  ReturnView,
+  SessionView,
+  UserView,
+}
+/** Query parameters as the address carries them (text; the service decodes them). */
+export type ManifestFilters = Static<typeof ManifestListQuery>
+export type ManifestInvoiceFilters = Static<typeof ManifestInvoiceQuery>
+export type ReturnFilters = Static<typeof ReturnsQuery>
+export type ExportFormat = Static<typeof ReturnExportQuery>['formato']
+export type Role = SessionView['rol']
+export type RegisterReturn = Static<typeof RegisterReturnBody>
+export type NewReason = Static<typeof CreateReasonBody>
+export type ReasonChange = Static<typeof UpdateReasonBody>
+export type NewUser = Static<typeof CreateUserBody>
+export type UserChange = Static<typeof UpdateUserBody>
+export type AuditFilters = Static<typeof AuditQuery>
+export type InvoiceLine = InvoiceView['lineas'][number]
+
+/** Every error answer of the service: `{success:false, message}` and sometimes more. */
+export interface ErrorBody {
+  success: false
+  message: string
+  [field: string]: unknown
+}

@@ -1,0 +1,29 @@
+/** The audit log's action codes as the warehouse says them; an unknown code is shown as it is. */
+const ACTIONS: Record<string, string> = {
+  'manifiesto.cerrado': 'Cerró el manifiesto',
+  'manifiesto.reabierto': 'Reabrió el manifiesto',
+  'manifiesto.plazo_ampliado': 'Amplió el plazo de devoluciones',
+  'devolucion.registrada': 'Registró la devolución',
+  'devolucion.registrada_y_aprobada': 'Registró y aprobó la devolución',
+  'devolucion.aprobada': 'Aprobó la devolución',
+  'devolucion.rechazada': 'Rechazó la devolución',
+  'devolucion.anulada': 'Anuló la devolución',
+  'conflicto.aceptado': 'Aceptó el conflicto',
+  'conflicto.descartado': 'Descartó el conflicto',
+  'concepto.creado': 'Creó el concepto',
+  'concepto.modificado': 'Cambió el concepto',
+  'factura.actualizacion_automatica': 'Actualizó la factura con un lote nuevo',
+  'usuario.creado': 'Creó el usuario',
+  'usuario.modificado': 'Cambió el usuario',
+  'usuario.contrasena_cambiada': 'Cambió su contraseña',
+  'sesion.iniciada': 'Entró a la consola',
+  'usuario.contrasena_restablecida': 'Restableció la contraseña',
+  'sesion.fallida': 'Intento de entrada fallido',
+  'sesion.bloqueada': 'Usuario bloqueado por intentos fallidos',
+  'reemision.confirmada': 'Confirmó la re-emisión',
+  'reemision.descartada': 'Descartó la sospecha de re-emisión',
+}
+
+export function actionName(code: string): string {
+  return ACTIONS[code] ?? code
+}

@@ -1,0 +1,181 @@
+import type { ComponentChildren } from 'preact'
+import { useState } from 'preact/hooks'
+import { Link } from 'wouter-preact'
+import { api } from '../../api/client.ts'
+import type { ReturnView } from '../../api/types.ts'
+import { date, dateTime, RETURN_STATES } from '../../format.ts'
+import { isSupervisor } from '../../session.ts'
+import { ActionDialog, Empty, Money, Notice, StateTag } from '../../ui/components.tsx'
+
+type Decision = { kind: 'aprobar' | 'rechazar' | 'anular'; item: ReturnView }
+
+/** The rows every list of returns has: which, whose, how much, in what state; a supervisor decides from here. */
+export function ReturnsTable<Row extends ReturnView = ReturnView>({
+  returns,
+  onChanged,
+  empty,
+  selection,
+  extraColumns,
+  showInvoice = true,
+}: {
+  returns: Row[]
+  onChanged: () => void
+  empty: ComponentChildren
+  /** Pending rows get a checkbox (bulk approval). */
+  selection?: { selected: ReadonlySet<string>; toggle: (id: string) => void; toggleAll: (ids: string[], on: boolean) => void }
+  extraColumns?: { header: string; cell: (item: Row) => ComponentChildren }[]
+  /** False on an invoice's own page, where the invoice column would repeat its title. */
+  showInvoice?: boolean
+}) {
+  const [decision, setDecision] = useState<Decision | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const supervisor = isSupervisor.value
+  if (returns.length === 0) {
+    return (
+      <>
+        <Notice text={notice} />
+        <Empty>{empty}</Empty>
+      </>
+    )
+  }
+  const selectable = returns.filter((item) => item.estado === 'pending' && !item.sin_acciones).map((item) => item.id)
+  const allSelected = selection !== undefined && selectable.length > 0 && selectable.every((id) => selection.selected.has(id))
+  return (
+    <>
+      <Notice text={notice} />
+      <table class="devoluciones">
+        <thead>
+          <tr>
+            {selection && (
+              <th scope="col" class="seleccion">
+                <input type="checkbox" aria-label="Seleccionar todas las pendientes de esta página" checked={allSelected} disabled={selectable.length === 0} onChange={(event) => selection.toggleAll(selectable, event.currentTarget.checked)} />
+              </th>
+            )}
+            <th scope="col">Devolución</th>
+            {showInvoice && <th scope="col">Factura</th>}
+            {extraColumns?.map((column) => (
+              <th key={column.header} scope="col">
+                {column.header}
+              </th>
+            ))}
+            <th scope="col">Concepto</th>
+            <th scope="col">Fecha</th>
+            <th scope="col">Estado</th>
+            <th scope="col" class="num">Total</th>
+            <th scope="col">Registrada por</th>
+            {supervisor && <th scope="col">Acciones</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {returns.map((item) => (
+            <tr key={item.id}>
+              {selection && (
+                <td class="seleccion">
+                  {item.estado === 'pending' && !item.sin_acciones && (
+                    <input type="checkbox" aria-label={`Seleccionar la devolución ${item.id}`} checked={selection.selected.has(item.id)} onChange={() => selection.toggle(item.id)} />
+                  )}
+                </td>
+              )}
+              <th scope="row">{item.id}</th>
+              {showInvoice && (
+                <td>
+                  <Link href={`/facturas/${encodeURIComponent(item.factura)}`}>{item.factura}</Link>
+                  <span class="detalle"> Manifiesto {item.manifiesto}</span>
+                </td>
+              )}
+              {extraColumns?.map((column) => <td key={column.header}>{column.cell(item)}</td>)}
+              <td>{item.conceptoDescripcion}</td>
+              <td>{date(item.fecha)}</td>
+              <td>
+                <StateTag state={item.estado} label={RETURN_STATES[item.estado]} />
+                {item.motivo && <span class="detalle"> {item.motivo}</span>}
+                {item.estado === 'approved' && item.fechaProcesado && <span class="detalle"> {dateTime(`${item.fechaProcesado.slice(0, 10)} ${item.horaProcesado ?? ''}`)}</span>}
+              </td>
+              <td class="num">
+                <Money amount={item.total} />
+              </td>
+              <td>
+                {item.registradaPor}
+                <span class="detalle"> {dateTime(item.registradaEn)}</span>
+              </td>
+              {supervisor && (
+                <td class="acciones-fila">
+                  {item.sin_acciones && <span class="detalle">{item.sin_acciones}</span>}
+                  {item.estado === 'pending' && !item.sin_acciones && (
+                    <>
+                      <button type="button" aria-label={`Aprobar la devolución ${item.id}`} onClick={() => setDecision({ kind: 'aprobar', item })}>
+                        Aprobar
+                      </button>
+                      <button type="button" aria-label={`Rechazar la devolución ${item.id}`} onClick={() => setDecision({ kind: 'rechazar', item })}>
+                        Rechazar
+                      </button>
+                    </>
+                  )}
+                  {item.estado === 'approved' && !item.sin_acciones && (
+                    <button type="button" aria-label={`Anular la devolución ${item.id}`} onClick={() => setDecision({ kind: 'anular', item })}>
+                      Anular
+                    </button>
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {decision && (
+        <DecisionDialog
+          decision={decision}
+          onDone={(text) => {
+            setDecision(null)
+            setNotice(text)
+            onChanged()
+          }}
+          onCancel={() => setDecision(null)}
+        />
+      )}
+    </>
+  )
+}
+
+function DecisionDialog({ decision, onDone, onCancel }: { decision: Decision; onDone: (text: string) => void; onCancel: () => void }) {
+  const { kind, item } = decision
+  const amount = <Money amount={item.total} />
+  if (kind === 'aprobar') {
+    return (
+      <ActionDialog
+        title={`Aprobar la devolución ${item.id}`}
+        message={<p>La devolución de la factura {item.factura} por {amount} pasará al listado que consulta el proveedor.</p>}
+        confirmLabel="Aprobar"
+        onConfirm={() => api.returns.approve(item.id)}
+        onDone={() => onDone(`Devolución ${item.id} aprobada.`)}
+        onCancel={onCancel}
+      />
+    )
+  }
+  if (kind === 'rechazar') {
+    return (
+      <ActionDialog
+        title={`Rechazar la devolución ${item.id}`}
+        message={<p>La devolución de la factura {item.factura} por {amount} no se enviará al proveedor y sus unidades quedan libres. No se puede deshacer.</p>}
+        confirmLabel="Rechazar"
+        danger
+        reason={{ label: 'Motivo del rechazo', required: true }}
+        onConfirm={(motivo) => api.returns.reject(item.id, motivo)}
+        onDone={() => onDone(`Devolución ${item.id} rechazada.`)}
+        onCancel={onCancel}
+      />
+    )
+  }
+  return (
+    <ActionDialog
+      title={`Anular la devolución ${item.id}`}
+      message={<p>La devolución aprobada de la factura {item.factura} por {amount} saldrá del listado del proveedor y sus unidades quedan libres. No se puede deshacer.</p>}
+      confirmLabel="Anular"
+      danger
+      reason={{ label: 'Motivo de la anulación', required: true }}
+      onConfirm={(motivo) => api.returns.cancel(item.id, motivo)}
+      onDone={() => onDone(`Devolución ${item.id} anulada.`)}
+      onCancel={onCancel}
+    />
+  )
+}

@@ -1,0 +1,176 @@
+import type { ComponentChildren } from 'preact'
+import { Link } from 'wouter-preact'
+import { api } from '../../api/client.ts'
+import type { BatchView } from '../../api/types.ts'
+import { BATCH_STATES, count, date, dateTime, quantity, time } from '../../format.ts'
+import { currentUser, isSupervisor, serverToday } from '../../session.ts'
+import { Empty, ErrorNote, Loading, Page, StateTag } from '../../ui/components.tsx'
+import { useLoad } from '../../ui/data.ts'
+
+interface BatchSummary {
+  recibidas?: number
+  insertadas?: number
+  actualizadas?: number
+  sin_cambios?: number
+  pendientes_revision?: number
+  rechazadas?: number
+}
+
+/** Inicio: today at a glance for the person's warehouses; every number links to its list. */
+export function HomeScreen() {
+  const supervisor = isSupervisor.value
+  const loaded = useLoad(async () => {
+    const summary = await api.dashboard()
+    serverToday.value = summary.fecha
+    return { summary, batches: summary.lotes === null ? null : await api.batches.list(summary.fecha) }
+  }, [])
+  const user = currentUser.value!
+  const warehouses = user.almacenes === 'todos' ? 'todos los almacenes' : `almacén ${user.almacenes.join(', ')}`
+  const today = loaded.data?.summary.fecha ?? serverToday.value
+  return (
+    <Page title="Inicio" subtitle={`Hoy, ${date(today)} · ${warehouses}`}>
+      <ErrorNote error={loaded.error} />
+      {loaded.loading && !loaded.data && <Loading what="el resumen del día" />}
+      {loaded.data && (() => {
+        const { summary, batches } = loaded.data
+        const oldest = summary.manifiestos_abiertos.mas_antiguo
+        const failed = summary.lotes?.fallidos ?? []
+        const rejected = summary.lotes?.con_rechazos ?? []
+        return (
+          <>
+            <div class="cifras">
+              <Figure
+                label="Devoluciones por aprobar"
+                value={summary.devoluciones_pendientes}
+                href="/devoluciones?estado=pending"
+                detail={summary.devoluciones_pendientes > 0 ? (supervisor ? 'Apruébelas o recháchelas' : 'Las aprueba un supervisor') : 'Nada pendiente'}
+              />
+              <Figure
+                label="Manifiestos abiertos"
+                value={summary.manifiestos_abiertos.cantidad}
+                href="/manifiestos"
+                detail={oldest === null ? 'Ninguno abierto' : `El más antiguo: ${oldest.numero}, ${oldest.dias === 0 ? 'de hoy' : `de hace ${count(oldest.dias, 'día')}`}`}
+              />
+              {summary.conflictos_pendientes !== null && (
+                <Figure label="Conflictos por decidir" value={summary.conflictos_pendientes} href="/conflictos" detail={summary.conflictos_pendientes > 0 ? 'Facturas retenidas para revisión' : 'Ninguno pendiente'} alert={summary.conflictos_pendientes > 0} />
+              )}
+              {supervisor && (
+                <Figure label="Posibles re-emisiones" value={summary.reemisiones_pendientes} href="/conflictos#reemisiones" detail={summary.reemisiones_pendientes > 0 ? 'Revise si son copias' : 'Ninguna pendiente'} alert={summary.reemisiones_pendientes > 0} />
+              )}
+              {summary.lotes && (
+                <Figure
+                  label="Lotes recibidos hoy"
+                  value={summary.lotes.cantidad}
+                  href={`/lotes?fecha=${summary.fecha}`}
+                  detail={failed.length > 0 ? count(failed.length, 'fallido') : `${quantity(summary.lotes.resumen.insertadas)} facturas nuevas`}
+                  alert={failed.length > 0}
+                />
+              )}
+            </div>
+            {summary.plazos_que_vencen_hoy.length > 0 && (
+              <section aria-labelledby="plazos-hoy" class="aviso">
+                <h2 id="plazos-hoy">Plazos de devoluciones que vencen hoy</h2>
+                <ul>
+                  {summary.plazos_que_vencen_hoy.map((item) => (
+                    <li key={item.numero}>
+                      <Link href={`/manifiestos/${item.numero}`}>Manifiesto {item.numero}</Link>: hasta las {time(item.plazo_devoluciones)}
+                      {item.devoluciones_pendientes > 0 && `, con ${count(item.devoluciones_pendientes, 'devolución pendiente', 'devoluciones pendientes')}`}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+            {(failed.length > 0 || rejected.length > 0) && (
+              <section aria-labelledby="lotes-problema" class="aviso error">
+                <h2 id="lotes-problema">Lotes de hoy con problemas</h2>
+                <ul>
+                  {failed.map((batch) => (
+                    <li key={batch.batch_uuid}>
+                      <Link href={`/lotes/${batch.batch_uuid}`}>Lote de las {time(batch.recibido_en)}</Link> falló{batch.fallo ? `: ${batch.fallo}` : ''}. El proveedor debe reenviarlo.
+                    </li>
+                  ))}
+                  {rejected.map((batch) => (
+                    <li key={batch.batch_uuid}>
+                      <Link href={`/lotes/${batch.batch_uuid}`}>Lote de las {time(batch.recibido_en)}</Link>: se rechazaron manifiestos (respuesta {batch.http_status}). Vea el detalle.
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+            {summary.lotes && batches && <TodayBatches batches={batches} total={summary.lotes.resumen} />}
+          </>
+        )
+      })()}
+    </Page>
+  )
+}
+
+function Figure({ label, value, href, detail, alert }: { label: string; value: number; href: string; detail: ComponentChildren; alert?: boolean }) {
+  return (
+    <Link href={href} class={alert ? 'cifra alerta' : 'cifra'}>
+      <span class="cifra-numero">{value}</span>
+      <span class="cifra-nombre">{label}</span>
+      <span class="cifra-detalle">{detail}</span>
+    </Link>
+  )
+}
+
+function TodayBatches({ batches, total }: { batches: BatchView[]; total: BatchSummary }) {
+  return (
+    <section aria-labelledby="lotes-hoy">
+      <h2 id="lotes-hoy">Lotes de hoy</h2>
+      {batches.length === 0 ? (
+        <Empty>Hoy no llegó ningún lote del proveedor. Si esperaba uno, consulte con el proveedor o revise Lotes de otros días.</Empty>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Recibido</th>
+              <th scope="col">Estado</th>
+              <th scope="col" class="num">Recibidas</th>
+              <th scope="col" class="num">Insertadas</th>
+              <th scope="col" class="num">Sin cambios</th>
+              <th scope="col" class="num">Retenidas</th>
+              <th scope="col" class="num">Rechazadas</th>
+            </tr>
+          </thead>
+          <tbody>
+            {batches.map((batch) => {
+              const summary = (batch.resumen ?? {}) as BatchSummary
+              return (
+                <tr key={batch.batch_uuid}>
+                  <td>
+                    <Link href={`/lotes/${batch.batch_uuid}`}>{dateTime(batch.recibido_en)}</Link>
+                  </td>
+                  <td>
+                    <StateTag state={batch.estado} label={BATCH_STATES[batch.estado]} />
+                    {batch.fallo && <span class="detalle"> {batch.fallo}</span>}
+                  </td>
+                  <td class="num">{summary.recibidas ?? batch.facturas}</td>
+                  <td class="num">{summary.insertadas ?? '—'}</td>
+                  <td class="num">{summary.sin_cambios ?? '—'}</td>
+                  <td class="num">{summary.pendientes_revision ?? '—'}</td>
+                  <td class="num">{summary.rechazadas ?? '—'}</td>
+                </tr>
+              )
+            })}
+          </tbody>
+          {batches.length > 1 && (
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={2}>
+                  Total del día
+                </th>
+                <td class="num">{total.recibidas}</td>
+                <td class="num">{total.insertadas}</td>
+                <td class="num">{total.sin_cambios}</td>
+                <td class="num">{total.pendientes_revision}</td>
+                <td class="num">{total.rechazadas}</td>
+              </tr>
+            </tfoot>
+          )}
+        </table>
+      )}
+    </section>
+  )
+}

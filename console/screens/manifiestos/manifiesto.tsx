@@ -1,0 +1,236 @@
+import { useState } from 'preact/hooks'
+import { Link } from 'wouter-preact'
+import { api } from '../../api/client.ts'
+import type { ManifestDetail } from '../../api/types.ts'
+import { date, dateTime, MANIFEST_STATES } from '../../format.ts'
+import { isSupervisor } from '../../session.ts'
+import { ActionDialog, BackLink, DateField, Empty, ErrorNote, Field, Loading, Money, Notice, Page, Pager, StateTag } from '../../ui/components.tsx'
+import { useFilters, useLoad } from '../../ui/data.ts'
+import { History } from '../auditoria/historial.tsx'
+import { Deadline } from './plazo.tsx'
+
+const DEFAULTS = { q: '', almacen: '', pagina: '1' }
+
+/** One manifest: its invoices (searchable), totals, returns window, Cerrar / Reabrir and its history. */
+export function ManifestScreen({ numero }: { numero: string }) {
+  const loaded = useLoad(() => api.manifests.get(numero), [numero])
+  const [dialog, setDialog] = useState<'cerrar' | 'reabrir' | 'plazo' | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [changes, setChanges] = useState(0)
+  const manifest = loaded.data
+  const supervisor = isSupervisor.value
+  const done = (text: string) => () => {
+    setDialog(null)
+    setNotice(text)
+    setChanges(changes + 1)
+    loaded.reload()
+  }
+  return (
+    <Page
+      title={`Manifiesto ${numero}`}
+      subtitle={manifest ? <>Ingresó el {dateTime(manifest.fecha_ingreso)} · <StateTag state={manifest.estado} label={MANIFEST_STATES[manifest.estado]} /></> : undefined}
+      actions={
+        manifest &&
+        supervisor && (
+          <>
+            {manifest.estado === 'imported' ? (
+              <button type="button" onClick={() => setDialog('cerrar')}>
+                Cerrar manifiesto
+              </button>
+            ) : (
+              <button type="button" onClick={() => setDialog('reabrir')}>
+                Reabrir manifiesto
+              </button>
+            )}
+            {manifest.estado === 'imported' && manifest.plazo_devoluciones !== null && manifest.paquete_proveedor?.publicado !== true && (
+              <button type="button" onClick={() => setDialog('plazo')}>
+                Ampliar plazo
+              </button>
+            )}
+          </>
+        )
+      }
+    >
+      <BackLink href="/manifiestos">Manifiestos</BackLink>
+      <Notice text={notice} />
+      <ErrorNote error={loaded.error} />
+      {loaded.loading && !manifest && <Loading what="el manifiesto" />}
+      {manifest && (
+        <>
+          <dl class="resumen">
+            <div>
+              <dt>Facturas</dt>
+              <dd class="num">{manifest.total_facturas}</dd>
+            </div>
+            <div>
+              <dt>Total</dt>
+              <dd>
+                <Money amount={manifest.total_importe} />
+              </dd>
+            </div>
+            <div>
+              <dt>Devoluciones aprobadas</dt>
+              <dd>
+                <Money amount={manifest.devoluciones.total_aprobado} />
+              </dd>
+            </div>
+            <div>
+              <dt>Devoluciones (pendientes y aprobadas)</dt>
+              <dd class="num">{manifest.devoluciones.cantidad}</dd>
+            </div>
+            <div>
+              <dt>Plazo de devoluciones</dt>
+              <dd>
+                <Deadline manifest={manifest} />
+              </dd>
+            </div>
+            {manifest.paquete_proveedor && (
+              <div>
+                <dt>Paquete al proveedor</dt>
+                <dd>{manifest.paquete_proveedor.nota}</dd>
+              </div>
+            )}
+            {manifest.cerrado_en && (
+              <div>
+                <dt>Cerrado</dt>
+                <dd>{dateTime(manifest.cerrado_en)}</dd>
+              </div>
+            )}
+          </dl>
+          <Invoices manifest={manifest} />
+          {supervisor && <History key={changes} tipo="manifiesto" sujeto={numero} />}
+        </>
+      )}
+      {dialog === 'cerrar' && (
+        <ActionDialog
+          title={`Cerrar el manifiesto ${numero}`}
+          message="Un manifiesto cerrado no admite devoluciones nuevas. Un supervisor puede reabrirlo después, con un motivo."
+          confirmLabel="Cerrar manifiesto"
+          reason={{ label: 'Motivo', required: false }}
+          onConfirm={(motivo) => api.manifests.close(numero, motivo || undefined)}
+          onDone={done(`Manifiesto ${numero} cerrado.`)}
+          onCancel={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'reabrir' && (
+        <ActionDialog
+          title={`Reabrir el manifiesto ${numero}`}
+          message="Reabierto, el manifiesto vuelve a admitir devoluciones. El motivo queda en la auditoría."
+          confirmLabel="Reabrir manifiesto"
+          reason={{ label: 'Motivo', required: true }}
+          onConfirm={(motivo) => api.manifests.reopen(numero, motivo)}
+          onDone={done(`Manifiesto ${numero} reabierto.`)}
+          onCancel={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'plazo' && manifest && <ExtendDialog manifest={manifest} onDone={done(`Plazo del manifiesto ${numero} ampliado.`)} onCancel={() => setDialog(null)} />}
+    </Page>
+  )
+}
+
+function ExtendDialog({ manifest, onDone, onCancel }: { manifest: ManifestDetail; onDone: () => void; onCancel: () => void }) {
+  const [hasta, setHasta] = useState('')
+  return (
+    <ActionDialog
+      title={`Ampliar el plazo del manifiesto ${manifest.numero}`}
+      message={
+        <>
+          <p>Plazo actual: hasta {dateTime(manifest.plazo_devoluciones)}. El nuevo último día debe ser un día hábil posterior.</p>
+          <DateField label="Nuevo último día" value={hasta} onChange={setHasta} />
+        </>
+      }
+      confirmLabel="Ampliar plazo"
+      reason={{ label: 'Motivo', required: true }}
+      onConfirm={(motivo) => api.manifests.extend(manifest.numero, hasta, motivo)}
+      onDone={onDone}
+      onCancel={onCancel}
+    />
+  )
+}
+
+function Invoices({ manifest }: { manifest: ManifestDetail }) {
+  const [filters, setFilters] = useFilters(DEFAULTS)
+  const search = filters.q.trim()
+  const loaded = useLoad(
+    () => api.manifests.invoices(manifest.numero, { ...(search ? { buscar: search } : {}), ...(filters.almacen ? { almacen: filters.almacen } : {}), pagina: filters.pagina }),
+    [manifest, search, filters.almacen, filters.pagina],
+  )
+  const warehouses = [...new Set(manifest.facturas.map((invoice) => invoice.almacen))].sort()
+  const page = loaded.data
+  return (
+    <section aria-labelledby="facturas-manifiesto">
+      <h2 id="facturas-manifiesto">Facturas</h2>
+      <form class="filtros" role="search" aria-label="Buscar facturas del manifiesto" onSubmit={(event) => event.preventDefault()}>
+        <Field label="Buscar factura, cliente o ruta" hint="Número de factura, nombre o código del cliente, o número de ruta">
+          {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
+        </Field>
+        {warehouses.length > 1 && (
+          <Field label="Almacén">
+            {(id) => (
+              <select id={id} value={filters.almacen} onChange={(event) => setFilters({ almacen: event.currentTarget.value })}>
+                <option value="">Todos</option>
+                {warehouses.map((code) => (
+                  <option key={code} value={code}>
+                    {code}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
+      </form>
+      <ErrorNote error={loaded.error} />
+      {loaded.loading && !page ? (
+        <Loading what="las facturas" />
+      ) : !page || page.facturas.length === 0 ? (
+        loaded.error === null && <Empty>Ninguna factura coincide con la búsqueda. Pruebe con parte del nombre del cliente, del número de factura o de la ruta.</Empty>
+      ) : (
+        <>
+          <table aria-busy={loaded.loading}>
+            <thead>
+              <tr>
+                <th scope="col">Factura</th>
+                <th scope="col">Cliente</th>
+                <th scope="col">Ruta</th>
+                <th scope="col">Almacén</th>
+                <th scope="col">Fecha</th>
+                <th scope="col" class="num">Total</th>
+                <th scope="col" class="num">Devoluciones aprobadas</th>
+                <th scope="col">Observaciones</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.facturas.map((invoice) => (
+                <tr key={invoice.factura} class={invoice.anulada ? 'anulada' : undefined}>
+                  <th scope="row">
+                    <Link href={`/facturas/${encodeURIComponent(invoice.factura)}`}>{invoice.factura}</Link>
+                  </th>
+                  <td>
+                    {invoice.cliente}
+                    <span class="detalle"> {invoice.clienteid}</span>
+                  </td>
+                  <td>{invoice.ruta?.trim() || '—'}</td>
+                  <td>{invoice.almacen}</td>
+                  <td>{date(invoice.fecha_factura)}</td>
+                  <td class="num">
+                    <Money amount={invoice.total} />
+                  </td>
+                  <td class="num">
+                    <Money amount={invoice.devoluciones_aprobadas} />
+                  </td>
+                  <td>
+                    {invoice.conflicto_pendiente && <StateTag state="conflicto" label="Conflicto pendiente" />}
+                    {invoice.anulada && <StateTag state="cancelled" label="Anulada (re-emisión)" />}
+                    {!invoice.anulada && invoice.reemision?.estado === 'pending' && <StateTag state="pending" label={`¿Copia de ${invoice.reemision.identica_a}?`} />}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p class="pie-tabla">{page.total === 1 ? '1 factura' : `${page.total} facturas`}</p>
+          <Pager page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de facturas" />
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,178 @@
+import { useState } from 'preact/hooks'
+import { api, type ApiError } from '../../api/client.ts'
+import type { Role, UserView } from '../../api/types.ts'
+import { dateTime, ROLES } from '../../format.ts'
+import { ActionDialog, Empty, ErrorNote, Field, Loading, Notice, Page } from '../../ui/components.tsx'
+import { asApiError, useLoad } from '../../ui/data.ts'
+
+type Editing = { kind: 'nuevo' } | { kind: 'editar'; user: UserView } | { kind: 'contrasena'; user: UserView }
+
+/** Usuarios (administrador): the people who use the console, their role and warehouses. */
+export function UsersScreen() {
+  const loaded = useLoad(() => api.users.list(), [])
+  const [editing, setEditing] = useState<Editing | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const done = (text: string) => {
+    setEditing(null)
+    setNotice(text)
+    loaded.reload()
+  }
+  return (
+    <Page
+      title="Usuarios"
+      subtitle="Cada persona entra con su propio usuario; su rol y sus almacenes deciden qué ve y qué puede hacer."
+      actions={
+        editing === null && (
+          <button type="button" class="principal" onClick={() => setEditing({ kind: 'nuevo' })}>
+            Nuevo usuario
+          </button>
+        )
+      }
+    >
+      <Notice text={notice} />
+      <ErrorNote error={loaded.error} />
+      {editing?.kind === 'nuevo' && <UserForm user={null} onDone={done} onCancel={() => setEditing(null)} />}
+      {editing?.kind === 'editar' && <UserForm user={editing.user} onDone={done} onCancel={() => setEditing(null)} />}
+      {editing?.kind === 'contrasena' && <PasswordDialog user={editing.user} onDone={done} onCancel={() => setEditing(null)} />}
+      {loaded.loading && !loaded.data && <Loading what="los usuarios" />}
+      {loaded.data && loaded.data.length === 0 && <Empty>No hay usuarios. Cree el primero con «Nuevo usuario».</Empty>}
+      {loaded.data && loaded.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Usuario</th>
+              <th scope="col">Nombre</th>
+              <th scope="col">Rol</th>
+              <th scope="col">Almacenes</th>
+              <th scope="col">Estado</th>
+              <th scope="col">Último ingreso</th>
+              <th scope="col">Acciones</th>
+            </tr>
+          </thead>
+          <tbody>
+            {loaded.data.map((user) => (
+              <tr key={user.usuario} class={user.activo ? undefined : 'inactiva'}>
+                <th scope="row">{user.usuario}</th>
+                <td>{user.nombre}</td>
+                <td>{ROLES[user.rol]}</td>
+                <td>{user.almacenes === 'todos' ? 'Todos' : user.almacenes.join(', ')}</td>
+                <td>{user.activo ? 'Activo' : 'Inactivo'}</td>
+                <td>{user.ultimo_ingreso ? dateTime(user.ultimo_ingreso) : <span class="tenue">Nunca</span>}</td>
+                <td class="acciones-fila">
+                  <button type="button" aria-label={`Editar a ${user.usuario}`} onClick={() => setEditing({ kind: 'editar', user })}>
+                    Editar
+                  </button>
+                  <button type="button" aria-label={`Poner contraseña nueva a ${user.usuario}`} onClick={() => setEditing({ kind: 'contrasena', user })}>
+                    Contraseña nueva
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Page>
+  )
+}
+
+/** "OAC, oas" → ['OAC', 'OAS']; blank or "todos" → 'todos'. */
+export function warehousesOf(text: string): 'todos' | string[] {
+  const codes = [...new Set(text.split(/[\s,;]+/).map((code) => code.trim().toUpperCase()).filter(Boolean))]
+  return codes.length === 0 || (codes.length === 1 && codes[0] === 'TODOS') ? 'todos' : codes
+}
+
+function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (text: string) => void; onCancel: () => void }) {
+  const [usuario, setUsuario] = useState(user?.usuario ?? '')
+  const [nombre, setNombre] = useState(user?.nombre ?? '')
+  const [rol, setRol] = useState<Role>(user?.rol ?? 'operador')
+  const [almacenes, setAlmacenes] = useState(user === null || user.almacenes === 'todos' ? '' : user.almacenes.join(', '))
+  const [activo, setActivo] = useState(user?.activo ?? true)
+  const [contrasena, setContrasena] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<ApiError | null>(null)
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      if (user === null) {
+        await api.users.create({ usuario: usuario.trim(), nombre: nombre.trim(), rol, almacenes: warehousesOf(almacenes), contrasena })
+        onDone(`Usuario ${usuario.trim()} creado. Dele su contraseña en persona; puede cambiarla en Mi cuenta.`)
+      } else {
+        await api.users.change(user.usuario, { nombre: nombre.trim(), rol, almacenes: warehousesOf(almacenes), activo })
+        onDone(`Usuario ${user.usuario} guardado.`)
+      }
+    } catch (failure) {
+      setError(asApiError(failure))
+      setBusy(false)
+    }
+  }
+  return (
+    <form class="tarjeta formulario" onSubmit={submit} aria-labelledby="titulo-usuario">
+      <h2 id="titulo-usuario">{user === null ? 'Nuevo usuario' : `Editar a ${user.usuario}`}</h2>
+      <div class="filtros">
+        <Field label="Usuario" hint="3 a 40 letras, dígitos, . _ -">
+          {(id, hint) => <input id={id} required autoComplete="off" pattern="[A-Za-z0-9._\-]{3,40}" aria-describedby={hint} disabled={user !== null} value={usuario} onInput={(event) => setUsuario(event.currentTarget.value)} />}
+        </Field>
+        <Field label="Nombre" hint="Como aparecerá en la auditoría" wide>
+          {(id, hint) => <input id={id} required maxLength={120} aria-describedby={hint} value={nombre} onInput={(event) => setNombre(event.currentTarget.value)} />}
+        </Field>
+        <Field label="Rol">
+          {(id) => (
+            <select id={id} value={rol} onChange={(event) => setRol(event.currentTarget.value as Role)}>
+              {(Object.keys(ROLES) as Role[]).map((value) => (
+                <option key={value} value={value}>
+                  {ROLES[value]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Almacenes" hint="Códigos separados por comas; vacío: todos">
+          {(id, hint) => <input id={id} aria-describedby={hint} value={almacenes} onInput={(event) => setAlmacenes(event.currentTarget.value)} />}
+        </Field>
+        {user === null ? (
+          <Field label="Contraseña inicial" hint="Al menos 10 caracteres">
+            {(id, hint) => <input id={id} type="password" autoComplete="new-password" required minLength={10} aria-describedby={hint} value={contrasena} onInput={(event) => setContrasena(event.currentTarget.value)} />}
+          </Field>
+        ) : (
+          <div class="campo">
+            <label class="casilla">
+              <input type="checkbox" checked={activo} onChange={(event) => setActivo(event.currentTarget.checked)} /> Activo (puede entrar)
+            </label>
+          </div>
+        )}
+      </div>
+      <ErrorNote error={error} />
+      <div class="botones">
+        <button type="button" onClick={onCancel} disabled={busy}>
+          Cancelar
+        </button>
+        <button type="submit" class="principal" disabled={busy} aria-busy={busy}>
+          {busy ? 'Guardando…' : user === null ? 'Crear usuario' : 'Guardar usuario'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function PasswordDialog({ user, onDone, onCancel }: { user: UserView; onDone: (text: string) => void; onCancel: () => void }) {
+  const [contrasena, setContrasena] = useState('')
+  return (
+    <ActionDialog
+      title={`Contraseña nueva para ${user.usuario}`}
+      message={
+        <>
+          <p>Sus sesiones abiertas se cierran. Dele la contraseña en persona; puede cambiarla en Mi cuenta.</p>
+          <Field label="Contraseña nueva" hint="Al menos 10 caracteres">
+            {(id, hint) => <input id={id} type="password" autoComplete="new-password" required minLength={10} aria-describedby={hint} value={contrasena} onInput={(event) => setContrasena(event.currentTarget.value)} />}
+          </Field>
+        </>
+      }
+      confirmLabel="Poner contraseña"
+      onConfirm={() => api.users.setPassword(user.usuario, contrasena)}
+      onDone={() => onDone(`Contraseña de ${user.usuario} cambiada; sus sesiones se cerraron.`)}
+      onCancel={onCancel}
+    />
+  )
+}
