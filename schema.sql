@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 8, PRAGMA user_version = 8).
+-- manifiesto: the current database schema (schema version 7, PRAGMA user_version = 7).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;

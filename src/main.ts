@@ -2,7 +2,7 @@ import type { Listener } from 'listhen'
 import { createApp } from './app.ts'
 import { DEFAULT_PASSWORD_COST } from './accounts/passwords.ts'
 import { pruneSessions } from './accounts/sessions.service.ts'
-import { countActiveAdmins } from './accounts/accounts.store.ts'
+import { countAdministrators } from './accounts/users.service.ts'
 import { failInterruptedBatches, pruneRawPayloads } from './batches/batches.service.ts'
 import { systemClock } from './clock.ts'
 import { keyList, type LoadedConfig } from './config.ts'
@@ -53,7 +53,7 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
     watch()
     const monitorTimer = setInterval(watch, MONITOR_EVERY_MS).unref()
 
-    announce({ config, file, log, url: serviceUrl(config.server, listener.address.port), schema: migration.to, administrators: countActiveAdmins(db) })
+    announce({ config, file, log, url: serviceUrl(config.server, listener.address.port), schema: migration.to, administrators: countAdministrators({ db }) })
 
     const stop = () =>
       (stopping ??= (async () => {

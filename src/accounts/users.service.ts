@@ -112,9 +112,9 @@ export function getUser(deps: Pick<AccountsDeps, 'db' | 'clock'>, usuario: strin
   return toUserView(deps.clock, requireUser(deps.db, usuario))
 }
 
-/** Whether any active admin exists (the start-up log says how to create the first one). */
-export function hasActiveAdmin(deps: Pick<AccountsDeps, 'db'>): boolean {
-  return countActiveAdmins(deps.db) > 0
+/** How many active admins exist (the start-up log says how to create the first one). */
+export function countAdministrators(deps: Pick<AccountsDeps, 'db'>): number {
+  return countActiveAdmins(deps.db)
 }
 
 /** @throws DomainError INVALID_INPUT */

@@ -161,7 +161,8 @@ export interface BatchDayTotals {
 
 /**
  * The batches received in an instant range (`from` inclusive, `to` exclusive; index on
- * received_at) and the sums of their summaries (a failed batch has none and adds nothing).
+ * received_at) and the sums of their summaries (a batch that failed in processing has none and adds
+ * nothing; one refused whole under contract v2 adds what it received and rejected).
  */
 export function findBatchTotals(db: Database, from: string, to: string): BatchDayTotals {
   const sum = (field: string) => sql<number>`CAST(total(json_extract(summary, ${`$.${field}`})) AS INTEGER)`

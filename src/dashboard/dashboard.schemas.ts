@@ -15,7 +15,7 @@ export const DashboardView = Type.Object({
         ),
         con_rechazos: Type.Array(
           Type.Object({ batch_uuid: Type.String(), recibido_en: Type.String(), http_status: Type.Integer() }),
-          { description: 'Lotes de hoy procesados con manifiestos rechazados (respondidos con 422)' },
+          { description: 'Lotes de hoy procesados con manifiestos rechazados, o rechazados completos con el contrato v2 (respondidos con 422)' },
         ),
       }),
       Type.Null(),

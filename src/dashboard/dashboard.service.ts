@@ -53,9 +53,14 @@ function todaysBatches(deps: DashboardDeps, todayDate: LocalDate): NonNullable<D
   return {
     cantidad: count,
     resumen,
-    fallidos: troubled.filter((batch) => batch.estado === 'failed').map((batch) => ({ batch_uuid: batch.uuid, recibido_en: formatLocalDateTime(deps.clock, batch.received_at), fallo: batch.failure })),
+    fallidos: troubled.filter((batch) => batch.estado === 'failed' && !isRefusedWhole(batch)).map((batch) => ({ batch_uuid: batch.uuid, recibido_en: formatLocalDateTime(deps.clock, batch.received_at), fallo: batch.failure })),
     con_rechazos: troubled
-      .filter((batch) => batch.estado === 'processed' && batch.http_status !== null && batch.http_status !== 200)
+      .filter((batch) => isRefusedWhole(batch) || (batch.estado === 'processed' && batch.http_status !== null && batch.http_status !== 200))
       .map((batch) => ({ batch_uuid: batch.uuid, recibido_en: formatLocalDateTime(deps.clock, batch.received_at), http_status: batch.http_status! })),
   }
+}
+
+/** Contract v2 stores a batch refused whole as failed with its 422 answer: it was answered, not lost. */
+function isRefusedWhole(batch: { estado: string; http_status: number | null }): boolean {
+  return batch.estado === 'failed' && batch.http_status === 422
 }

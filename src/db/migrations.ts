@@ -6,7 +6,7 @@ import type { Database } from './database.ts'
  * Forward-only schema migrations, embedded in the code (no files to find at run time, so the
  * single executable carries them). `PRAGMA user_version` holds the number of the last one applied.
  * Never edit a migration once it has landed: add the next one, and update `schema.sql`.
- * Versions only grow; a gap is allowed (a number reserved for work on another branch).
+ * Versions only grow, one at a time.
  */
 /** `PRAGMA application_id` of a manifiesto database: "MANI" in ASCII. */
 export const MANIFIESTO_APPLICATION_ID = 0x4d414e49
@@ -290,9 +290,8 @@ ALTER TABLE returns ADD COLUMN listed_lines_units TEXT;
 `,
     step: backfillListedLinesInUnits,
   },
-  // 7 was reserved for a branch that needed no migration.
   {
-    version: 8,
+    version: 7,
     name: "indexes for the console's lists and dashboard; the warehouse of each return, kept by triggers",
     sql: `
 DROP INDEX invoices_manifest;

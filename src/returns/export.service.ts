@@ -1,9 +1,11 @@
 import type { Actor } from '../actor.ts'
 import { formatLocalDateTime, today, type Clock } from '../clock.ts'
+import type { ClientContract } from '../contract.ts'
 import type { Database } from '../db/database.ts'
 import { invalidInput } from '../errors.ts'
 import { toCsv, toXlsx, type ExportCell, type ExportTable } from './export.sheet.ts'
-import { centsToAmount, listedQuantity } from './quantities.ts'
+import { listingQuantity } from './listing.serializer.ts'
+import { centsToAmount } from './quantities.ts'
 import { RETURN_EXPORT_LIMIT, type ReturnState } from './returns.schemas.ts'
 import { returnFiltersOf, type ReturnListFilters } from './returns.service.ts'
 import { countReturns, findReturnLines, findReturns, type ReturnLineRow, type ReturnRow } from './returns.store.ts'
@@ -11,6 +13,8 @@ import { countReturns, findReturnLines, findReturns, type ReturnLineRow, type Re
 export interface ExportDeps {
   db: Database
   clock: Clock
+  /** Cantidad is written as the client's listing writes it under the active contract. */
+  contract: ClientContract
 }
 
 export interface ExportFile {
@@ -27,11 +31,11 @@ export const EXPORT_CONTENT_TYPES = {
 const STATE_NAMES: Record<ReturnState, string> = { pending: 'pendiente', approved: 'aprobada', rejected: 'rechazada', cancelled: 'anulada' }
 
 /** The columns of the export, in order: a header and how each return line fills it. */
-const COLUMNS: ReadonlyArray<{ header: string; cell: (ret: ReturnRow, line: ReturnLineRow, clock: Clock) => ExportCell }> = [
+const COLUMNS: ReadonlyArray<{ header: string; cell: (ret: ReturnRow, line: ReturnLineRow, deps: ExportDeps) => ExportCell }> = [
   { header: 'Devolución', cell: (ret) => ({ number: ret.id }) },
   { header: 'Estado', cell: (ret) => ({ text: STATE_NAMES[ret.estado] }) },
   { header: 'Fecha', cell: (ret) => ({ text: ret.fecha.replace('T', ' ') }) },
-  { header: 'Registrada en', cell: (ret, _line, clock) => ({ text: formatLocalDateTime(clock, ret.registered_at) }) },
+  { header: 'Registrada en', cell: (ret, _line, { clock }) => ({ text: formatLocalDateTime(clock, ret.registered_at) }) },
   { header: 'Factura', cell: (ret) => ({ text: ret.nfactura }) },
   { header: 'Manifiesto', cell: (ret) => ({ text: ret.manifiesto }) },
   { header: 'Almacén', cell: (ret) => ({ text: ret.almacen }) },
@@ -43,7 +47,7 @@ const COLUMNS: ReadonlyArray<{ header: string; cell: (ret: ReturnRow, line: Retu
   { header: 'Producto ID', cell: (_ret, line) => ({ text: line.producto_id }) },
   { header: 'Producto', cell: (_ret, line) => ({ text: line.producto_desc }) },
   { header: 'Unidad', cell: (_ret, line) => ({ text: line.uni_venta ?? '' }) },
-  { header: 'Cantidad', cell: (_ret, line) => ({ number: Number(listedQuantity(line.units, line.uni_venta, line.factor_conversion)) }) },
+  { header: 'Cantidad', cell: (_ret, line, { contract }) => ({ number: Number(listingQuantity(line, contract.listing.quantity)) }) },
   { header: 'Unidades', cell: (_ret, line) => ({ number: line.units }) },
   { header: 'Importe', cell: (_ret, line) => ({ number: centsToAmount(line.amount_cents), amount: true }) },
   { header: 'Total de la devolución', cell: (ret) => ({ number: centsToAmount(ret.total_cents), amount: true }) },
@@ -65,7 +69,7 @@ export async function exportReturns(deps: ExportDeps, actor: Actor, formato: 'cs
   const lines = findReturnLines(deps.db, returns.map((row) => row.id))
   const table: ExportTable = {
     header: COLUMNS.map((column) => column.header),
-    rows: returns.flatMap((ret) => (lines.get(ret.id) ?? []).map((line) => COLUMNS.map((column) => column.cell(ret, line, deps.clock)))),
+    rows: returns.flatMap((ret) => (lines.get(ret.id) ?? []).map((line) => COLUMNS.map((column) => column.cell(ret, line, deps)))),
   }
   const bytes = formato === 'csv' ? toCsv(table) : await toXlsx(table, 'Devoluciones')
   return { bytes, contentType: EXPORT_CONTENT_TYPES[formato], fileName: `devoluciones-${today(deps.clock).toString()}.${formato}` }

@@ -48,10 +48,15 @@ function serializeLine(line: ListedLine, quantity: Quantity): string {
   return objectOf([
     ['productoId', text(line.producto_id)],
     ['producto', text(line.producto_desc)],
-    ['cantidad', quantity === 'units' ? unitsQuantity(line.units) : listedQuantity(line.units, line.uni_venta, line.factor_conversion)],
+    ['cantidad', listingQuantity(line, quantity)],
     ['numeroLinea', text(String(line.numero_linea))],
     ['lineTotal', centsToSixDecimals(line.amount_cents)],
   ])
+}
+
+/** A line's `cantidad` as the client's listing writes it: in units (v2), or boxes for CJ lines (v1). */
+export function listingQuantity(line: Pick<ListedLine, 'units' | 'uni_venta' | 'factor_conversion'>, quantity: Quantity): string {
+  return quantity === 'units' ? unitsQuantity(line.units) : listedQuantity(line.units, line.uni_venta, line.factor_conversion)
 }
 
 function objectOf(fields: ReadonlyArray<[string, string]>): string {

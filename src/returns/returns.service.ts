@@ -203,7 +203,8 @@ export function approveReturns(deps: ReturnsDeps, actor: Actor, ids: readonly st
       try {
         return changeState(deps, actor, id, 'approved', null)
       } catch (error) {
-        if (error instanceof DomainError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_TRANSITION')) {
+        // Unknown, not pending, or frozen in a published v2 package: the selection names the culprit.
+        if (error instanceof DomainError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_TRANSITION' || error.code === 'INVALID_INPUT')) {
           throw invalidInput(`${error.message} ${none}`, { devolucion: id })
         }
         throw error

@@ -1,4 +1,5 @@
-import { DateTimeFormatter, DayOfWeek, Instant, LocalDate, LocalTime, type ZoneId } from '@js-joda/core'
+import { DayOfWeek, Instant, LocalDate, type ZoneId } from '@js-joda/core'
+import { dayMonthYearText } from '../calendar.ts'
 
 /**
  * The returns window, counted as service-contract §11 says and as the warehouses have always
@@ -40,11 +41,6 @@ export function isWindowOpen(now: Instant, lastDay: LocalDate, zone: ZoneId): bo
   return !LocalDate.ofInstant(now, zone).isAfter(lastDay)
 }
 
-/** The instant the window closes: the last day at 23:59:59 in the zone. */
-export function windowClosesAt(lastDay: LocalDate, zone: ZoneId): Instant {
-  return lastDay.atTime(LAST_SECOND).atZone(zone).toInstant()
-}
-
 /**
  * Business days left in the window: today (when it is a business day) through the last day,
  * inclusive; 0 once the last day has passed.
@@ -64,8 +60,6 @@ export function deadlineDateTime(lastDay: LocalDate): string {
 
 /** The deadline in a Spanish sentence: `06/10/2026 a las 23:59:59` */
 export function deadlineText(lastDay: LocalDate): string {
-  return `${lastDay.format(DAY_MONTH_YEAR)} a las 23:59:59`
+  return `${dayMonthYearText(lastDay)} a las 23:59:59`
 }
 
-const LAST_SECOND = LocalTime.of(23, 59, 59)
-const DAY_MONTH_YEAR = DateTimeFormatter.ofPattern('dd/MM/uuuu')

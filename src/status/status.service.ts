@@ -9,7 +9,13 @@ import type { Monitor } from '../monitoring/monitor.ts'
 import type { RecentErrors } from '../monitoring/recent-errors.ts'
 import { VERSION } from '../version.ts'
 import type { ServiceStatus } from './status.schemas.ts'
-import { countBatchesSince, countPending, findLastBatch } from './status.store.ts'
+import { countPendingConflicts } from '../conflicts/conflicts.store.ts'
+import { countPendingReissues } from '../reissues/reissues.store.ts'
+import { countPendingReturns } from '../returns/returns.store.ts'
+import { countBatchesSince, findLastBatch } from './status.store.ts'
+
+/** The status counts every warehouse's pending work (a null scope: no warehouse filter). */
+const EVERY_WAREHOUSE = null
 
 export interface StatusDeps {
   db: Database
@@ -38,7 +44,6 @@ export function getServiceStatus(deps: StatusDeps): ServiceStatus {
   const disks = deps.monitor.disks()
   const last = findLastBatch(db)
   const batches = countBatchesSince(db, startOfLocalDay(clock, today(clock).toString()))
-  const pending = countPending(db)
   const errors = deps.errors.lastDay(RECENT_ERRORS)
   const next = deps.snapshots.nextDue()
   return {
@@ -61,7 +66,7 @@ export function getServiceStatus(deps: StatusDeps): ServiceStatus {
       hoy: batches.total,
       fallidos_hoy: batches.failed,
     },
-    pendientes: { conflictos: pending.conflicts, devoluciones: pending.returns, reemisiones: pending.reissues },
+    pendientes: { conflictos: countPendingConflicts(db, EVERY_WAREHOUSE), devoluciones: countPendingReturns(db, EVERY_WAREHOUSE), reemisiones: countPendingReissues(db, EVERY_WAREHOUSE) },
     copias: {
       automaticas: config.backup.everyHours > 0,
       carpeta: config.backup.dir,

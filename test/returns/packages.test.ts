@@ -89,9 +89,17 @@ const FROZEN = (action: string) =>
   `No se puede ${action}: el plazo de devoluciones del manifiesto 905112 cerró el 30/11/2026 a las 23:59:59 y su paquete de devoluciones ya se publicó al proveedor, ` +
   'que ya lo tiene. Un cambio ahora no le llegaría; trátelo con el proveedor directamente.'
 
-const frozenOperations: Array<{ name: string; method: string; path: string; body: unknown; message: string }> = [
+const frozenOperations: Array<{ name: string; method: string; path: string; body: unknown; message: string; extra?: Record<string, unknown> }> = [
   { name: 'registering a return', method: 'POST', path: 'devoluciones', body: { factura: FACTURA, concepto: 'DANADO', fecha: '2026-11-30', lineas: [{ numeroLinea: 3, unidades: 1 }] }, message: FROZEN('registrar la devolución') },
   { name: 'approving a pending return', method: 'POST', path: 'devoluciones/3/aprobar', body: undefined, message: FROZEN('aprobar la devolución 3') },
+  {
+    name: 'approving it in a bulk selection',
+    method: 'POST',
+    path: 'devoluciones/aprobar',
+    body: { ids: ['3'] },
+    message: `${FROZEN('aprobar la devolución 3')} Ninguna de las 1 devoluciones se aprobó; quite esa de la selección y vuelva a intentarlo.`,
+    extra: { devolucion: '3' },
+  },
   { name: 'rejecting a pending return', method: 'POST', path: 'devoluciones/3/rechazar', body: { motivo: 'tarde' }, message: FROZEN('rechazar la devolución 3') },
   { name: 'cancelling an approved return', method: 'POST', path: 'devoluciones/1/anular', body: { motivo: 'error' }, message: FROZEN('anular la devolución 1') },
   { name: 'extending the deadline', method: 'POST', path: 'manifiestos/905112/plazo', body: { hasta: '2026-12-05', motivo: 'pidió más días' }, message: FROZEN('ampliar el plazo') },
@@ -112,7 +120,7 @@ for (const operation of frozenOperations) {
       service.clock.set(PUBLISHED)
       const before = writable(service)
       const answer = await operator(service, operation.method, operation.path, operation.body)
-      assert.deepEqual(answer, { status: 422, body: { success: false, message: operation.message } })
+      assert.deepEqual(answer, { status: 422, body: { success: false, message: operation.message, ...operation.extra } })
       assert.deepEqual(writable(service), before)
     }))
 }

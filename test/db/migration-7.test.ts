@@ -8,9 +8,9 @@ import { migrateDatabase } from '../../src/db/migrate.ts'
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/db/migrations.ts'
 import { insertBatchRow, insertInvoiceRow, insertManifestRow } from '../support/fixtures.ts'
 
-/** Migration 8: each return carries its invoice's warehouse — back-filled, set on insert, kept on change. */
+/** Migration 7: each return carries its invoice's warehouse — back-filled, set on insert, kept on change. */
 function databaseAt(version: number): Database {
-  const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'manifiesto-m8-')), 'm.db'))
+  const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'manifiesto-m7-')), 'm.db'))
   migrateDatabase(db, MIGRATIONS.filter((migration) => migration.version <= version))
   return db
 }
@@ -36,7 +36,7 @@ function withReason(db: Database): void {
   db.sqlite.exec("INSERT INTO return_reasons (codigo, descripcion, created_at) VALUES ('DANADO', 'Dañado', '2026-11-22T16:00:00.000Z')")
 }
 
-test('migration 8: returns stored before it get their invoice\'s warehouse', () => {
+test('migration 7: returns stored before it get their invoice\'s warehouse', () => {
   const db = databaseAt(5)
   withReason(db)
   const returns = [insertReturn(db, seedInvoice(db, 'F-1', 'OAC')), insertReturn(db, seedInvoice(db, 'F-2', 'OAS'))]
@@ -45,7 +45,7 @@ test('migration 8: returns stored before it get their invoice\'s warehouse', () 
   closeDatabase(db)
 })
 
-test('migration 8: a new return takes its invoice\'s warehouse; it follows a change of the invoice\'s warehouse', () => {
+test('migration 7: a new return takes its invoice\'s warehouse; it follows a change of the invoice\'s warehouse', () => {
   const db = databaseAt(LATEST_SCHEMA_VERSION)
   withReason(db)
   const invoiceId = seedInvoice(db, 'F-1', 'OAC')
