@@ -171,8 +171,8 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
             {fields.map((change) => (
               <tr key={change.campo}>
                 <th scope="row">{change.campo}</th>
-                <td class="antes">{shown(change.antes)}</td>
-                <td class="despues">{shown(change.despues)}</td>
+                <td class="antes">{shown(change.antes, change.campo)}</td>
+                <td class="despues">{shown(change.despues, change.campo)}</td>
               </tr>
             ))}
           </tbody>
@@ -203,8 +203,8 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
                       )}
                       {index === 0 && <td rowSpan={line.cambios.length}>{line.producto}</td>}
                       <td>{change.campo}</td>
-                      <td class="antes">{shown(change.antes)}</td>
-                      <td class="despues">{shown(change.despues)}</td>
+                      <td class="antes">{shown(change.antes, change.campo)}</td>
+                      <td class="despues">{shown(change.despues, change.campo)}</td>
                     </tr>
                   ))
                 : [

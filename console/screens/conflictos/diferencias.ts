@@ -1,4 +1,5 @@
 import type { ConflictDetail } from '../../api/types.ts'
+import { money } from '../../format.ts'
 
 /**
  * The rows of a conflict's comparison: the fields and lines the service found different (it
@@ -54,9 +55,13 @@ export function lineChanges(conflict: Pick<ConflictDetail, 'lineas_con_cambio' |
   })
 }
 
-/** A field's value as text for the comparison table. */
-export function shown(value: unknown): string {
+/** The supplier's amount fields: shown as lempiras, like every other amount of the console. */
+const MONEY_FIELDS = new Set(['Total', 'Subtotal', 'SubTotal', 'Impuesto', 'Isv', 'ISV', 'Descuento', 'Precio', 'PrecioUnitario', 'Importe'])
+
+/** A field's value as text for the comparison table (amounts as `L 1,087.92`, the rest as sent). */
+export function shown(value: unknown, campo = ''): string {
   if (value === undefined) return '(no viene)'
   if (value === null) return '(vacío)'
+  if (typeof value === 'number' && MONEY_FIELDS.has(campo)) return money(value)
   return typeof value === 'string' ? value : JSON.stringify(value)
 }

@@ -43,7 +43,7 @@ export function HomeScreen() {
                 label="Devoluciones por aprobar"
                 value={summary.devoluciones_pendientes}
                 href="/devoluciones?estado=pending"
-                detail={summary.devoluciones_pendientes > 0 ? (supervisor ? 'Apruébelas o recháchelas' : 'Las aprueba un supervisor') : 'Nada pendiente'}
+                detail={summary.devoluciones_pendientes > 0 ? (supervisor ? 'Apruébelas o rechácelas' : 'Las aprueba un supervisor') : 'Nada pendiente'}
               />
               <Figure
                 label="Manifiestos abiertos"
