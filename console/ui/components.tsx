@@ -212,7 +212,7 @@ export function DateField({ label, value, onChange, hint, min, max }: { label: s
   const outside = iso !== null && ((min !== undefined && iso < min) || (max !== undefined && iso > max))
   const problem = text.trim() !== '' && iso === null && text.trim().length >= 8 ? 'Escriba la fecha como 22/11/2026.' : outside ? `La fecha debe estar entre ${date(min ?? '')} y ${date(max ?? '')}.` : null
   return (
-    <Field label={label} hint={problem ?? hint ?? 'dd/mm/aaaa'}>
+    <Field label={label} hint={problem ?? hint ?? 'Por ejemplo 22/11/2026'}>
       {(id, hintId) => (
         <input
           id={id}

@@ -16,6 +16,7 @@ const TYPES = [
   ['usuario', 'Usuario'],
   ['sesion', 'Sesión'],
 ] as const
+const TYPE_NAMES = new Map<string, string>(TYPES)
 
 /** Auditoría: every change, who made it and when, filtered by dates, type, subject and user. */
 export function AuditScreen() {
@@ -43,7 +44,7 @@ export function AuditScreen() {
             </select>
           )}
         </Field>
-        <Field label="Número o id" hint="Con un tipo elegido">
+        <Field label="Número o id" hint="Junto con el tipo, por ejemplo 905112">
           {(id, hint) => <input id={id} type="search" aria-describedby={hint} value={filters.sujeto} onInput={text('sujeto')} />}
         </Field>
         <Field label="Usuario">{(id) => <input id={id} type="search" value={filters.usuario} onInput={text('usuario')} />}</Field>
@@ -74,7 +75,7 @@ export function AuditScreen() {
                 </td>
                 <td>{actionName(entry.accion)}</td>
                 <td>
-                  {entry.tipo} {entry.sujeto}
+                  {(TYPE_NAMES.get(entry.tipo) ?? entry.tipo).toLowerCase()} {entry.sujeto}
                 </td>
                 <td>
                   <button type="button" class="enlace" aria-expanded={open === entry.id} onClick={() => setOpen(open === entry.id ? null : entry.id)}>

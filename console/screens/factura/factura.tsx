@@ -130,7 +130,7 @@ function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => 
               <th scope="col">Producto</th>
               <th scope="col">Unidad</th>
               <th scope="col" class="num">Unidades enviadas</th>
-              <th scope="col" class="num">Devueltas</th>
+              <th scope="col" class="num">Devueltas (pendientes y aprobadas)</th>
               <th scope="col" class="num">Disponibles</th>
               <th scope="col" class="num">Total</th>
             </tr>
