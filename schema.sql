@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 7, PRAGMA user_version = 7).
+-- manifiesto: the current database schema (schema version 8, PRAGMA user_version = 8).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
@@ -13,7 +13,6 @@ CREATE TABLE batches (
   uuid TEXT NOT NULL UNIQUE,
   received_at TEXT NOT NULL,
   received_date TEXT NOT NULL,
-  content_hash TEXT NOT NULL,
   client_ip TEXT NOT NULL,
   key_fingerprint TEXT NOT NULL,
   estado TEXT NOT NULL DEFAULT 'received' CHECK (estado IN ('received', 'processed', 'failed')),
@@ -22,9 +21,20 @@ CREATE TABLE batches (
   summary TEXT,
   failure TEXT,
   finished_at TEXT,
-  payload_pruned_at TEXT
+  payload_pruned_at TEXT,
+  -- sha256 of the body's bytes as received: an identical body the same day is a duplicate
+  -- answered before parsing, and two of them cannot both be processed (batches_one_per_day).
+  body_hash TEXT,
+  -- Size of the body as received; its bytes are in batch_body_chunks.
+  body_bytes INTEGER,
+  -- sha256 of the invoice numbers in order: only a batch of the day with the same ones can
+  -- have the same content in other bytes.
+  numbers_hash TEXT,
+  -- sha256 of the canonical content (contract §3a), computed when such a batch needed it.
+  content_hash TEXT
 );
-CREATE UNIQUE INDEX batches_one_per_day ON batches (content_hash, received_date) WHERE estado <> 'failed';
+CREATE UNIQUE INDEX batches_one_per_day ON batches (body_hash, received_date) WHERE estado <> 'failed' AND body_hash IS NOT NULL;
+CREATE INDEX batches_same_invoices ON batches (received_date, numbers_hash);
 CREATE INDEX batches_received_at ON batches (received_at);
 
 CREATE TABLE batch_payloads (
@@ -32,6 +42,17 @@ CREATE TABLE batch_payloads (
   encoding TEXT NOT NULL,
   byte_length INTEGER NOT NULL,
   data BLOB NOT NULL
+);
+
+-- A batch's body as received (from schema version 8; batch_payloads holds earlier ones), cut
+-- into chunks of whole invoices, each compressed with brotli: concatenated, they are the body;
+-- each stored invoice points at its own bytes in them (invoices.original_chunk…). When the
+-- body's retention ends, only the chunks no invoice points at are deleted.
+CREATE TABLE batch_body_chunks (
+  batch_id INTEGER NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
+  chunk INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (batch_id, chunk)
 );
 
 CREATE TABLE manifests (
@@ -83,14 +104,19 @@ CREATE TABLE invoices (
   descuentos_rebajas REAL,
   total REAL NOT NULL,
   total_micros INTEGER GENERATED ALWAYS AS (CAST(round(total * 1000000) AS INTEGER)) VIRTUAL,
+  -- The client's JSON of the stored version when it replaced the one its batch brought (an
+  -- update in place or an accepted conflict); '' while it is the batch's version, whose bytes are
+  -- original_length bytes at original_offset of chunk original_chunk of batch_id's body.
   original TEXT NOT NULL,
-  content_hash TEXT NOT NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT,
   -- Economic fingerprint (src/reissues/fingerprint.ts): customer, products and units, total.
   fingerprint TEXT,
   -- Set when a possible re-issue is confirmed: the copy leaves its manifest's totals.
-  annulled_at TEXT
+  annulled_at TEXT,
+  original_chunk INTEGER,
+  original_offset INTEGER,
+  original_length INTEGER
 );
 -- A manifest's invoices, whether it has any in a user's warehouses, and its count and sum of
 -- the invoices in scope, from the index alone (no invoice row is read for a manifest list).
@@ -122,7 +148,6 @@ CREATE TABLE invoice_lines (
   peso REAL,
   UNIQUE (invoice_id, position)
 );
-CREATE INDEX invoice_lines_numero ON invoice_lines (invoice_id, numero_linea);
 
 CREATE TABLE invoice_conflicts (
   id INTEGER PRIMARY KEY,

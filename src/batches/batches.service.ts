@@ -1,9 +1,9 @@
-import { gunzipSync, gzip } from 'node:zlib'
-import { promisify } from 'node:util'
+import { gunzipSync } from 'node:zlib'
 import { formatLocalDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
 import type { Database } from '../db/database.ts'
 import { notFound } from '../errors.ts'
+import { findChunkedBody } from './body-chunks.ts'
 import type { BatchView } from './batches.schemas.ts'
 import {
   deletePayloadsReceivedBefore,
@@ -11,7 +11,6 @@ import {
   findBatchesReceivedOn,
   findBatchRecord,
   findPayload,
-  insertBatchPayload,
   type BatchRecord,
 } from './batches.store.ts'
 
@@ -37,7 +36,7 @@ export function getBatch(deps: BatchDeps, uuid: string): BatchView {
  */
 export function getBatchPayload(deps: BatchDeps, uuid: string): Buffer {
   const record = requireBatch(deps, uuid)
-  const payload = findPayload(deps.db, record.id)
+  const payload = record.payload_bytes === null ? undefined : bodyOf(deps.db, record.id)
   if (!payload) {
     throw notFound(
       record.payload_pruned_at === null
@@ -45,7 +44,13 @@ export function getBatchPayload(deps: BatchDeps, uuid: string): Buffer {
         : `El cuerpo del lote ${uuid} se eliminó el ${formatLocalDateTime(deps.clock, record.payload_pruned_at)} por la regla de retención (intake.rawPayloadRetentionDays = ${deps.config.intake.rawPayloadRetentionDays} días); el registro del lote y su resumen se conservan.`,
     )
   }
-  return gunzipSync(payload.data)
+  return payload
+}
+
+/** A batch's body as received: from its chunks, or (received before migration 8) one gzip. */
+export function bodyOf(db: Database, batchId: number): Buffer | undefined {
+  const legacy = findPayload(db, batchId)
+  return legacy ? gunzipSync(legacy.data) : findChunkedBody(db, batchId)
 }
 
 export function batchNotFoundMessage(uuid: string): string {
@@ -78,25 +83,11 @@ function toView(clock: Clock, record: BatchRecord): BatchView {
   }
 }
 
-const gzipAsync = promisify(gzip)
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** At start: a batch still `received` was interrupted by a crash or kill; it is marked failed. */
 export function failInterruptedBatches(deps: Pick<BatchDeps, 'db' | 'clock'>): number {
   return failReceivedBatches(deps.db, 'interrumpido: el servicio se detuvo mientras se procesaba', toStoredInstant(deps.clock.now()))
-}
-
-/**
- * Starts compressing a raw body in the thread pool (so it runs while the batch's transaction
- * holds the main thread) and returns a function that stores it once ready.
- */
-export function compressPayload(body: Buffer): Promise<Buffer> {
-  // Level 1: JSON still shrinks ~8×, at a fraction of the default level's time.
-  return gzipAsync(body, { level: 1 })
-}
-
-export function storePayload(deps: Pick<BatchDeps, 'db'>, batchId: number, body: Buffer, compressed: Buffer): void {
-  insertBatchPayload(deps.db, batchId, 'gzip', body.length, compressed)
 }
 
 /**

@@ -2,12 +2,19 @@ import { sql } from 'kysely'
 import { all, first, run, type Database } from '../db/database.ts'
 import type { Selectable } from 'kysely'
 import type { BatchState, BatchTable } from '../db/tables.ts'
+import { deleteUnreferencedChunks } from './body-chunks.ts'
 
 export interface NewBatch {
   uuid: string
   receivedAt: string
   receivedDate: string
-  contentHash: string
+  /** sha256 of the body as received. */
+  bodyHash: string
+  bodyBytes: number
+  /** sha256 of the invoice numbers in order. */
+  numbersHash: string
+  /** The canonical content hash when step 6 computed it (an earlier batch had the same numbers). */
+  contentHash: string | null
   clientIp: string
   keyFingerprint: string
   invoiceCount: number
@@ -22,8 +29,8 @@ export interface BatchRow {
 }
 
 /**
- * Records a batch as `received`. The partial unique index on (content_hash, received_date) for
- * batches that did not fail makes this the claim: a second identical batch the same day cannot be
+ * Records a batch as `received`. The partial unique index on (body_hash, received_date) for
+ * batches that did not fail makes this the claim: a second identical body the same day cannot be
  * inserted. @returns the new id, or null when an identical batch already holds the claim.
  */
 export function insertReceivedBatch(db: Database, batch: NewBatch): number | null {
@@ -34,6 +41,9 @@ export function insertReceivedBatch(db: Database, batch: NewBatch): number | nul
         uuid: batch.uuid,
         received_at: batch.receivedAt,
         received_date: batch.receivedDate,
+        body_hash: batch.bodyHash,
+        body_bytes: batch.bodyBytes,
+        numbers_hash: batch.numbersHash,
         content_hash: batch.contentHash,
         client_ip: batch.clientIp,
         key_fingerprint: batch.keyFingerprint,
@@ -53,17 +63,39 @@ export function insertReceivedBatch(db: Database, batch: NewBatch): number | nul
   }
 }
 
-/** The batch of that content that holds the day's claim (received or processed), if any. */
-export function findClaimingBatch(db: Database, contentHash: string, receivedDate: string): BatchRow | undefined {
+/** The batch processed on that day whose body had exactly these bytes, if any. */
+export function findProcessedBatchByBody(db: Database, bodyHash: string, receivedDate: string): BatchRow | undefined {
   return first(
     db,
     db.query
       .selectFrom('batches')
       .select(['id', 'uuid', 'estado', 'summary', 'http_status'])
-      .where('content_hash', '=', contentHash)
+      .where('body_hash', '=', bodyHash)
       .where('received_date', '=', receivedDate)
-      .where('estado', '<>', 'failed'),
+      .where('estado', '=', 'processed'),
   )
+}
+
+/**
+ * The batches of that day (received or processed) that could have the same content: the same
+ * invoice numbers in the same order, or recorded before their numbers were (migration 8).
+ */
+export function findBatchesWithSameNumbers(db: Database, receivedDate: string, numbersHash: string): Array<BatchRow & { content_hash: string | null }> {
+  return all(
+    db,
+    db.query
+      .selectFrom('batches')
+      .select(['id', 'uuid', 'estado', 'summary', 'http_status', 'content_hash'])
+      .where('received_date', '=', receivedDate)
+      .where((where) => where.or([where('numbers_hash', '=', numbersHash), where('numbers_hash', 'is', null)]))
+      .where('estado', '<>', 'failed')
+      .orderBy('id'),
+  )
+}
+
+/** Keeps a batch's content hash once computed (from its body, the first time a later batch needed it). */
+export function setBatchContentHash(db: Database, id: number, contentHash: string): void {
+  run(db, db.query.updateTable('batches').set({ content_hash: contentHash }).where('id', '=', id))
 }
 
 export function markBatchProcessed(db: Database, id: number, summary: string, httpStatus: number, finishedAt: string): void {
@@ -113,19 +145,29 @@ export function failReceivedBatches(db: Database, failure: string, finishedAt: s
   return result.changes
 }
 
-export function insertBatchPayload(db: Database, batchId: number, encoding: string, byteLength: number, data: Buffer): void {
-  run(db, db.query.insertInto('batch_payloads').values({ batch_id: batchId, encoding, byte_length: byteLength, data }))
-}
-
-/** Deletes raw bodies of batches received before `cutoff` (an ISO instant); keeps the records. */
+/**
+ * Ends the retention of the raw bodies of batches received before `cutoff` (an ISO instant):
+ * whole compressed bodies (before migration 8) are deleted; a body kept in chunks loses the
+ * chunks no stored invoice points at (the others hold those invoices' originals). The batch
+ * records stay, marked pruned. @returns how many bodies were pruned.
+ */
 export function deletePayloadsReceivedBefore(db: Database, cutoff: string, prunedAt: string): number {
-  const old = db.query.selectFrom('batches').select('id').where('received_at', '<', cutoff)
-  run(db, db.query.updateTable('batches').set({ payload_pruned_at: prunedAt }).where('id', 'in', old).where(sql<boolean>`id IN (SELECT batch_id FROM batch_payloads)`))
-  return run(db, db.query.deleteFrom('batch_payloads').where('batch_id', 'in', old)).changes
+  const kept = db.query
+    .selectFrom('batches')
+    .select('id')
+    .where('received_at', '<', cutoff)
+    .where('payload_pruned_at', 'is', null)
+    .where(sql<boolean>`(id IN (SELECT batch_id FROM batch_payloads) OR id IN (SELECT batch_id FROM batch_body_chunks))`)
+  const ids = all(db, kept).map((row) => row.id)
+  if (ids.length === 0) return 0
+  run(db, db.query.updateTable('batches').set({ payload_pruned_at: prunedAt }).where('id', 'in', ids))
+  run(db, db.query.deleteFrom('batch_payloads').where('batch_id', 'in', ids))
+  deleteUnreferencedChunks(db, ids)
+  return ids.length
 }
 
 /** A batch as the operator API shows it: its record and the size of its raw body, if kept. */
-export type BatchRecord = Omit<Selectable<BatchTable>, 'content_hash'> & { payload_bytes: number | null }
+export type BatchRecord = Omit<Selectable<BatchTable>, 'content_hash' | 'body_hash' | 'body_bytes' | 'numbers_hash'> & { payload_bytes: number | null }
 
 function records(db: Database) {
   return db.query
@@ -133,7 +175,10 @@ function records(db: Database) {
     .leftJoin('batch_payloads as p', 'p.batch_id', 'b.id')
     .select([
       'b.id', 'b.uuid', 'b.received_at', 'b.received_date', 'b.estado', 'b.invoice_count', 'b.http_status', 'b.summary',
-      'b.failure', 'b.finished_at', 'b.client_ip', 'b.key_fingerprint', 'b.payload_pruned_at', 'p.byte_length as payload_bytes',
+      'b.failure', 'b.finished_at', 'b.client_ip', 'b.key_fingerprint', 'b.payload_pruned_at',
+      // A body in chunks is kept while its first chunk is and its retention has not ended.
+      sql<number | null>`coalesce(p.byte_length, CASE WHEN b.payload_pruned_at IS NULL AND EXISTS (
+        SELECT 1 FROM batch_body_chunks c WHERE c.batch_id = b.id AND c.chunk = 0) THEN b.body_bytes END)`.as('payload_bytes'),
     ])
 }
 

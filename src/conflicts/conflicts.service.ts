@@ -60,7 +60,6 @@ export function acceptConflict(deps: ConflictDeps, actor: Actor, id: string, not
       fecha: String(fecha),
       raw: incoming,
       original: row.incoming_original,
-      contentHash: row.incoming_hash,
       fingerprint: fingerprintOfInvoice(incoming),
       at,
     })

@@ -7,6 +7,7 @@ import type { Generated } from 'kysely'
 export interface Tables {
   batches: BatchTable
   batch_payloads: BatchPayloadTable
+  batch_body_chunks: BatchBodyChunkTable
   manifests: ManifestTable
   invoices: InvoiceTable
   invoice_lines: InvoiceLineTable
@@ -32,7 +33,14 @@ export interface BatchTable {
   uuid: string
   received_at: string
   received_date: string
-  content_hash: string
+  /** sha256 of the canonical content (contract §3a); computed only when an earlier batch of the day could match. */
+  content_hash: string | null
+  /** sha256 of the body's bytes exactly as received (null before migration 8). */
+  body_hash: string | null
+  /** Size of the body as received; its bytes are in batch_body_chunks (null before migration 8). */
+  body_bytes: number | null
+  /** sha256 of the batch's invoice numbers in order: which earlier batches could have the same content. */
+  numbers_hash: string | null
   client_ip: string
   key_fingerprint: string
   estado: BatchState
@@ -42,6 +50,13 @@ export interface BatchTable {
   failure: string | null
   finished_at: string | null
   payload_pruned_at: string | null
+}
+
+/** A batch's body as received, in pieces of whole invoices, each compressed with brotli. */
+export interface BatchBodyChunkTable {
+  batch_id: number
+  chunk: number
+  data: Buffer
 }
 
 export interface BatchPayloadTable {
@@ -99,8 +114,15 @@ export interface InvoiceTable {
   total: number
   /** Generated from `total`: exact integer millionths, so sums are exact. */
   total_micros: Generated<number>
+  /**
+   * The client's JSON of the stored version when it replaced the one a batch brought (an update
+   * in place or an accepted conflict); '' while the version is the batch's: then it is bytes
+   * `original_offset`.. (`original_length` bytes) of chunk `original_chunk` of the batch's body.
+   */
   original: string
-  content_hash: string
+  original_chunk: number | null
+  original_offset: number | null
+  original_length: number | null
   created_at: string
   updated_at: string | null
   /** Economic fingerprint (`src/reissues/fingerprint.ts`); null only before migration 5 back-filled it. */

@@ -11,7 +11,8 @@ import { findPossibleReissues, findReissueCandidates, NO_CANDIDATES, type Possib
 import { insertReissue } from '../reissues/reissues.store.ts'
 import { updateReturnsInvoiceDate } from '../returns/returns.store.ts'
 import type { Advertencia, RejectedManifest, Resumen } from './intake.schemas.ts'
-import { normalize, type ReceivedInvoice } from './intake.structure.ts'
+import { invoiceContentHash, normalize, type ReceivedInvoice } from './intake.structure.ts'
+import type { OriginalPlace } from '../batches/body-chunks.ts'
 import { numberOf, textOf } from './invoice-fields.ts'
 
 export interface ApplyOutcome {
@@ -34,6 +35,8 @@ export interface ApplyContext {
   autoUpdateFields: ReadonlySet<string>
   /** FechaFactura of each invoice as the date it means (step 4 read them, and refused unreadable ones). */
   dates: ReadonlyMap<ReceivedInvoice, LocalDate | null>
+  /** Where the invoice's bytes are in the batch's body chunks (its original as stored). */
+  originalPlace: (invoice: ReceivedInvoice) => OriginalPlace
   /** The last day for returns of a manifest created now (`YYYY-MM-DD`), or null: no window. */
   returnsDeadline: string | null
   reissue: Config['intake']['reissue']
@@ -94,16 +97,21 @@ export function applyBatch(
     for (const invoice of invoices) {
       const existing = existingInvoices.get(invoice.nfactura)
       if (existing === undefined) {
-        const invoiceId = insertInvoice(db, { ...writeOf(context, invoice), nfactura: invoice.nfactura, manifestId, batchId: context.batchId })
+        const invoiceId = insertInvoice(db, {
+          nfactura: invoice.nfactura,
+          manifestId,
+          batchId: context.batchId,
+          fecha: String(context.dates.get(invoice)),
+          raw: invoice.raw,
+          place: context.originalPlace(invoice),
+          fingerprint: invoice.fingerprint,
+          at: context.at,
+        })
         const repeat = repeated.get(invoice)
         if (repeat) insertReissue(db, { invoiceId, originalInvoiceId: repeat.original.id, batchId: context.batchId, daysApart: repeat.daysApart, at: context.at })
         resumen.insertadas += 1
-      } else if (existing.content_hash === invoice.contentHash) {
-        resumen.sin_cambios += 1
-      } else if (applyChange(context, invoice, existing, numero, advertencias) === 'updated') {
-        resumen.actualizadas += 1
       } else {
-        resumen.pendientes_revision += 1
+        resumen[compareWithStored(context, invoice, existing, numero, advertencias)] += 1
       }
     }
   }
@@ -189,18 +197,24 @@ function findRejection(
   return null
 }
 
-/** A differing version of an existing invoice: updated in place, or held as a conflict. */
-function applyChange(
+/**
+ * An invoice already stored under the same number in the same manifest: unchanged (the same
+ * JSON, or the same content once normalised), updated in place (every differing field
+ * auto-updatable), or held for review with a conflict record.
+ */
+function compareWithStored(
   context: ApplyContext,
   invoice: ReceivedInvoice,
   existing: ExistingInvoice,
   numero: string,
   advertencias: Advertencia[],
-): 'updated' | 'held' {
+): 'sin_cambios' | 'actualizadas' | 'pendientes_revision' {
   const { db } = context
   const existingOriginal = findInvoiceOriginal(db, existing.id)
   const write = writeOf(context, invoice)
+  if (write.original === existingOriginal) return 'sin_cambios'
   const changed = changedFields(JSON.parse(existingOriginal) as Record<string, unknown>, invoice.raw)
+  if (changed.length === 0) return 'sin_cambios'
   if (changed.every((field) => context.autoUpdateFields.has(field))) {
     replaceInvoice(db, existing.id, write)
     updateReturnsInvoiceDate(db, existing.id, write.fecha)
@@ -214,16 +228,17 @@ function applyChange(
       after: write.original,
       detail: { batch_uuid: context.batchUuid, campos_con_cambio: changed },
     })
-    return 'updated'
+    return 'actualizadas'
   }
-  if (findPendingConflictId(db, existing.id, invoice.contentHash) === undefined) {
+  const incomingHash = invoiceContentHash(invoice.raw)
+  if (findPendingConflictId(db, existing.id, incomingHash) === undefined) {
     insertConflict(db, {
       invoiceId: existing.id,
       batchId: context.batchId,
       changedFields: changed,
       existingOriginal,
       incomingOriginal: write.original,
-      incomingHash: invoice.contentHash,
+      incomingHash,
       at: context.at,
     })
   }
@@ -233,7 +248,7 @@ function applyChange(
     campos_con_cambio: changed,
     mensaje: `La factura ${invoice.nfactura} ya existe en el manifiesto ${numero} con datos distintos (${changed.join(', ')}). Se conservó la versión existente; la nueva quedó pendiente de revisión manual en el almacén.`,
   })
-  return 'held'
+  return 'pendientes_revision'
 }
 
 /**
@@ -251,12 +266,12 @@ export function changedFields(existingRaw: Record<string, unknown>, incomingRaw:
   })
 }
 
+/** A received version that replaces a stored one: its original is kept as text with it. */
 function writeOf(context: ApplyContext, invoice: ReceivedInvoice) {
   return {
     fecha: String(context.dates.get(invoice)),
     raw: invoice.raw,
     original: JSON.stringify(invoice.raw),
-    contentHash: invoice.contentHash,
     fingerprint: invoice.fingerprint,
     at: context.at,
   }

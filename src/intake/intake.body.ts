@@ -15,10 +15,11 @@ const VALUE_COST = 8
 const ALLOWANCE_BYTES = 16 * 1024 * 1024
 
 /**
- * Step 2: the body is UTF-8, not absurdly dense, and a non-empty JSON array.
+ * Step 2, on the bytes: the body is UTF-8 and not absurdly dense (checked before JSON.parse is
+ * asked to build anything).
  * @throws DomainError INVALID_INPUT (422) with the body-invalid answer and what is wrong.
  */
-export function parseBatchBody(body: Buffer, shape: JsonShape): unknown[] {
+export function checkBatchBytes(body: Buffer, shape: JsonShape): void {
   const badByte = invalidUtf8Offset(body)
   if (badByte !== -1) {
     throw invalidInput(`${BODY_INVALID_MESSAGE} El cuerpo no es texto UTF-8 válido: el byte ${badByte} no forma parte de un carácter UTF-8. Envíe el lote codificado en UTF-8.`)
@@ -28,6 +29,13 @@ export function parseBatchBody(body: Buffer, shape: JsonShape): unknown[] {
       `${BODY_INVALID_MESSAGE} Este cuerpo tiene demasiados valores JSON para su tamaño (${shape.containers} objetos o arreglos y ${shape.commas} comas en ${shape.bytes} bytes); un lote de facturas real tiene muchos menos. Revise cómo se genera el lote.`,
     )
   }
+}
+
+/**
+ * Step 2, parsed: a non-empty JSON array (after `checkBatchBytes`).
+ * @throws DomainError INVALID_INPUT (422) with the body-invalid answer.
+ */
+export function parseBatchBody(body: Buffer): unknown[] {
   let parsed: unknown
   try {
     parsed = parseJsonText(body.toString('utf8'))

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import Type from 'typebox'
 import { DomainError } from '../errors.ts'
 import { UploadSlots } from '../http/upload-slots.ts'
@@ -129,14 +129,19 @@ async function receiving(
   try {
     const uuid = randomUUID()
     const shape = new JsonShape()
-    const body = await request.readBody((chunk) => shape.add(chunk))
+    const hash = createHash('sha256')
+    const body = await request.readBody((chunk) => {
+      shape.add(chunk)
+      hash.update(chunk)
+    })
+    const bodyHash = hash.digest('hex')
     // The log names the batch the answer names: the original one for a duplicate, none for a
     // batch refused before it was recorded (steps 2–5).
     const logAnswered = (answered: unknown) => {
       if (options.logUuid && typeof answered === 'string') request.logContext.batchUuid = answered
     }
     try {
-      const answer = await work({ uuid, body, shape, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint })
+      const answer = await work({ uuid, body, bodyHash, shape, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint })
       logAnswered((answer as { batch_uuid?: unknown }).batch_uuid)
       return { status: 200, body: answer }
     } catch (error) {

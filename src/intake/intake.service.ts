@@ -5,16 +5,18 @@ import type { Config } from '../config.ts'
 import type { ClientContract } from '../contract.ts'
 import { rolledBack, transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput } from '../errors.ts'
-import { compressPayload, storePayload } from '../batches/batches.service.ts'
-import { findClaimingBatch, insertReceivedBatch, markBatchFailed, markBatchProcessed, markBatchRejectedWhole } from '../batches/batches.store.ts'
+import { chunkRanges, ChunkCompression, insertBodyChunks, placeOf } from '../batches/body-chunks.ts'
+import { insertReceivedBatch, markBatchFailed, markBatchProcessed, markBatchRejectedWhole } from '../batches/batches.store.ts'
 import type { Alerter } from '../alerts/alerter.ts'
 import { applyBatch, type ApplyOutcome } from './intake.apply.ts'
 import * as answers from './intake.answers.ts'
 import { checkManifestDates, invoiceDates, type ManifestDateVerdict } from './intake.dates.ts'
 import { findManifestsByNumbers, type ExistingManifest } from '../manifests/manifests.store.ts'
-import type { BatchDuplicate, Resumen, SimulatedDuplicate, SimulatedProcessed } from './intake.schemas.ts'
-import { parseBatchBody } from './intake.body.ts'
-import { checkStructure, type ReceivedInvoice } from './intake.structure.ts'
+import type { BatchDuplicate, SimulatedDuplicate, SimulatedProcessed } from './intake.schemas.ts'
+import { checkBatchBytes, parseBatchBody } from './intake.body.ts'
+import { CHECK_EVERY_INVOICE, checkStructure, type ReceivedInvoice } from './intake.structure.ts'
+import { layoutOf, mayHoldLoneSurrogate, type BodyLayout } from './body-layout.ts'
+import { duplicateOfBody, duplicateOfContent } from './intake.duplicates.ts'
 import { holidaysOf, lastDayOfWindow } from '../returns/window.ts'
 import type { JsonShape } from './json-shape.ts'
 
@@ -34,6 +36,8 @@ export interface IntakeDeps {
 export interface IncomingBatch {
   uuid: string
   body: Buffer
+  /** sha256 of the body, computed while it arrived. */
+  bodyHash: string
   /** What the body holds, counted while it arrived (step 2 refuses absurdly dense bodies). */
   shape: JsonShape
   clientIp: string
@@ -43,31 +47,36 @@ export interface IncomingBatch {
 export type BatchAnswer = ReturnType<typeof answers.processed> | ReturnType<typeof answers.duplicate>
 
 /**
- * The intake pipeline of interface-v1 §4.1, steps 2–8. Everything from parsing to the commit of
- * step 8 runs without an await, so two identical batches arriving together are processed one
+ * The intake pipeline of interface-v1 §4.1, steps 2–8. An identical body processed today is
+ * answered before parsing (step 6 on the bytes). While steps 2–4 run, the body's chunks (the
+ * invoices' originals) compress in the thread pool; after waiting for them, steps 5–8 run to the
+ * commit without another await, so two identical batches arriving together are processed one
  * after the other and the second finds the first (duplicate answer).
  * @returns the 200 answer (processed, or duplicate of today's identical batch).
  * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–5 and 8.
  */
 export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): Promise<BatchAnswer> {
   const { db, clock } = deps
-  const checked = checkBatch(deps, incoming)
+  const sameBody = duplicateOfBody(db, incoming.bodyHash, today(clock).toString())
+  if (sameBody) return sameBody
+
+  const read = readBatch(deps, incoming, { compress: true })
+  const chunks = await read.compression!.done
+  const checked = checkAgainstStored(deps, read)
   if ('duplicate' in checked) return checked.duplicate
 
-  // Step 7: the batch is recorded; its raw body compresses in the thread pool meanwhile.
+  // Step 7: the batch is recorded.
   const receivedAt = toStoredInstant(clock.now())
   const batchId = recordBatch(deps, checked, incoming, receivedAt)
-  const compressed = compressPayload(incoming.body)
 
-  // Step 8: every manifest and the batch's summary in one transaction.
+  // Step 8: every manifest, the batch's body and its summary in one transaction.
   let outcome
   try {
-    outcome = transaction(db, () => applyRecorded(deps, checked, incoming.uuid, batchId, receivedAt))
+    outcome = transaction(db, () => applyRecorded(deps, checked, incoming.uuid, batchId, receivedAt, chunks))
   } catch (error) {
     markBatchFailed(db, batchId, error instanceof Error ? error.message : String(error), toStoredInstant(clock.now()))
+    keepBodyOfFailedBatch(deps, batchId, incoming.uuid, chunks)
     throw error
-  } finally {
-    await keepPayload(deps, batchId, incoming, compressed)
   }
 
   if (outcome.resumen.actualizadas > 0) deps.onInvoicesChanged()
@@ -88,13 +97,17 @@ export type SimulatedAnswer = SimulatedProcessed | SimulatedDuplicate
  */
 export function simulateBatch(deps: IntakeDeps, incoming: IncomingBatch): SimulatedAnswer {
   try {
-    const checked = checkBatch(deps, incoming)
-    if ('duplicate' in checked) return { ...checked.duplicate, simulacion: true }
-    const receivedAt = toStoredInstant(deps.clock.now())
-    const outcome = rolledBack(deps.db, () =>
-      applyRecorded(deps, checked, incoming.uuid, recordBatch(deps, checked, incoming, receivedAt), receivedAt),
-    )
-    return { ...answerOf(incoming.uuid, checked, outcome), batch_uuid: null, simulacion: true }
+    const sameBody = duplicateOfBody(deps.db, incoming.bodyHash, today(deps.clock).toString())
+    if (sameBody) return { ...sameBody, simulacion: true }
+    const read = readBatch(deps, incoming, { compress: false })
+    return rolledBack(deps.db, (): SimulatedAnswer => {
+      // Inside the rolled-back transaction too: step 6 may record an earlier batch's content hash.
+      const checked = checkAgainstStored(deps, read)
+      if ('duplicate' in checked) return { ...checked.duplicate, simulacion: true }
+      const receivedAt = toStoredInstant(deps.clock.now())
+      const outcome = applyRecorded(deps, checked, incoming.uuid, recordBatch(deps, checked, incoming, receivedAt), receivedAt, [])
+      return { ...answerOf(incoming.uuid, checked, outcome), batch_uuid: null, simulacion: true }
+    })
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== 'INVALID_INPUT') throw error
     const details: Record<string, unknown> = { ...error.details, simulacion: true }
@@ -103,49 +116,82 @@ export function simulateBatch(deps: IntakeDeps, incoming: IncomingBatch): Simula
   }
 }
 
-/** A batch that passed steps 2–5, grouped and dated, not yet recorded. */
-interface CheckedBatch {
+/** A batch that passed steps 2–4, grouped and dated; its body's chunks compressing when asked. */
+interface ReadBatch {
+  batch: unknown[]
   invoices: ReceivedInvoice[]
   manifests: Map<string, ReceivedInvoice[]>
-  existing: Map<string, ExistingManifest>
   dates: ReturnType<typeof invoiceDates>
   todayDate: LocalDate
-  contentHash: string
+  layout: BodyLayout
+  compression: ChunkCompression | null
+}
+
+/** A batch that also passed steps 5 and 6, not yet recorded. */
+interface CheckedBatch extends ReadBatch {
+  existing: Map<string, ExistingManifest>
+  numbersHash: string
+  contentHash: string | null
 }
 
 /**
- * Steps 2–6: parse, structure, dates, manifests of earlier days, duplicate of today.
- * @returns the duplicate answer, or the batch to record and apply.
- * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–5.
+ * Steps 2–4, which read nothing stored: parse, structure, dates. With `compress`, the body's
+ * chunks start compressing as soon as the body is known to be readable, and stop if it is refused.
+ * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–4.
  */
-function checkBatch(deps: IntakeDeps, incoming: IncomingBatch): { duplicate: BatchDuplicate } | CheckedBatch {
-  const { db, clock, config } = deps
+function readBatch(deps: IntakeDeps, incoming: IncomingBatch, options: { compress: boolean }): ReadBatch {
+  const { clock, config } = deps
+  const { body } = incoming
 
   // Step 2: a non-empty JSON array.
-  const batch = parseBatchBody(incoming.body, incoming.shape)
+  checkBatchBytes(body, incoming.shape)
+  const layout = layoutOf(body)
+  const compression = options.compress && layout !== null ? new ChunkCompression(body, chunkRanges(layout, body.length)) : null
+  try {
+    const batch = parseBatchBody(body)
 
-  // Step 3: structure.
-  const structure = checkStructure(batch)
-  if (!structure.ok) {
-    const answer = answers.structureInvalid(structure.errors, structure.total, structure.complete)
-    throw invalidInput(answer.message, answer.details)
-  }
-  const invoices = structure.invoices
-  const manifests = groupByManifest(invoices)
-  const todayDate = today(clock)
+    // Step 3: structure.
+    const structure = checkStructure(batch, {
+      maxDepth: layout?.maxDepth ?? CHECK_EVERY_INVOICE.maxDepth,
+      mayHoldLoneSurrogate: mayHoldLoneSurrogate(body),
+    })
+    if (!structure.ok) {
+      const answer = answers.structureInvalid(structure.errors, structure.total, structure.complete)
+      throw invalidInput(answer.message, answer.details)
+    }
+    const invoices = structure.invoices
+    if (layout === null || layout.count !== invoices.length) throw new Error(`el cuerpo tiene ${layout?.count} objetos y ${invoices.length} facturas`)
+    const manifests = groupByManifest(invoices)
+    const todayDate = today(clock)
 
-  // Step 4: dates, atomic per manifest; any rejection rejects the batch.
-  const dates = invoiceDates(invoices, clock.zone)
-  const rules = { today: todayDate, maxAgeDays: config.dates.maxAgeDays, strictMixedDates: config.dates.strictMixedDates }
-  const verdicts = new Map<string, ManifestDateVerdict>()
-  for (const [numero, group] of manifests) {
-    const verdict = checkManifestDates(group, dates, rules)
-    if (verdict) verdicts.set(numero, verdict)
+    // Step 4: dates, atomic per manifest; any rejection rejects the batch.
+    const dates = invoiceDates(invoices, clock.zone)
+    const rules = { today: todayDate, maxAgeDays: config.dates.maxAgeDays, strictMixedDates: config.dates.strictMixedDates }
+    const verdicts = new Map<string, ManifestDateVerdict>()
+    for (const [numero, group] of manifests) {
+      const verdict = checkManifestDates(group, dates, rules)
+      if (verdict) verdicts.set(numero, verdict)
+    }
+    if (verdicts.size > 0) {
+      const answer = answers.datesInvalid(manifests, verdicts, invoices.length, deps.contract.intake.validManifests)
+      throw invalidInput(answer.message, answer.details)
+    }
+    return { batch, invoices, manifests, dates, todayDate, layout, compression }
+  } catch (error) {
+    compression?.cancel()
+    throw error
   }
-  if (verdicts.size > 0) {
-    const answer = answers.datesInvalid(manifests, verdicts, invoices.length, deps.contract.intake.validManifests)
-    throw invalidInput(answer.message, answer.details)
-  }
+}
+
+/**
+ * Steps 5 and 6, which read the stored manifests and batches (run with no await before the
+ * commit of step 8).
+ * @returns the duplicate answer, or the batch to record and apply.
+ * @throws DomainError INVALID_INPUT (422) with the body of a rejection of step 5.
+ */
+function checkAgainstStored(deps: IntakeDeps, read: ReadBatch): { duplicate: BatchDuplicate } | CheckedBatch {
+  const { db, clock } = deps
+  const { manifests, invoices, todayDate } = read
 
   // Step 5: existing manifests created on an earlier day accept no invoices.
   const existing = new Map<string, ExistingManifest>()
@@ -160,11 +206,10 @@ function checkBatch(deps: IntakeDeps, incoming: IncomingBatch): { duplicate: Bat
     throw invalidInput(answer.message, answer.details)
   }
 
-  // Step 6: an identical batch already processed today is answered from its record.
-  const contentHash = structure.batchHash
-  const earlier = findClaimingBatch(db, contentHash, todayDate.toString())
-  if (earlier?.estado === 'processed') return { duplicate: answers.duplicate(earlier.uuid, JSON.parse(earlier.summary!) as Resumen) }
-  return { invoices, manifests, existing, dates, todayDate, contentHash }
+  // Step 6: the same content (in other bytes) already processed today is answered from its record.
+  const content = duplicateOfContent(db, deps.log, read.batch, invoices, todayDate.toString())
+  if (content.duplicate) return { duplicate: content.duplicate }
+  return { ...read, existing, numbersHash: content.numbersHash, contentHash: content.contentHash }
 }
 
 /** Step 7's batch record (`received`). @returns its id. */
@@ -173,6 +218,9 @@ function recordBatch(deps: IntakeDeps, checked: CheckedBatch, incoming: Incoming
     uuid: incoming.uuid,
     receivedAt,
     receivedDate: checked.todayDate.toString(),
+    bodyHash: incoming.bodyHash,
+    bodyBytes: incoming.body.length,
+    numbersHash: checked.numbersHash,
     contentHash: checked.contentHash,
     clientIp: incoming.clientIp,
     keyFingerprint: incoming.keyFingerprint,
@@ -185,9 +233,13 @@ function recordBatch(deps: IntakeDeps, checked: CheckedBatch, incoming: Incoming
   return batchId
 }
 
-/** Step 8 and the batch's summary; the caller runs it inside a transaction (kept, or rolled back). */
-function applyRecorded(deps: IntakeDeps, checked: CheckedBatch, batchUuid: string, batchId: number, at: string): ApplyOutcome {
+/**
+ * Step 8, the batch's body (its compressed chunks) and its summary; the caller runs it inside a
+ * transaction (kept, or rolled back).
+ */
+function applyRecorded(deps: IntakeDeps, checked: CheckedBatch, batchUuid: string, batchId: number, at: string, chunks: readonly Buffer[]): ApplyOutcome {
   const { db, clock, config } = deps
+  insertBodyChunks(db, batchId, chunks)
   const result = applyBatch(
     {
       db,
@@ -197,6 +249,7 @@ function applyRecorded(deps: IntakeDeps, checked: CheckedBatch, batchUuid: strin
       warehouses: new Set(config.warehouses),
       autoUpdateFields: new Set(config.intake.autoUpdateFields),
       dates: checked.dates,
+      originalPlace: (invoice) => placeOf(checked.layout, invoice.position - 1),
       returnsDeadline: lastDayOfWindow(checked.todayDate, config.returns.windowBusinessDays, holidaysOf(config.returns.holidays))?.toString() ?? null,
       reissue: config.intake.reissue,
       contract: deps.contract.intake,
@@ -252,11 +305,11 @@ function reportReissues(deps: IntakeDeps, batchUuid: string, reissues: ApplyOutc
   deps.alerter.notice('reemisiones', message, context)
 }
 
-/** Stores the raw body once compressed; a failure here loses support data, never the batch. */
-async function keepPayload(deps: IntakeDeps, batchId: number, incoming: IncomingBatch, compressed: Promise<Buffer>): Promise<void> {
+/** A batch that failed in step 8 keeps its body for support; a failure here loses only that. */
+function keepBodyOfFailedBatch(deps: IntakeDeps, batchId: number, batchUuid: string, chunks: readonly Buffer[]): void {
   try {
-    storePayload(deps, batchId, incoming.body, await compressed)
+    transaction(deps.db, () => insertBodyChunks(deps.db, batchId, chunks))
   } catch (error) {
-    deps.log.error({ err: error, batch_uuid: incoming.uuid }, 'no se pudo guardar el cuerpo original del lote')
+    deps.log.error({ err: error, batch_uuid: batchUuid }, 'no se pudo guardar el cuerpo original del lote')
   }
 }

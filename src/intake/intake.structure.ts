@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Compile } from 'typebox/compile'
 import { findMalformedText, isWellFormed } from '../unicode.ts'
-import { CanonicalWriter, MalformedTextError, NestingTooDeepError } from './canonical-json.ts'
+import { canonicalJson, CanonicalWriter, MalformedTextError, MAX_NESTING, NestingTooDeepError } from './canonical-json.ts'
 import { problemsOf, shown } from '../schema-errors.ts'
 import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, textOf, type FieldSpec } from './invoice-fields.ts'
 import { InvoiceSchema } from './intake.schemas.ts'
@@ -17,22 +17,28 @@ export interface ReceivedInvoice {
   manifiesto: string
   almacen: string
   fechaFactura: string | number
-  /** Hash of the normalised content (string fields as text, numeric fields as numbers). */
-  contentHash: string
   /** Economic fingerprint: what a re-issue under another number keeps (src/reissues/fingerprint.ts). */
   fingerprint: string
 }
 
 export type StructureResult =
-  | {
-      ok: true
-      invoices: ReceivedInvoice[]
-      /** The batch's content hash (contract §3a): over the canonical form of each invoice as sent. */
-      batchHash: string
-    }
+  | { ok: true; invoices: ReceivedInvoice[] }
   | { ok: false; errors: string[]; total: number; /** false when counting stopped early */ complete: boolean }
 
 export const MAX_LISTED_ERRORS = 200
+
+/**
+ * What the body's bytes tell about every invoice at once (src/intake/body-layout.ts): whether
+ * some invoice may nest too deeply or hold a lone surrogate. Only then is each invoice walked
+ * for them (a real batch never needs it).
+ */
+export interface BodyHints {
+  maxDepth: number
+  mayHoldLoneSurrogate: boolean
+}
+
+/** Hints that make every invoice be walked: for a batch whose body is not at hand. */
+export const CHECK_EVERY_INVOICE: BodyHints = { maxDepth: Number.POSITIVE_INFINITY, mayHoldLoneSurrogate: true }
 
 /**
  * Step 3: each invoice checked by the compiled TypeBox schema (required fields, accepted types,
@@ -40,11 +46,11 @@ export const MAX_LISTED_ERRORS = 200
  * Problems are named by position, Nfactura and field. The first 200 are listed; counting goes on
  * for at most 10,000 more invoices, so a body of millions of broken entries is answered at once.
  */
-export function checkStructure(batch: readonly unknown[]): StructureResult {
+export function checkStructure(batch: readonly unknown[], hints: BodyHints): StructureResult {
   const problems = new ProblemList()
   const invoices: ReceivedInvoice[] = []
-  const canonical = new CanonicalWriter()
-  const batchHash = createHash('sha256')
+  // The body's own array adds one level to the invoices' nesting.
+  const walk = hints.mayHoldLoneSurrogate || hints.maxDepth > MAX_NESTING + 1 ? new CanonicalWriter() : null
   const firstPosition = new Map<string, number>()
 
   for (let index = 0; index < batch.length; index++) {
@@ -77,9 +83,8 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
       continue
     }
     try {
-      const [invoice, asSentHash] = receive(canonical, position, nfactura, raw)
-      batchHash.update(asSentHash)
-      invoices.push(invoice)
+      walk?.write(raw)
+      invoices.push(receive(position, nfactura, raw))
     } catch (error) {
       if (error instanceof NestingTooDeepError) problems.add(`${label}: ${error.message} en sus campos`)
       else if (error instanceof MalformedTextError) problems.add(`${label}: ${fieldPath(findMalformedText(raw) ?? 'un campo')}: ${error.message}`)
@@ -87,7 +92,7 @@ export function checkStructure(batch: readonly unknown[]): StructureResult {
     }
   }
 
-  if (problems.total === 0) return { ok: true, invoices, batchHash: batchHash.digest('hex') }
+  if (problems.total === 0) return { ok: true, invoices }
   return { ok: false, errors: problems.listing(), total: problems.total, complete: problems.complete }
 }
 
@@ -129,25 +134,34 @@ class ProblemList {
 
 const validator = Compile(InvoiceSchema)
 
-/**
- * Hashes the invoice's canonical text as sent (what the batch's content hash covers), which is
- * also its content hash unless some field needed normalising. Returns the invoice and that hash;
- * neither the text nor the hash is kept on the invoice.
- */
-function receive(canonical: CanonicalWriter, position: number, nfactura: string, raw: Record<string, unknown>): [ReceivedInvoice, string] {
-  const asSentHash = sha256(canonical.write(raw))
-  const normalized = normalize(raw)
-  const invoice: ReceivedInvoice = {
+function receive(position: number, nfactura: string, raw: Record<string, unknown>): ReceivedInvoice {
+  return {
     position,
     raw,
     nfactura,
     manifiesto: textOf(raw.NumeroManifiesto as string | number),
     almacen: textOf(raw.Almacen as string | number),
     fechaFactura: raw.FechaFactura as string | number,
-    contentHash: normalized === raw ? asSentHash : sha256(canonical.write(normalized)),
     fingerprint: fingerprintOfInvoice(raw),
   }
-  return [invoice, asSentHash]
+}
+
+/**
+ * The batch's content hash (contract §3a): over the canonical text of each invoice as sent, so
+ * key order and formatting do not count. Only computed when an earlier batch of the day has the
+ * same invoice numbers (src/intake/intake.duplicates.ts).
+ * @throws NestingTooDeepError, MalformedTextError (never after step 3 passed)
+ */
+export function batchContentHash(batch: readonly unknown[]): string {
+  const canonical = new CanonicalWriter()
+  const hash = createHash('sha256')
+  for (const invoice of batch) hash.update(sha256(canonical.write(invoice)))
+  return hash.digest('hex')
+}
+
+/** Hash of the normalised content (string fields as text, numeric fields as numbers): a held conflict's version. */
+export function invoiceContentHash(raw: Record<string, unknown>): string {
+  return sha256(canonicalJson(normalize(raw)))
 }
 
 /**

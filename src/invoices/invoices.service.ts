@@ -11,7 +11,7 @@ import { getReissueSummary } from '../reissues/reissues.service.ts'
 import { listReturns } from '../returns/returns.service.ts'
 import { deadlineDateTime, isWindowOpen } from '../returns/window.ts'
 import type { InvoiceView } from './invoices.schemas.ts'
-import { findInvoiceRow } from './invoices.store.ts'
+import { findInvoiceOriginal, findInvoiceRow } from './invoices.store.ts'
 
 export interface InvoiceDeps {
   db: Database
@@ -63,6 +63,6 @@ export function getInvoice(deps: InvoiceDeps, actor: Actor, nfactura: string): I
     }),
     devoluciones: listReturns(deps, null, { invoiceId: row.id }),
     conflicto_pendiente: getPendingConflictSummary(deps, row.id),
-    original: JSON.parse(row.original) as unknown,
+    original: JSON.parse(findInvoiceOriginal(db, row.id)) as unknown,
   }
 }

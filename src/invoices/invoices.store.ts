@@ -3,6 +3,7 @@ import type { WarehouseScope } from '../actor.ts'
 import { all, first, preparedStatement, run, type Database } from '../db/database.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
 import { columnValue, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from '../intake/invoice-fields.ts'
+import { readOriginalBytes, type OriginalPlace } from '../batches/body-chunks.ts'
 
 /**
  * The one store that writes invoices and their lines: the intake inserts them and updates them
@@ -15,7 +16,6 @@ export interface ExistingInvoice {
   nfactura: string
   manifest_id: number
   manifest_numero: string
-  content_hash: string
 }
 
 /** The invoices among `nfacturas` that exist, with their manifest's number: one query. */
@@ -25,7 +25,7 @@ export function findInvoicesByNumbers(db: Database, nfacturas: readonly string[]
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'i.manifest_id', 'm.numero as manifest_numero', 'i.content_hash'])
+      .select(['i.id', 'i.nfactura', 'i.manifest_id', 'm.numero as manifest_numero'])
       .where(sql<boolean>`i.nfactura IN (SELECT value FROM json_each(${JSON.stringify(nfacturas)}))`),
   )
 }
@@ -70,28 +70,47 @@ export function findInvoiceRow(db: Database, nfactura: string, scope: WarehouseS
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'm.numero', 'm.estado', 'm.returns_deadline', 'i.annulled_at', 'i.almacen', 'i.cliente_id', 'i.cliente', 'i.fecha_factura', 'i.total', 'i.created_at', 'i.updated_at', 'i.original'])
+      .select(['i.id', 'i.nfactura', 'm.numero', 'm.estado', 'm.returns_deadline', 'i.annulled_at', 'i.almacen', 'i.cliente_id', 'i.cliente', 'i.fecha_factura', 'i.total', 'i.created_at', 'i.updated_at'])
       .where('i.nfactura', '=', nfactura)
       .where(inWarehouses('i.almacen', scope)),
   )
 }
 
+/**
+ * The client's JSON of the invoice's stored version, as `JSON.stringify` writes the parsed
+ * invoice (the bytes as sent, kept in the batch's body, are normalised the same way).
+ */
 export function findInvoiceOriginal(db: Database, invoiceId: number): string {
-  return first(db, db.query.selectFrom('invoices').select('original').where('id', '=', invoiceId))!.original
+  const row = first(
+    db,
+    db.query.selectFrom('invoices').select(['original', 'batch_id', 'original_chunk', 'original_offset', 'original_length']).where('id', '=', invoiceId),
+  )!
+  if (row.original_chunk === null) return row.original
+  const bytes = readOriginalBytes(db, row.batch_id, { chunk: row.original_chunk, offset: row.original_offset!, length: row.original_length! })
+  return JSON.stringify(JSON.parse(bytes.toString('utf8')))
 }
 
-export interface InvoiceWrite {
-  nfactura: string
-  manifestId: number
-  batchId: number
+/** What every stored version has: its columns come from `raw`. */
+interface VersionWrite {
   /** FechaFactura as the calendar date it means (YYYY-MM-DD). */
   fecha: string
   raw: Record<string, unknown>
-  original: string
-  contentHash: string
   /** Economic fingerprint (src/reissues/fingerprint.ts). */
   fingerprint: string
   at: string
+}
+
+/** A new invoice: its original is where `place` says in its batch's body chunks. */
+export interface InvoiceWrite extends VersionWrite {
+  nfactura: string
+  manifestId: number
+  batchId: number
+  place: OriginalPlace
+}
+
+/** A version replacing the stored one: its original is kept as text. */
+export interface ReplacingWrite extends VersionWrite {
+  original: string
 }
 
 /** Columns filled from the interface's fields; nfactura and fecha_factura are written explicitly. */
@@ -102,27 +121,30 @@ const LINE_COLUMNS = LINE_FIELDS.map((spec) => spec.column!)
 /** Inserts an invoice and its lines with statements prepared once per database. */
 export function insertInvoice(db: Database, invoice: InvoiceWrite): number {
   const statement = preparedStatement(db, 'insert-invoice', (query) =>
-    query.insertInto('invoices').values(placeholders(['nfactura', 'manifest_id', 'batch_id', 'fecha_factura', ...HEADER_COLUMNS, 'original', 'content_hash', 'fingerprint', 'created_at'])),
+    query
+      .insertInto('invoices')
+      .values(placeholders(['nfactura', 'manifest_id', 'batch_id', 'fecha_factura', ...HEADER_COLUMNS, 'original', 'original_chunk', 'original_offset', 'original_length', 'fingerprint', 'created_at'])),
   )
   const params: unknown[] = [invoice.nfactura, invoice.manifestId, invoice.batchId, invoice.fecha]
   for (const spec of HEADER_FIELDS) params.push(columnValue(spec, invoice.raw[spec.name]))
-  params.push(invoice.original, invoice.contentHash, invoice.fingerprint, invoice.at)
+  // '' = no text of its own: the original is the batch's bytes at `place`.
+  params.push('', invoice.place.chunk, invoice.place.offset, invoice.place.length, invoice.fingerprint, invoice.at)
   const id = Number(statement.run(params).lastInsertRowid)
   insertLines(db, id, invoice.raw)
   return id
 }
 
 /** Replaces an invoice's stored version in place (an auto-update or an accepted conflict). */
-export function replaceInvoice(db: Database, invoiceId: number, invoice: Omit<InvoiceWrite, 'manifestId' | 'batchId' | 'nfactura'>): void {
+export function replaceInvoice(db: Database, invoiceId: number, invoice: ReplacingWrite): void {
   const statement = preparedStatement(db, 'replace-invoice', (query) =>
     query
       .updateTable('invoices')
-      .set(placeholders(['fecha_factura', ...HEADER_COLUMNS, 'original', 'content_hash', 'fingerprint', 'updated_at']))
+      .set(placeholders(['fecha_factura', ...HEADER_COLUMNS, 'original', 'original_chunk', 'original_offset', 'original_length', 'fingerprint', 'updated_at']))
       .where('id', '=', 0),
   )
   const params: unknown[] = [invoice.fecha]
   for (const spec of HEADER_FIELDS) params.push(columnValue(spec, invoice.raw[spec.name]))
-  params.push(invoice.original, invoice.contentHash, invoice.fingerprint, invoice.at, invoiceId)
+  params.push(invoice.original, null, null, null, invoice.fingerprint, invoice.at, invoiceId)
   statement.run(params)
   run(db, db.query.deleteFrom('invoice_lines').where('invoice_id', '=', invoiceId))
   insertLines(db, invoiceId, invoice.raw)

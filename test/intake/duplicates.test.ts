@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { pruneRawPayloads } from '../../src/batches/batches.service.ts'
-import { batchRecord, databaseState, invoice, invoicesOf, postBatch, storedPayload } from '../support/batches.ts'
+import { batchRecord, databaseState, invoice, invoicesOf, postBatch, storedOriginal, storedPayload } from '../support/batches.ts'
 import { withService } from '../support/service.ts'
 import { startWebhook } from '../support/webhook.ts'
 import { checkSequence, DUPLICATE_MESSAGE, duplicateScenarios } from './sequence.scenarios.ts'
@@ -80,6 +80,7 @@ test('intake step 7: raw bodies older than the retention are pruned; the record 
     assert.equal(pruneRawPayloads(service, 10), 1)
     assert.equal(storedPayload(service.db, old.body.batch_uuid), undefined)
     assert.ok(storedPayload(service.db, recent.body.batch_uuid))
+    assert.deepEqual(storedOriginal(service.db, 'F-1'), invoice('F-1'), 'the invoice keeps its original: its chunk is not pruned')
     const record = batchRecord(service.db, old.body.batch_uuid)
     assert.equal(record?.payload_pruned_at, '2026-12-03T16:00:00.000Z')
     assert.deepEqual(JSON.parse(record!.summary!), { recibidas: 1, insertadas: 1, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 })

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { gunzipSync } from 'node:zlib'
 import { all, first, type Database } from '../../src/db/database.ts'
 import type { TestService } from './service.ts'
+import { findInvoiceOriginal } from '../../src/invoices/invoices.store.ts'
+import { bodyOf } from '../../src/batches/batches.service.ts'
+import { findBatchRecord } from '../../src/batches/batches.store.ts'
 
 export type Invoice = Record<string, unknown>
 
@@ -39,15 +41,17 @@ export async function postBatch(service: TestService, body: unknown): Promise<{ 
 
 /** What a batch can have written, to compare before and after. */
 export function databaseState(db: Database) {
-  const count = (table: 'batches' | 'manifests' | 'invoices' | 'invoice_lines' | 'invoice_conflicts' | 'batch_payloads' | 'audit_log') =>
+  const count = (table: 'batches' | 'manifests' | 'invoices' | 'invoice_lines' | 'invoice_conflicts' | 'audit_log') =>
     Number(db.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get())
+  const keptBodies = () =>
+    Number(db.sqlite.prepare('SELECT (SELECT count(*) FROM batch_payloads) + (SELECT count(DISTINCT batch_id) FROM batch_body_chunks)').pluck().get())
   return {
     batches: count('batches'),
     manifests: count('manifests'),
     invoices: count('invoices'),
     lines: count('invoice_lines'),
     conflicts: count('invoice_conflicts'),
-    payloads: count('batch_payloads'),
+    payloads: keptBodies(),
     audit: count('audit_log'),
   }
 }
@@ -68,9 +72,10 @@ export function databaseDump(db: Database): Record<string, unknown> {
   return dump
 }
 
+/** The stored version's original as the service reads it (inline text, or the batch's bytes). */
 export function storedOriginal(db: Database, nfactura: string): unknown {
-  const row = first(db, db.query.selectFrom('invoices').select('original').where('nfactura', '=', nfactura))
-  return row === undefined ? undefined : (JSON.parse(row.original) as unknown)
+  const row = first(db, db.query.selectFrom('invoices').select('id').where('nfactura', '=', nfactura))
+  return row === undefined ? undefined : (JSON.parse(findInvoiceOriginal(db, row.id)) as unknown)
 }
 
 export function invoicesOf(db: Database, manifiesto: string): string[] {
@@ -89,10 +94,8 @@ export function batchRecord(db: Database, uuid: string) {
   return first(db, db.query.selectFrom('batches').selectAll().where('uuid', '=', uuid))
 }
 
+/** The batch's kept body as the service reads it (chunks, or one gzip before migration 8). */
 export function storedPayload(db: Database, uuid: string): Buffer | undefined {
-  const row = first(
-    db,
-    db.query.selectFrom('batch_payloads as p').innerJoin('batches as b', 'b.id', 'p.batch_id').select(['p.data']).where('b.uuid', '=', uuid),
-  )
-  return row === undefined ? undefined : gunzipSync(row.data)
+  const record = findBatchRecord(db, uuid)
+  return record === undefined || record.payload_bytes === null ? undefined : bodyOf(db, record.id)
 }

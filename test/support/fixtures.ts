@@ -44,6 +44,10 @@ export function insertManifestRow(
   return Number(result.lastInsertRowid)
 }
 
+function hasColumn(db: Database, table: string, column: string): boolean {
+  return db.sqlite.prepare('SELECT 1 FROM pragma_table_info(?) WHERE name = ?').get(table, column) !== undefined
+}
+
 export function insertInvoiceRow(
   db: Database,
   invoice: { nfactura: string; manifestId: number; batchId: number; total: number },
@@ -82,9 +86,10 @@ export function insertInvoiceRow(
       descuentos_rebajas: null,
       total: invoice.total,
       original: JSON.stringify({ Nfactura: invoice.nfactura, Total: invoice.total }),
-      content_hash: `hash-${invoice.nfactura}`,
       created_at: '2026-11-22T16:00:00.000Z',
       updated_at: null,
+      // Before schema version 8 every invoice carried its content hash.
+      ...(hasColumn(db, 'invoices', 'content_hash') ? ({ content_hash: `hash-${invoice.nfactura}` } as object) : {}),
     }),
   )
   return Number(result.lastInsertRowid)
