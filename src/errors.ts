@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'NOT_CONFIGURED'
   | 'RATE_LIMITED'
   | 'PAYLOAD_TOO_LARGE'
+  /** A body in a Content-Encoding the route does not take (415). */
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'REQUEST_TIMEOUT'
   /** The client closed the connection or stopped sending: nothing can be answered, and it is no fault of ours. */
   | 'CLIENT_CLOSED'

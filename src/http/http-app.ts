@@ -17,6 +17,7 @@ import { readBody } from './body.ts'
 import { requireRight } from '../actor.ts'
 import { hasKeyInQuery, keyInQueryError } from './auth.ts'
 import { authenticate, type Authentication } from './authentication.ts'
+import { requireBodyEncoding } from './content-encoding.ts'
 import { toErrorResponse } from './error-response.ts'
 import { parseQuery } from './query.ts'
 import { RateLimiter, type RateGroup } from './rate-limit.ts'
@@ -51,7 +52,7 @@ interface Pipeline extends HttpAppOptions {
 
 /**
  * The request pipeline, in the order of contract §3/§3a: log line on completion, rate limit
- * (per IP and group), routing (404/405), body size (413), key in the URL (401), key (503/401),
+ * (per IP and group), routing (404/405), body size and coding (413/415), key in the URL (401), key (503/401),
  * path and query validation (404/422), handler. Errors of every stage leave through one mapper.
  */
 export function createHttpApp(settings: HttpAppOptions): App {
@@ -115,6 +116,8 @@ export function createHttpApp(settings: HttpAppOptions): App {
     const { route, params: rawParams, validators } = lookup.match
     const maxBodyBytes = route.body?.raw ? options.maxBodyBytes : Math.min(JSON_BODY_MAX_BYTES, options.maxBodyBytes)
     rejectOversizedBody(event, maxBodyBytes)
+    // Only the batch intake (raw bodies) takes gzip; a body in any other coding is a 415 here.
+    const encoding = route.body ? requireBodyEncoding(event.node.req.headers['content-encoding'], route.body.raw === true) : 'identity'
     // Leniently parsed: a key in the URL is refused (401) before the query is judged (422).
     if (hasKeyInQuery(new URLSearchParams(search))) throw keyInQueryError()
     const { actor, keyFingerprint, sessionToken } = authenticate(event, route, options.authentication)
@@ -128,7 +131,7 @@ export function createHttpApp(settings: HttpAppOptions): App {
     const query = validators.query ? decodeInput(validators.query, 'query', rawQuery) : rawQuery
     const headerNames = route.headers ? Object.keys((route.headers as { properties?: object }).properties ?? {}) : []
     const headers = validators.headers ? decodeInput(validators.headers, 'headers', declaredHeaders(event, headerNames)) : {}
-    const limits = { maxBytes: maxBodyBytes, timeoutMs: options.bodyTimeoutMs }
+    const limits = { maxBytes: maxBodyBytes, timeoutMs: options.bodyTimeoutMs, gzip: encoding === 'gzip' }
     const body = validators.body ? await readJsonBody(event, validators, limits) : undefined
 
     const logContext: { batchUuid?: string } = {}

@@ -56,9 +56,15 @@ export function documentedAnswers(route: Route): Record<number, ResponseSpec> {
   if (route.body) {
     answers[408] = errorResponse('El cuerpo no terminó de llegar a tiempo (server.bodyTimeoutSeconds)', 'El cuerpo de la solicitud no terminó de llegar en 120 segundos; revise la conexión y reenvíe.')
     answers[413] = errorResponse(
-      route.body.raw ? 'El cuerpo excede server.maxBodyMB' : 'El cuerpo excede 1 MB',
+      route.body.raw ? 'El cuerpo excede server.maxBodyMB (descomprimido, si llegó con gzip)' : 'El cuerpo excede 1 MB',
       `El cuerpo de la solicitud excede el máximo permitido de ${route.body.raw ? 128 : 1} MB.`,
     )
+    answers[415] = route.body.raw
+      ? errorResponse(
+          'Content-Encoding distinto de gzip (o identity): solo se acepta el lote sin comprimir o comprimido con gzip',
+          'El cuerpo llegó con Content-Encoding: br, que el servicio no acepta. Envíe el lote sin comprimir (sin Content-Encoding) o comprimido una sola vez con gzip (Content-Encoding: gzip); br, deflate y compress no se aceptan.',
+        )
+      : errorResponse('Cuerpo con Content-Encoding (esta ruta solo acepta JSON sin comprimir)')
   }
   return { ...answers, ...route.responses }
 }

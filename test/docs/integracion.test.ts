@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
@@ -12,8 +12,10 @@ import { API_KEY, startTestService, type TestService } from '../support/service.
 /**
  * The integrators' guide runs (issue 17): every `curl` of docs/integracion.md sits in a block
  * marked "```sh ejemplo-curl STATUS"; each runs, in the guide's order, against one real service
- * (the guide's $MANIFIESTO and $API_KEY set to it, in docs/ejemplos/ where lote.json is), and must
- * get the status the guide promises. The clock is 2026-11-22, within 30 days of the sample's dates.
+ * (the guide's $MANIFIESTO and $API_KEY set to it, in a copy of docs/ejemplos/ where lote.json is,
+ * so what an example writes there — `gzip -k` makes lote.json.gz — stays out of the repository),
+ * and must get the status the guide promises. The clock is 2026-11-22, within 30 days of the
+ * sample's dates.
  */
 const GUIDE = readFileSync(fileURLToPath(new URL('../../docs/integracion.md', import.meta.url)), 'utf8')
 const EXAMPLES_DIR = fileURLToPath(new URL('../../docs/ejemplos/', import.meta.url))
@@ -36,10 +38,13 @@ function curlExamples(markdown: string): CurlExample[] {
 const examples = curlExamples(GUIDE)
 let service: TestService
 let scratch: string
+let examplesDir: string
 
 before(async () => {
   service = await startTestService()
   scratch = mkdtempSync(join(tmpdir(), 'manifiesto-guia-'))
+  examplesDir = join(scratch, 'ejemplos')
+  cpSync(EXAMPLES_DIR, examplesDir, { recursive: true })
 })
 after(async () => {
   await service.close()
@@ -71,7 +76,7 @@ examples.forEach((example, index) => {
     // The guide's curl, exactly, with only where the answer goes and the status printed added.
     const script = `curl() { command curl -o "$RESPUESTA" -w '%{http_code}' "$@"; }\n${example.command}`
     const { stdout } = await run('bash', ['-c', script], {
-      cwd: EXAMPLES_DIR,
+      cwd: examplesDir,
       env: { ...process.env, MANIFIESTO: service.url, API_KEY, RESPUESTA: bodyFile },
     })
     const body = readFileSync(bodyFile, 'utf8')

@@ -57,7 +57,7 @@ test('openapi: the intake route documents its request body and every answer', as
   assert.equal(schema.type, 'array')
   assert.equal(schema.minItems, 1)
   assert.deepEqual(schema.items.required, ['Nfactura', 'NumeroManifiesto', 'FechaFactura', 'Almacen', 'Vendedorid', 'Clienteid', 'Cliente', 'Total', 'LineasFactura'])
-  assert.deepEqual(Object.keys(insert.responses).sort(), ['200', '401', '408', '413', '422', '429', '500', '503'])
+  assert.deepEqual(Object.keys(insert.responses).sort(), ['200', '401', '408', '413', '415', '422', '429', '500', '503'])
   type Shape = { properties: Record<string, { const?: string; anyOf?: Array<{ const: string }> }> }
   const rejections = insert.responses['422']!.content!['application/json']!.schema as { anyOf: Shape[] }
   const motivos = rejections.anyOf.map((shape) => {
