@@ -1,41 +1,63 @@
 /**
- * Where each invoice of a batch lies in the body's bytes. The body is kept as the invoices'
- * originals: invoice i's original is bytes `starts[i]..ends[i]` of the body exactly as sent, so
- * nothing is serialised again to store it and the raw body is the concatenation of its chunks.
+ * One pass over a batch's bytes, before JSON.parse is asked to build anything: how many values
+ * it would build (step 2 refuses absurdly dense bodies) and where each invoice lies. The body is
+ * kept as the invoices' originals: invoice i's original is bytes `starts[i]..ends[i]` of the body
+ * exactly as sent, so nothing is serialised again to store it and the raw body is the
+ * concatenation of its chunks (src/batches/body-chunks.ts).
  */
+export interface BodyScan {
+  bytes: number
+  /** Objects and arrays opened outside strings: what JSON.parse would allocate as containers. */
+  containers: number
+  /** Commas outside strings: one more value each. */
+  commas: number
+  /** Deepest nesting of objects and arrays, the body's own array included. */
+  maxDepth: number
+  /** The top-level objects and arrays of the body's array; null when the body does not close. */
+  layout: BodyLayout | null
+}
+
 export interface BodyLayout {
-  /** Top-level objects and arrays of the body's array, in order. */
   count: number
   starts: Uint32Array
   ends: Uint32Array
-  /** Deepest nesting of objects and arrays, the body's own array included. */
-  maxDepth: number
 }
 
 /**
- * Finds the top-level elements of a JSON array body that JSON.parse accepted. Top-level scalars
- * are not listed (such a batch fails step 3 before the layout is used). One pass over the bytes:
- * inside a string only `"` and `\` matter, so bytes ≥ 0x80 (UTF-8) never look structural.
- * @returns null when the body is not an array whose strings all close (never after JSON.parse).
+ * More top-level values than any real batch holds (an invoice takes kilobytes): past this, their
+ * places are not recorded, so a body of millions of `{}` costs no memory here (step 2 refuses it).
  */
-export function layoutOf(body: Uint8Array): BodyLayout | null {
+const MAX_RECORDED = 1_000_000
+
+/**
+ * Scans the body. Inside a string only `"` and `\` matter, so bytes ≥ 0x80 (UTF-8) never look
+ * structural; scalars at the top level are not listed (such a batch fails step 3 before the
+ * layout is used).
+ */
+export function scanBody(body: Uint8Array): BodyScan {
   let starts = new Uint32Array(1024)
   let ends = new Uint32Array(1024)
   let count = 0
   let depth = 0
   let maxDepth = 0
+  let containers = 0
+  let commas = 0
+  let closed = true
   const length = body.length
   for (let i = 0; i < length; i++) {
     const byte = body[i]!
     if (byte === QUOTE) {
-      for (i++; ; ) {
-        if (i >= length) return null
+      for (i++; i < length; ) {
         const inner = body[i]!
         if (inner === QUOTE) break
         i += inner === BACKSLASH ? 2 : 1
       }
+      if (i >= length) closed = false
+    } else if (byte === COMMA) {
+      commas += 1
     } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
-      if (depth === 1) {
+      containers += 1
+      if (depth === 1 && count < MAX_RECORDED) {
         if (count === starts.length) [starts, ends] = [grown(starts), grown(ends)]
         starts[count] = i
       }
@@ -43,11 +65,11 @@ export function layoutOf(body: Uint8Array): BodyLayout | null {
       if (depth > maxDepth) maxDepth = depth
     } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
       depth -= 1
-      if (depth === 1) ends[count++] = i + 1
+      if (depth === 1 && count++ < MAX_RECORDED) ends[count - 1] = i + 1
     }
   }
-  if (depth !== 0) return null
-  return { count, starts: starts.subarray(0, count), ends: ends.subarray(0, count), maxDepth }
+  const layout = closed && depth === 0 && count <= MAX_RECORDED ? { count, starts: starts.subarray(0, count), ends: ends.subarray(0, count) } : null
+  return { bytes: length, containers, commas, maxDepth, layout }
 }
 
 /**
@@ -67,6 +89,7 @@ function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
+const COMMA = 0x2c
 const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
 const OPEN_ARRAY = 0x5b

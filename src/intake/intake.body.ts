@@ -2,7 +2,7 @@ import { invalidInput } from '../errors.ts'
 import { parseJsonText } from '../json-text.ts'
 import { invalidUtf8Offset } from '../unicode.ts'
 import { BODY_INVALID_MESSAGE } from './intake.answers.ts'
-import type { JsonShape } from './json-shape.ts'
+import type { BodyScan } from './body-layout.ts'
 
 /**
  * What JSON.parse may be asked to build, in "bytes": an object or array costs 32, any other value
@@ -19,14 +19,14 @@ const ALLOWANCE_BYTES = 16 * 1024 * 1024
  * asked to build anything).
  * @throws DomainError INVALID_INPUT (422) with the body-invalid answer and what is wrong.
  */
-export function checkBatchBytes(body: Buffer, shape: JsonShape): void {
+export function checkBatchBytes(body: Buffer, scan: BodyScan): void {
   const badByte = invalidUtf8Offset(body)
   if (badByte !== -1) {
     throw invalidInput(`${BODY_INVALID_MESSAGE} El cuerpo no es texto UTF-8 válido: el byte ${badByte} no forma parte de un carácter UTF-8. Envíe el lote codificado en UTF-8.`)
   }
-  if (shape.containers * CONTAINER_COST + shape.commas * VALUE_COST > shape.bytes + ALLOWANCE_BYTES) {
+  if (scan.containers * CONTAINER_COST + scan.commas * VALUE_COST > scan.bytes + ALLOWANCE_BYTES) {
     throw invalidInput(
-      `${BODY_INVALID_MESSAGE} Este cuerpo tiene demasiados valores JSON para su tamaño (${shape.containers} objetos o arreglos y ${shape.commas} comas en ${shape.bytes} bytes); un lote de facturas real tiene muchos menos. Revise cómo se genera el lote.`,
+      `${BODY_INVALID_MESSAGE} Este cuerpo tiene demasiados valores JSON para su tamaño (${scan.containers} objetos o arreglos y ${scan.commas} comas en ${scan.bytes} bytes); un lote de facturas real tiene muchos menos. Revise cómo se genera el lote.`,
     )
   }
 }

@@ -28,7 +28,6 @@ import {
 } from './intake.schemas.ts'
 import { receiveBatch, simulateBatch, type IncomingBatch, type IntakeDeps } from './intake.service.ts'
 import { INSERT_200, INSERT_422, INSERT_500, INSERT_503, SAMPLE_BATCH, simulatedExamples } from './intake.examples.ts'
-import { JsonShape } from './json-shape.ts'
 
 export interface IntakeRouteDeps extends IntakeDeps {
   /** intake.maxConcurrentBatches: batch bodies received at once (insertar and validar together). */
@@ -121,7 +120,7 @@ interface Receiving {
 /**
  * What insertar and validar share around their service: an upload slot for the body (the same
  * slots for both, so they bound the memory of all batch bodies together), the body read within
- * server.maxBodyMB and server.bodyTimeoutSeconds while its shape is counted, and an unexpected
+ * server.maxBodyMB and server.bodyTimeoutSeconds while its hash is computed, and an unexpected
  * failure turned into the 500 the interface describes.
  */
 async function receiving(
@@ -133,12 +132,8 @@ async function receiving(
   const release = deps.uploads.acquire()
   try {
     const uuid = randomUUID()
-    const shape = new JsonShape()
     const hash = createHash('sha256')
-    const body = await request.readBody((chunk) => {
-      shape.add(chunk)
-      hash.update(chunk)
-    })
+    const body = await request.readBody((chunk) => hash.update(chunk))
     const bodyHash = hash.digest('hex')
     // The log names the batch the answer names: the original one for a duplicate, none for a
     // batch refused before it was recorded (steps 2–5).
@@ -146,7 +141,7 @@ async function receiving(
       if (options.logUuid && typeof answered === 'string') request.logContext.batchUuid = answered
     }
     try {
-      const answer = await work({ uuid, body, bodyHash, shape, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint })
+      const answer = await work({ uuid, body, bodyHash, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint })
       logAnswered((answer as { batch_uuid?: unknown }).batch_uuid)
       return { status: 200, body: answer }
     } catch (error) {

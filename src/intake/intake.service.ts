@@ -14,11 +14,10 @@ import { checkManifestDates, invoiceDates, type ManifestDateVerdict } from './in
 import { findManifestsByNumbers, type ExistingManifest } from '../manifests/manifests.store.ts'
 import type { BatchDuplicate, SimulatedDuplicate, SimulatedProcessed } from './intake.schemas.ts'
 import { checkBatchBytes, parseBatchBody } from './intake.body.ts'
-import { CHECK_EVERY_INVOICE, checkStructure, type ReceivedInvoice } from './intake.structure.ts'
-import { layoutOf, mayHoldLoneSurrogate, type BodyLayout } from './body-layout.ts'
+import { checkStructure, type ReceivedInvoice } from './intake.structure.ts'
+import { mayHoldLoneSurrogate, scanBody, type BodyLayout } from './body-layout.ts'
 import { duplicateOfBody, duplicateOfContent } from './intake.duplicates.ts'
 import { holidaysOf, lastDayOfWindow } from '../returns/window.ts'
-import type { JsonShape } from './json-shape.ts'
 
 export interface IntakeDeps {
   db: Database
@@ -38,8 +37,6 @@ export interface IncomingBatch {
   body: Buffer
   /** sha256 of the body, computed while it arrived. */
   bodyHash: string
-  /** What the body holds, counted while it arrived (step 2 refuses absurdly dense bodies). */
-  shape: JsonShape
   clientIp: string
   keyFingerprint: string
 }
@@ -144,15 +141,16 @@ function readBatch(deps: IntakeDeps, incoming: IncomingBatch, options: { compres
   const { body } = incoming
 
   // Step 2: a non-empty JSON array.
-  checkBatchBytes(body, incoming.shape)
-  const layout = layoutOf(body)
+  const scan = scanBody(body)
+  checkBatchBytes(body, scan)
+  const { layout } = scan
   const compression = options.compress && layout !== null ? new ChunkCompression(body, chunkRanges(layout, body.length)) : null
   try {
     const batch = parseBatchBody(body)
 
     // Step 3: structure.
     const structure = checkStructure(batch, {
-      maxDepth: layout?.maxDepth ?? CHECK_EVERY_INVOICE.maxDepth,
+      maxDepth: scan.maxDepth,
       mayHoldLoneSurrogate: mayHoldLoneSurrogate(body),
     })
     if (!structure.ok) {

@@ -37,9 +37,6 @@ export interface BodyHints {
   mayHoldLoneSurrogate: boolean
 }
 
-/** Hints that make every invoice be walked: for a batch whose body is not at hand. */
-export const CHECK_EVERY_INVOICE: BodyHints = { maxDepth: Number.POSITIVE_INFINITY, mayHoldLoneSurrogate: true }
-
 /**
  * Step 3: each invoice checked by the compiled TypeBox schema (required fields, accepted types,
  * limits), then the batch-wide rule (an Nfactura only once), the nesting limit and valid Unicode.

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import fc from 'fast-check'
+import { chunkRanges, INVOICES_PER_CHUNK, placeOf } from '../../src/batches/body-chunks.ts'
+import { mayHoldLoneSurrogate, scanBody } from '../../src/intake/body-layout.ts'
+
+/** Objects and arrays in a parsed value: what the scan must count as containers. */
+function containersIn(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0
+  const children = Array.isArray(value) ? value : Object.values(value)
+  return 1 + children.reduce((sum: number, child) => sum + containersIn(child), 0)
+}
+
+/** Texts rich in what a scanner can get wrong: quotes, backslashes, brackets and commas inside strings. */
+const tricky = fc.array(fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', 'a', 'ñ', '😀', '\u0000'), { maxLength: 8 }).map((parts) => parts.join(''))
+const value = fc.letrec((tie) => ({
+  leaf: fc.oneof(tricky, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)),
+  node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(tricky, tie('node'), { maxKeys: 4 })),
+})).node
+const element = fc.oneof(fc.dictionary(tricky, value, { maxKeys: 5 }), fc.array(value, { maxLength: 4 }))
+
+test('body scan: each top-level object or array is found byte for byte, whatever the strings and the formatting', () => {
+  fc.assert(
+    fc.property(fc.array(element, { maxLength: 12 }), fc.constantFrom(undefined, 1, 2, '\t'), (elements, indent) => {
+      const body = Buffer.from(` ${JSON.stringify(elements, null, indent)}\n`)
+      const scan = scanBody(body)
+      assert.ok(scan.layout)
+      assert.equal(scan.layout.count, elements.length)
+      elements.forEach((expected, i) => {
+        assert.equal(JSON.stringify(JSON.parse(body.subarray(scan.layout!.starts[i], scan.layout!.ends[i]).toString('utf8'))), JSON.stringify(expected))
+      })
+      assert.equal(scan.containers, containersIn(elements))
+      assert.equal(scan.bytes, body.length)
+    }),
+    { numRuns: 400, seed: 15 },
+  )
+})
+
+test('body scan: the chunks of whole invoices concatenated are the body, and each invoice is found in its chunk', () => {
+  const invoices = Array.from({ length: INVOICES_PER_CHUNK * 2 + 3 }, (_, i) => ({ Nfactura: `F-${i}`, texto: i % 7 === 0 ? '{"no":[1,2]}' : 'x' }))
+  const body = Buffer.from(`[\n${invoices.map((invoice) => `  ${JSON.stringify(invoice)}`).join(',\n')}\n]`)
+  const layout = scanBody(body).layout!
+  const ranges = chunkRanges(layout, body.length)
+  assert.equal(ranges.length, 3)
+  const chunks = ranges.map(([start, end]) => body.subarray(start, end))
+  assert.deepEqual(Buffer.concat(chunks), body)
+  for (const i of [0, 1, INVOICES_PER_CHUNK - 1, INVOICES_PER_CHUNK, invoices.length - 1]) {
+    const place = placeOf(layout, i)
+    assert.deepEqual(JSON.parse(chunks[place.chunk]!.subarray(place.offset, place.offset + place.length).toString('utf8')), invoices[i])
+  }
+})
+
+const scenarios: Array<[string, string, { containers: number; commas: number; maxDepth: number; count: number | null }]> = [
+  ['commas and brackets inside strings are not counted', '[{"a":"x,{[,"},{"b":"\\\\"}]', { containers: 3, commas: 1, maxDepth: 2, count: 2 }],
+  ['an escaped quote does not end a string', '[{"a":"say \\"hi\\", [no]"}]', { containers: 2, commas: 0, maxDepth: 2, count: 1 }],
+  ['top-level scalars are not listed', '[1,"dos",{"tres":3}]', { containers: 2, commas: 2, maxDepth: 2, count: 1 }],
+  ['an unterminated string: counted up to it, no layout', '[{},{},"abc', { containers: 3, commas: 2, maxDepth: 2, count: null }],
+  ['an unclosed array: no layout', '[{},{}', { containers: 3, commas: 1, maxDepth: 2, count: null }],
+  ['deep nesting is measured', '[[[[{}]]]]', { containers: 5, commas: 0, maxDepth: 5, count: 1 }],
+]
+for (const [name, body, expected] of scenarios) {
+  test(`body scan: ${name}`, () => {
+    const scan = scanBody(Buffer.from(body))
+    assert.deepEqual({ containers: scan.containers, commas: scan.commas, maxDepth: scan.maxDepth, count: scan.layout?.count ?? null }, expected)
+  })
+}
+
+test('body scan: a lone surrogate can only come from a \\uD800–\\uDFFF escape', () => {
+  assert.equal(mayHoldLoneSurrogate(Buffer.from('[{"a":"😀 ñ"}]')), false)
+  assert.equal(mayHoldLoneSurrogate(Buffer.from('[{"a":"\\ud83d\\ude00"}]')), true)
+  assert.equal(mayHoldLoneSurrogate(Buffer.from('[{"a":"\\uD800"}]')), true)
+})
