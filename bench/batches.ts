@@ -46,6 +46,7 @@ interface IntakeRun {
 export async function benchBatches(bench: Bench, sizes: number[]): Promise<void> {
   requireSharedPerf()
   for (const size of sizes) await benchBatch(bench, ownBatch(bench, size))
+  // Sizes ascend: the last supplier-shaped batch is the largest, the one the extra rows are about.
   let largest: { batch: BatchFile; bare: FloorRuns; runs: IntakeRun[] } | undefined
   for (const size of sizes) {
     const batch = supplierBatch(bench, size)

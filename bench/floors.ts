@@ -14,6 +14,7 @@ import { median } from './table.ts'
 
 export const BARE_FLOOR = resolve(ROOT, '../shared/perf/floor.mjs')
 export const GENERATOR = resolve(ROOT, '../shared/perf/gen.mjs')
+const SMALL_PARENT = join(ROOT, 'bench/small-parent.mjs')
 /** bench/floor.ts bundled, so it runs on plain node like the service. */
 export const OWN_FLOOR = join(ROOT, 'build/cache/bench/floor.mjs')
 
@@ -77,8 +78,12 @@ export function generateSupplierBatch(count: number, file: string, date: string)
   runNode([GENERATOR, String(count), file, '1', date], 'gen.mjs')
 }
 
+/**
+ * Runs a node script from the project's root, through bench/small-parent.mjs: a floor's peak
+ * memory is its own maxRSS, which on Linux starts at its parent's resident size at the fork.
+ */
 function runNode(args: string[], what: string): string {
-  const out = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 })
+  const out = spawnSync(process.execPath, [SMALL_PARENT, process.execPath, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 })
   if (out.status !== 0) throw new Error(`${what} failed (${out.status}): ${out.stderr}`)
   return out.stdout
 }
