@@ -1,0 +1,239 @@
+/**
+ * Batches end to end (issue 15): each batch on a fresh service, against the bare floor measured in
+ * the same run on the same file. Two kinds: the bench's own generator (every field of the example
+ * invoice, 100 invoices per manifest) and batches shaped like the supplier's (gen.mjs: ~8 lines,
+ * ~330 invoices per manifest). For the largest supplier-shaped batch also: what it takes on disk,
+ * the longest stall of a ping loop while it is taken in, and the same batch sent gzipped.
+ */
+import { request, Agent } from 'node:http'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { bareFloor, generateSupplierBatch, ownFloor, requireSharedPerf, type FloorRuns } from './floors.ts'
+import { generateBatch } from './generator.ts'
+import { memoryOf, postBatch, sleep, startService, storedSize, type Answer } from './service.ts'
+import { format, median, type Bench } from './table.ts'
+
+/** Issue 15's budgets, as multiples of the bare floor. */
+const END_TO_END_BUDGET = 1.5
+const RESEND_BUDGET = 0.25
+const PEAK_MEMORY_BUDGET = 1.3
+const BYTES_PER_INVOICE_BUDGET = 3072
+/**
+ * Peak memory is held to its budget from this size on: for smaller batches both peaks are mostly
+ * the runtime itself (the service's idle memory has its own budget), not the batch.
+ */
+const PEAK_MEMORY_FROM = 10_000
+const PING_EVERY_MS = 20
+/** Statuses of a service that does not take `Content-Encoding: gzip` yet (the gzip row is n/a then). */
+const GZIP_NOT_TAKEN = new Set([400, 415, 422])
+
+interface BatchFile {
+  file: string
+  bytes: Buffer
+  invoices: number
+  /** How the table names it, e.g. "gen.mjs 10,000 (56.6 MB, 30 manifests)". */
+  label: string
+}
+
+interface IntakeRun {
+  ms: number
+  resendMs: number
+  peakMB: number
+  stored: { bytes: number; invoices: number }
+}
+
+export async function benchBatches(bench: Bench, sizes: number[]): Promise<void> {
+  requireSharedPerf()
+  for (const size of sizes) await benchBatch(bench, ownBatch(bench, size))
+  // Sizes ascend: the last supplier-shaped batch is the largest, the one the extra rows are about.
+  let largest: { batch: BatchFile; bare: FloorRuns; runs: IntakeRun[] } | undefined
+  for (const size of sizes) {
+    const batch = supplierBatch(bench, size)
+    largest = { batch, ...(await benchBatch(bench, batch)) }
+  }
+  const { batch, bare, runs } = largest!
+  storageRows(bench, batch, bare, runs)
+  await benchPingStall(bench, batch)
+  await benchGzip(bench, batch, bare)
+}
+
+function ownBatch(bench: Bench, size: number): BatchFile {
+  const file = join(bench.work, `generator-${size}.json`)
+  const batch = generateBatch(size, { fecha: bench.today, perManifest: 100 })
+  const bytes = Buffer.from(JSON.stringify(batch))
+  writeFileSync(file, bytes)
+  return { file, bytes, invoices: size, label: label('generator', size, bytes, Math.ceil(size / 100)) }
+}
+
+function supplierBatch(bench: Bench, size: number): BatchFile {
+  const file = join(bench.work, `supplier-${size}.json`)
+  generateSupplierBatch(size, file, bench.today)
+  const bytes = readFileSync(file)
+  const manifests = new Set((JSON.parse(bytes.toString('utf8')) as Array<{ NumeroManifiesto: string }>).map((invoice) => invoice.NumeroManifiesto)).size
+  return { file, bytes, invoices: size, label: label('gen.mjs', size, bytes, manifests) }
+}
+
+/** Floors, then `runs` fresh services each taking the batch and its identical resend. */
+async function benchBatch(bench: Bench, batch: BatchFile): Promise<{ bare: FloorRuns; runs: IntakeRun[] }> {
+  const bare = bareFloor(batch.file, bench.runs)
+  const own = ownFloor(batch.file, bench.work, bench.runs)
+  const runs: IntakeRun[] = []
+  for (let run = 0; run < bench.runs; run++) runs.push(await intakeRun(bench, batch))
+  const { label } = batch
+  const peakBudget = batch.invoices >= PEAK_MEMORY_FROM ? PEAK_MEMORY_BUDGET : undefined
+  bench.rows.push(
+    { measure: `${label}: bare floor (floor.mjs)`, value: bare.ms, unit: 'ms', note: `parse ${format(bare.parseMs)} ms, inserts ${format(bare.insertMs)} ms` },
+    { measure: `${label}: own floor (project schema)`, value: own.ms, unit: 'ms', floor: bare.ms, note: 'information: with original JSON, every index' },
+    { measure: `${label}: end to end`, value: median(runs.map((run) => run.ms)), unit: 'ms', floor: bare.ms, ratioBudget: END_TO_END_BUDGET },
+    { measure: `${label}: same batch resent (duplicate)`, value: median(runs.map((run) => run.resendMs)), unit: 'ms', floor: bare.ms, ratioBudget: RESEND_BUDGET },
+    { measure: `${label}: bare floor peak memory`, value: bare.peakMB, unit: 'MB', note: `own floor ${format(own.peakMB)} MB` },
+    {
+      measure: `${label}: service peak memory`,
+      value: median(runs.map((run) => run.peakMB)),
+      unit: 'MB',
+      floor: bare.peakMB,
+      ratioBudget: peakBudget,
+      note: peakBudget === undefined ? `budgeted from ${PEAK_MEMORY_FROM.toLocaleString('en')} invoices` : undefined,
+    },
+  )
+  return { bare, runs }
+}
+
+async function intakeRun(bench: Bench, batch: BatchFile): Promise<IntakeRun> {
+  const service = await startService(bench.work)
+  let measured: Omit<IntakeRun, 'stored'>
+  try {
+    const started = performance.now()
+    const answer = await postBatch(service.url, batch.bytes)
+    const ms = performance.now() - started
+    expectProcessed(answer, batch)
+    // Read before the resend: the peak of taking the batch in.
+    const peakMB = memoryOf(service.child, 'VmHWM')
+    const again = performance.now()
+    const resend = await postBatch(service.url, batch.bytes)
+    const resendMs = performance.now() - again
+    expectDuplicateOf(resend, answer)
+    measured = { ms, resendMs, peakMB }
+  } finally {
+    await service.stop()
+  }
+  // After the stop: the WAL is checkpointed, the file is what stays on disk.
+  return { ...measured, stored: storedSize(service.database) }
+}
+
+/** A 200 that stored every invoice of the batch (nothing rejected, nothing pending). */
+function expectProcessed(answer: Answer, batch: BatchFile): void {
+  const body = answer.status === 200 ? (JSON.parse(answer.text) as { resumen?: { insertadas?: number } }) : undefined
+  if (body?.resumen?.insertadas !== batch.invoices) throw new Error(`${batch.label} answered ${answer.status}: ${answer.text.slice(0, 300)}`)
+}
+
+/** The contract's duplicate answer: the first answer's batch_uuid and resumen. */
+function expectDuplicateOf(resend: Answer, first: Answer): void {
+  const original = JSON.parse(first.text) as { batch_uuid: string; resumen: unknown }
+  const duplicate = resend.status === 200 ? (JSON.parse(resend.text) as { message: string; batch_uuid: string; resumen: unknown }) : undefined
+  const same = duplicate?.message.includes('ya fue procesado') && duplicate.batch_uuid === original.batch_uuid && JSON.stringify(duplicate.resumen) === JSON.stringify(original.resumen)
+  if (!same) throw new Error(`the resend was not answered as a duplicate of the first batch: ${resend.status} ${resend.text.slice(0, 300)}`)
+}
+
+function storageRows(bench: Bench, batch: BatchFile, bare: FloorRuns, runs: IntakeRun[]): void {
+  const stored = runs.map((run) => run.stored)
+  if (stored.some((run) => run.invoices !== batch.invoices)) throw new Error(`the database holds ${stored.map((run) => run.invoices).join(', ')} invoices, not ${batch.invoices}`)
+  const bytes = median(stored.map((run) => run.bytes))
+  bench.rows.push(
+    {
+      measure: `${batch.label}: bytes per stored invoice (file + WAL, service stopped)`,
+      value: bytes / batch.invoices,
+      unit: 'B',
+      budget: BYTES_PER_INVOICE_BUDGET,
+      note: `bare floor ${format(bare.dbBytes! / batch.invoices)} B`,
+    },
+    { measure: `${batch.label}: database size after the run`, value: bytes / 1024 / 1024, unit: 'MB', note: `${batch.invoices.toLocaleString('en')} invoices` },
+  )
+}
+
+/**
+ * The console and ping share the service's process: a second client pings every 20 ms (the next
+ * one 20 ms after the previous answered) from just before the batch is sent until its answer
+ * arrives; the longest round-trip is how long the service could not answer anyone.
+ */
+async function benchPingStall(bench: Bench, batch: BatchFile): Promise<void> {
+  const service = await startService(bench.work)
+  try {
+    let answered = false
+    const pings = pingUntil(service.url, () => answered)
+    const started = performance.now()
+    const answer = await postBatch(service.url, batch.bytes).finally(() => (answered = true))
+    const ms = performance.now() - started
+    expectProcessed(answer, batch)
+    const { longest, count } = await pings
+    bench.rows.push({ measure: `${batch.label}: longest ping while it is taken in`, value: longest, unit: 'ms', note: `${count} pings every ${PING_EVERY_MS} ms; batch ${format(ms)} ms` })
+  } finally {
+    await service.stop()
+  }
+}
+
+async function pingUntil(url: string, done: () => boolean): Promise<{ longest: number; count: number }> {
+  // Its own keep-alive connection: the pings never wait behind the batch's upload in a shared pool.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  let longest = 0
+  let count = 0
+  try {
+    while (!done()) {
+      const started = performance.now()
+      await ping(url, agent)
+      longest = Math.max(longest, performance.now() - started)
+      count++
+      if (!done()) await sleep(PING_EVERY_MS)
+    }
+  } finally {
+    agent.destroy()
+  }
+  return { longest, count }
+}
+
+function ping(url: string, agent: Agent): Promise<void> {
+  return new Promise((resolve, reject) => {
+    request(`${url}/api/v1/ping`, { agent }, (response) => {
+      response.resume()
+      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`ping answered ${response.statusCode}`))))
+    })
+      .on('error', reject)
+      .end()
+  })
+}
+
+/**
+ * The batch sent with `Content-Encoding: gzip` (compressed once, here), end to end. A service that
+ * does not take gzip yet answers 4xx: the row is then n/a, so it lights up once it does.
+ */
+async function benchGzip(bench: Bench, batch: BatchFile, bare: FloorRuns): Promise<void> {
+  const gzipped = gzipSync(batch.bytes)
+  const measure = `${batch.label}: gzipped (${megabytes(gzipped.length)} MB), end to end`
+  const times: number[] = []
+  for (let run = 0; run < bench.runs; run++) {
+    const service = await startService(bench.work)
+    try {
+      const started = performance.now()
+      const answer = await postBatch(service.url, gzipped, { 'Content-Encoding': 'gzip' })
+      const ms = performance.now() - started
+      if (GZIP_NOT_TAKEN.has(answer.status)) {
+        bench.rows.push({ measure, value: null, unit: 'ms', note: `answered ${answer.status}: the service does not take gzip yet` })
+        return
+      }
+      expectProcessed(answer, batch)
+      times.push(ms)
+    } finally {
+      await service.stop()
+    }
+  }
+  bench.rows.push({ measure, value: median(times), unit: 'ms', floor: bare.ms, note: 'vs the bare floor of the plain batch' })
+}
+
+function label(kind: string, size: number, bytes: Buffer, manifests: number): string {
+  return `${kind} ${size.toLocaleString('en')} (${megabytes(bytes.length)} MB, ${manifests} manifest${manifests === 1 ? '' : 's'})`
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / 1e6).toFixed(1)
+}

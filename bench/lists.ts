@@ -1,0 +1,103 @@
+/**
+ * The operator lists with a big database (issue 15: one page ≤ 50 ms each with 1,000,000 stored
+ * invoices): the database is built by SQL (bench/million.ts), then the bundled service is started
+ * on it and each list is asked for over HTTP with the integration's operator key (every
+ * warehouse). The first request of each list is reported as cold; the row is the median of the
+ * requests after it.
+ */
+import { existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { closeDatabase, openDatabase } from '../src/db/database.ts'
+import { migrateDatabase } from '../src/db/migrate.ts'
+import { fillDatabase, middleBatchDay, middleManifest } from './million.ts'
+import { getOperator, startService, type Answer } from './service.ts'
+import { format, median, type Bench } from './table.ts'
+
+const PAGE_BUDGET_MS = 50
+const REQUESTS = 7
+/** A list slower than this is asked for fewer times: its median is clear enough, the run shorter. */
+const SLOW_MS = 1000
+
+interface List {
+  measure: string
+  path: string
+  /** The plain manifest array, which may be gone by now: anything but an array is n/a, not a failure. */
+  arrayOrGone?: boolean
+}
+
+/** `keep`: a folder where the database is built once and reused by later runs (`--lists-db=DIR`). */
+export async function benchOperatorLists(bench: Bench, invoices: number, keep?: string): Promise<void> {
+  const database = await prepareDatabase(bench, invoices, keep)
+  const service = await startService(bench.work, {
+    // No automatic snapshot: copying gigabytes while the lists are timed would measure the disk.
+    config: { database: { path: database }, backup: { everyHours: 0 } },
+    startMs: 120_000,
+  })
+  const lists: List[] = [
+    { measure: 'manifests, paged (manifiestos?pagina=1)', path: 'manifiestos?pagina=1' },
+    { measure: 'manifests, plain array (manifiestos)', path: 'manifiestos', arrayOrGone: true },
+    { measure: 'invoices of one manifest (manifiestos/N/facturas?pagina=1)', path: `manifiestos/${middleManifest(invoices)}/facturas?pagina=1` },
+    { measure: 'returns (devoluciones?pagina=1)', path: 'devoluciones?pagina=1' },
+    { measure: 'batches of one day (lotes?fecha=)', path: `lotes?fecha=${middleBatchDay(invoices)}` },
+    { measure: 'audit log (auditoria?pagina=1)', path: 'auditoria?pagina=1' },
+  ]
+  try {
+    for (const list of lists) await benchList(bench, service.url, invoices, list)
+  } finally {
+    await service.stop()
+  }
+}
+
+async function prepareDatabase(bench: Bench, invoices: number, keep: string | undefined): Promise<string> {
+  const dir = keep ?? mkdtempSync(join(bench.work, 'lists-'))
+  mkdirSync(dir, { recursive: true })
+  const database = join(dir, `manifiesto-${invoices}.db`)
+  let note = `reused from ${dir}`
+  if (!existsSync(database)) {
+    const started = performance.now()
+    const db = openDatabase(database)
+    try {
+      migrateDatabase(db)
+      fillDatabase(db, invoices)
+    } finally {
+      closeDatabase(db)
+    }
+    note = `built by SQL in ${format((performance.now() - started) / 1000)} s`
+  }
+  bench.rows.push({ measure: `operator lists: database of ${invoices.toLocaleString('en')} invoices`, value: statSync(database).size / 1024 / 1024, unit: 'MB', note })
+  return database
+}
+
+async function benchList(bench: Bench, url: string, invoices: number, list: List): Promise<void> {
+  const measure = `operator list at ${invoices.toLocaleString('en')} invoices: ${list.measure}`
+  let started = performance.now()
+  const first = await getOperator(url, list.path)
+  const cold = performance.now() - started
+  const items = itemsOf(first, list.arrayOrGone === true)
+  if (items === null && list.arrayOrGone) {
+    bench.rows.push({ measure, value: null, unit: 'ms', note: `answered ${first.status}, not an array: the plain form is gone` })
+    return
+  }
+  if (items === null || items === 0) throw new Error(`GET operador/${list.path} answered ${first.status} with ${items ?? 'no'} items: ${first.text.slice(0, 200)}`)
+  const times: number[] = []
+  for (let run = 0; run < (cold > SLOW_MS ? 3 : REQUESTS); run++) {
+    started = performance.now()
+    const answer = await getOperator(url, list.path)
+    times.push(performance.now() - started)
+    if (answer.status !== 200) throw new Error(`GET operador/${list.path} answered ${answer.status}: ${answer.text.slice(0, 200)}`)
+  }
+  bench.rows.push({ measure, value: median(times), unit: 'ms', budget: PAGE_BUDGET_MS, note: `cold ${format(cold)} ms; ${items} items` })
+}
+
+/**
+ * How many items a 200 lists: an array's length, or (unless `arrayOnly`) that of a page object's
+ * array; null for anything else.
+ */
+function itemsOf(answer: Answer, arrayOnly: boolean): number | null {
+  if (answer.status !== 200) return null
+  const body = JSON.parse(answer.text) as unknown
+  if (Array.isArray(body)) return body.length
+  if (arrayOnly) return null
+  const list = typeof body === 'object' && body !== null ? Object.values(body).find(Array.isArray) : undefined
+  return list === undefined ? null : list.length
+}

@@ -1,0 +1,68 @@
+/**
+ * A database of `count` stored invoices for measuring the operator lists (issue 15: one page
+ * ≤ 50 ms with 1,000,000 invoices), filled with SQL in one transaction — through the intake it
+ * would take an hour. Shaped like the supplier's traffic: 330 invoices per manifest, one manifest
+ * every two hours from 2026-01-01 and its own batch, three warehouses, invoices of realistic size
+ * (the original of a generated invoice), a return in every tenth invoice (a third pending), a
+ * pending conflict in every 2000th and 100,000 audit entries. Invoices have no lines: no list
+ * reads them. Used by the bench's `lists` group and by bench/console-lists.ts.
+ */
+import type { openDatabase } from '../src/db/database.ts'
+import { generateBatch } from './generator.ts'
+
+export const PER_MANIFEST = 330
+const FIRST_MANIFEST = 700_000
+/** The first manifest's creation; manifest k was created 2k hours later. */
+const FIRST_INSTANT = '2026-01-01T16:00:00.000Z'
+
+/** The manifest in the middle of the numbers: its invoices' page is a typical one. */
+export function middleManifest(count: number): string {
+  return String(FIRST_MANIFEST + Math.floor(manifestCount(count) / 2))
+}
+
+/** The day (Honduras, UTC-6) the middle manifest's batch was received: a day with batches. */
+export function middleBatchDay(count: number): string {
+  const k = Math.floor(manifestCount(count) / 2)
+  return new Date(Date.parse(FIRST_INSTANT) + k * 2 * 3_600_000 - 6 * 3_600_000).toISOString().slice(0, 10)
+}
+
+function manifestCount(count: number): number {
+  return Math.ceil(count / PER_MANIFEST)
+}
+
+export function fillDatabase(db: ReturnType<typeof openDatabase>, count: number): void {
+  const original = JSON.stringify(generateBatch(1, { fecha: '2026-11-01' })[0])
+  const manifests = manifestCount(count)
+  db.sqlite.exec(`
+    BEGIN;
+    WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < ${manifests - 1}),
+      batch(k, at, invoices) AS (
+        SELECT k, strftime('%Y-%m-%dT%H:%M:%fZ', '${FIRST_INSTANT}', '+' || (k * 2) || ' hours'), min(${PER_MANIFEST}, ${count} - k * ${PER_MANIFEST}) FROM n)
+    INSERT INTO batches (uuid, received_at, received_date, content_hash, client_ip, key_fingerprint, estado, invoice_count, http_status, summary, finished_at)
+      SELECT printf('00000000-0000-4000-8000-%012d', k), at, date(at, '-6 hours'), 'h' || k, '127.0.0.1', 'abc', 'processed', invoices, 200,
+        '{"recibidas":' || invoices || ',"insertadas":' || invoices || ',"actualizadas":0,"sin_cambios":0,"pendientes_revision":0,"rechazadas":0}', at
+      FROM batch;
+    INSERT INTO return_reasons (codigo, descripcion, created_at) VALUES ('DANADO', 'Producto dañado', '2026-11-01T16:00:00.000Z');
+    INSERT INTO manifests (numero, estado, created_at, created_batch_id)
+      SELECT CAST(${FIRST_MANIFEST} + id - 1 AS TEXT), CASE WHEN (id - 1) % 4 = 0 THEN 'closed' ELSE 'imported' END, received_at, id FROM batches ORDER BY id;
+    WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < ${count - 1})
+    INSERT INTO invoices (nfactura, manifest_id, batch_id, fecha_factura, almacen, vendedor_id, cliente_id, cliente, numero_ruta, total, original, content_hash, created_at)
+      SELECT 'G-' || printf('%09d', k), 1 + k / ${PER_MANIFEST}, 1 + k / ${PER_MANIFEST}, '2026-11-01', CASE k % 3 WHEN 0 THEN 'OAC' WHEN 1 THEN 'OAS' ELSE 'OAO' END, 'V01',
+        CAST(40000000 + k % 3000 AS TEXT), 'PULPERIA ' || (k % 3000), 'R-' || (k % 40), 1000 + (k % 5000) + 0.18,
+        ${sqlText(original)}, 'h' || k, '2026-11-01T16:00:00.000Z' FROM n;
+    INSERT INTO returns (invoice_id, reason_codigo, fecha, estado, total_cents, listed_lines, registered_at, registered_date, registered_by)
+      SELECT id, 'DANADO', '2026-11-01T09:00:00', CASE id % 3 WHEN 0 THEN 'pending' ELSE 'approved' END, 1234, '[]', '2026-11-01T16:00:00.000Z', '2026-11-01', 'Ana'
+      FROM invoices WHERE id % 10 = 0;
+    INSERT INTO return_lines (return_id, numero_linea, producto_id, producto_desc, uni_venta, factor_conversion, units, amount_cents)
+      SELECT id, 1, '30110205', 'ACEITE', 'UN', 1, 1, 1234 FROM returns;
+    INSERT INTO invoice_conflicts (invoice_id, batch_id, changed_fields, existing_original, incoming_original, incoming_hash, created_at)
+      SELECT id, 1, '["Tel"]', original, original, 'c' || id, '2026-11-01T16:00:00.000Z' FROM invoices WHERE id % 2000 = 0;
+    WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < 99999)
+    INSERT INTO audit_log (at, actor, action, subject_type, subject_id) SELECT '2026-11-01T16:00:00.000Z', 'Ana', 'devolucion.aprobada', 'devolucion', CAST(k + 1 AS TEXT) FROM n;
+    COMMIT;`)
+  // No ANALYZE: the service never runs it, so the planner works without statistics there too.
+}
+
+function sqlText(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`
+}

@@ -1,0 +1,128 @@
+/** The service under measure: started in its own process on a fresh folder, talked to over HTTP. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Database from 'better-sqlite3'
+import { freePort } from '../build/free-port.ts'
+
+export const API_KEY = 'bench-api-key'
+export const OPERATOR_KEY = 'bench-operator-key'
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export const EXECUTABLE = join(ROOT, 'build/dist/manifiesto-linux-x64')
+/**
+ * Batches and listings are measured on the service's bundle on plain node (not through tsx): the
+ * same Node as the floors, so a ratio compares code, not runtimes. The executable's own rows
+ * (start, idle memory) are measured on the executable.
+ */
+export const BUNDLE = join(ROOT, 'build/cache/bench/manifiesto.mjs')
+
+export interface Service {
+  url: string
+  child: ChildProcess
+  /** The database file the service uses (by default data/manifiesto.db beside its config). */
+  database: string
+  stop: () => Promise<void>
+}
+
+export interface ServiceOptions {
+  /** The command line before `--config` (default: the bundle on this node). */
+  command?: string[]
+  /** Keys merged into the config's `server`. */
+  server?: Record<string, unknown>
+  /** Top-level config sections, replacing the defaults'. */
+  config?: Record<string, unknown>
+  /** How long the service may take to answer its first ping (a big database opens slower). */
+  startMs?: number
+}
+
+export async function startService(work: string, options: ServiceOptions = {}): Promise<Service> {
+  const dir = mkdtempSync(join(work, 'service-'))
+  const port = await freePort()
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      server: { host: '127.0.0.1', port, ...options.server },
+      auth: { apiKey: API_KEY, operatorKey: OPERATOR_KEY },
+      rateLimits: { insertPerMinute: 1000, returnsPerMinute: 100_000, generalPerMinute: 100_000, operatorPerMinute: 100_000 },
+      log: { level: 'warn' },
+      ...options.config,
+    }),
+  )
+  const [executable, ...args] = options.command ?? [process.execPath, BUNDLE, 'serve']
+  const child = spawn(executable!, [...args, '--config', join(dir, 'config.json')], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = performance.now() + (options.startMs ?? 10_000)
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/api/v1/ping`)).ok) break
+    } catch {
+      if (performance.now() > deadline || child.exitCode !== null) throw new Error('the service did not start')
+      await sleep(2)
+    }
+  }
+  const path = (options.config?.database as { path?: unknown } | undefined)?.path
+  return {
+    url,
+    child,
+    database: typeof path === 'string' ? path : join(dir, 'data', 'manifiesto.db'),
+    stop: async () => {
+      if (child.exitCode !== null) return
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+    },
+  }
+}
+
+export interface Answer {
+  status: number
+  text: string
+}
+
+/** POST /api/v1/facturas/insertar with `body` as it is (extra headers, e.g. Content-Encoding). */
+export async function postBatch(url: string, body: Buffer, headers: Record<string, string> = {}): Promise<Answer> {
+  const response = await fetch(`${url}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY, 'Content-Type': 'application/json', ...headers }, body })
+  return { status: response.status, text: await response.text() }
+}
+
+export async function postOperator(url: string, path: string, body: unknown): Promise<Answer> {
+  const response = await fetch(`${url}/api/v1/operador/${path}`, {
+    method: 'POST',
+    headers: { OperatorKey: OPERATOR_KEY, Operador: 'bench', 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { status: response.status, text: await response.text() }
+}
+
+export async function getOperator(url: string, path: string): Promise<Answer> {
+  const response = await fetch(`${url}/api/v1/operador/${path}`, { headers: { OperatorKey: OPERATOR_KEY } })
+  return { status: response.status, text: await response.text() }
+}
+
+/** A line of /proc/<pid>/status in MB (VmRSS: resident now, VmHWM: peak resident). */
+export function memoryOf(child: ChildProcess, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)
+  return match ? Number(match[1]) / 1024 : NaN
+}
+
+/**
+ * What a stopped service's database takes on disk: the file plus its WAL if one was left (a clean
+ * stop checkpoints it away), and how many invoices it stores. Sizes are read before the database
+ * is opened to count, since opening it may create a WAL of its own.
+ */
+export function storedSize(database: string): { bytes: number; invoices: number } {
+  let bytes = statSync(database).size
+  if (existsSync(`${database}-wal`)) bytes += statSync(`${database}-wal`).size
+  const db = new Database(database, { fileMustExist: true })
+  try {
+    const { invoices } = db.prepare('SELECT count(*) AS invoices FROM invoices').get() as { invoices: number }
+    return { bytes, invoices }
+  } finally {
+    db.close()
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
