@@ -19,10 +19,10 @@ const batch = JSON.parse(bytes.toString('utf8')) as Array<Record<string, unknown
 const parsed = performance.now()
 
 const header = INVOICE_FIELDS.filter((spec) => spec.column !== null)
-const insertBatch = db.sqlite.prepare("INSERT INTO batches (uuid, received_at, received_date, content_hash, client_ip, key_fingerprint, estado, invoice_count) VALUES ('floor', '', '', '', '', '', 'processed', ?)")
+const insertBatch = db.sqlite.prepare("INSERT INTO batches (uuid, received_at, received_date, client_ip, key_fingerprint, estado, invoice_count) VALUES ('floor', '', '', '', '', 'processed', ?)")
 const insertManifest = db.sqlite.prepare("INSERT INTO manifests (numero, created_at) VALUES (?, '')")
 const insertInvoice = db.sqlite.prepare(
-  `INSERT INTO invoices (manifest_id, batch_id, ${header.map((spec) => spec.column).join(', ')}, original, content_hash, created_at) VALUES (?, ?, ${header.map(() => '?').join(', ')}, ?, '', '')`,
+  `INSERT INTO invoices (manifest_id, batch_id, ${header.map((spec) => spec.column).join(', ')}, original, original_chunk, original_offset, original_length, created_at) VALUES (?, ?, ${header.map(() => '?').join(', ')}, '', 0, 0, 0, '')`,
 )
 const insertLine = db.sqlite.prepare(
   `INSERT INTO invoice_lines (invoice_id, position, ${LINE_FIELDS.map((spec) => spec.column).join(', ')}) VALUES (?, ?, ${LINE_FIELDS.map(() => '?').join(', ')})`,
@@ -39,7 +39,6 @@ db.sqlite.transaction(() => {
     }
     const params: unknown[] = [manifestId, batchId]
     for (const spec of header) params.push(columnValue(spec, invoice[spec.name]))
-    params.push(JSON.stringify(invoice))
     const invoiceId = insertInvoice.run(params).lastInsertRowid
     const lines = invoice.LineasFactura as Array<Record<string, unknown>>
     for (let position = 0; position < lines.length; position++) {

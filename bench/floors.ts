@@ -4,7 +4,7 @@
  *   bare prepared inserts into a minimal schema with no stored original, one transaction. The
  *   budgets of issue 15 are multiples of it.
  * - the project's OWN floor, `bench/floor.ts`: the same bytes into the project's schema (the
- *   `original` JSON of every invoice, every index). Information only: what the schema costs.
+ *   invoices pointing at their bytes in the body, every index). Information only: what the schema costs.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync } from 'node:fs'

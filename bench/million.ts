@@ -46,10 +46,10 @@ export function fillDatabase(db: ReturnType<typeof openDatabase>, count: number)
     INSERT INTO manifests (numero, estado, created_at, created_batch_id)
       SELECT CAST(${FIRST_MANIFEST} + id - 1 AS TEXT), CASE WHEN (id - 1) % 4 = 0 THEN 'closed' ELSE 'imported' END, received_at, id FROM batches ORDER BY id;
     WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < ${count - 1})
-    INSERT INTO invoices (nfactura, manifest_id, batch_id, fecha_factura, almacen, vendedor_id, cliente_id, cliente, numero_ruta, total, original, content_hash, created_at)
+    INSERT INTO invoices (nfactura, manifest_id, batch_id, fecha_factura, almacen, vendedor_id, cliente_id, cliente, numero_ruta, total, original, created_at)
       SELECT 'G-' || printf('%09d', k), 1 + k / ${PER_MANIFEST}, 1 + k / ${PER_MANIFEST}, '2026-11-01', CASE k % 3 WHEN 0 THEN 'OAC' WHEN 1 THEN 'OAS' ELSE 'OAO' END, 'V01',
         CAST(40000000 + k % 3000 AS TEXT), 'PULPERIA ' || (k % 3000), 'R-' || (k % 40), 1000 + (k % 5000) + 0.18,
-        ${sqlText(original)}, 'h' || k, '2026-11-01T16:00:00.000Z' FROM n;
+        ${sqlText(original)}, '2026-11-01T16:00:00.000Z' FROM n;
     INSERT INTO returns (invoice_id, reason_codigo, fecha, estado, total_cents, listed_lines, registered_at, registered_date, registered_by)
       SELECT id, 'DANADO', '2026-11-01T09:00:00', CASE id % 3 WHEN 0 THEN 'pending' ELSE 'approved' END, 1234, '[]', '2026-11-01T16:00:00.000Z', '2026-11-01', 'Ana'
       FROM invoices WHERE id % 10 = 0;
