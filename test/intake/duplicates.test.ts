@@ -100,3 +100,36 @@ test('intake: the same batch sent twice at once → one batch record, the same b
     assert.equal(databaseState(service.db).batches, 1)
     assert.equal(databaseState(service.db).invoices, 300)
   }))
+
+/**
+ * Step 6 in its two ways: the same bytes are answered from the body's hash; the same invoice
+ * numbers in other bytes make the canonical content hash be computed (and kept, for the earlier
+ * batch too); other numbers never compute it.
+ */
+const A = [invoice('F-1'), invoice('F-2')]
+const reordered = (entry: Record<string, unknown>) => Object.fromEntries(Object.entries(entry).reverse())
+const contentScenarios: Array<{ name: string; second: string; duplicate: boolean; hashed: boolean }> = [
+  { name: 'the same bytes: a duplicate, no content hash computed', second: JSON.stringify(A), duplicate: true, hashed: false },
+  { name: 'the same content, other whitespace and key order: a duplicate found by content', second: JSON.stringify(A.map(reordered), null, 2), duplicate: true, hashed: true },
+  { name: 'the same numbers, another value: processed, both content hashes kept', second: JSON.stringify([A[0], { ...A[1], Tel: '9999-0000' }]), duplicate: false, hashed: true },
+  { name: 'other numbers: processed, no content hash computed', second: JSON.stringify([invoice('F-3')]), duplicate: false, hashed: false },
+]
+for (const scenario of contentScenarios) {
+  test(`intake step 6: ${scenario.name}`, () =>
+    withService({ config: INTAKE }, async (service) => {
+      const first = await postBatch(service, JSON.stringify(A))
+      assert.equal(first.status, 200)
+      const second = await postBatch(service, scenario.second)
+      assert.equal(second.status, 200)
+      assert.equal(second.body.batch_uuid === first.body.batch_uuid, scenario.duplicate)
+      if (scenario.duplicate) assert.equal(second.body.message, DUPLICATE_MESSAGE)
+      const rows = service.db.sqlite.prepare('SELECT uuid, body_hash, numbers_hash, content_hash FROM batches ORDER BY id').all() as Array<Record<string, string | null>>
+      assert.equal(rows.length, scenario.duplicate ? 1 : 2)
+      assert.match(rows[0]!.body_hash!, /^[0-9a-f]{64}$/)
+      assert.equal(rows[0]!.content_hash !== null, scenario.hashed, 'the first batch\'s content hash')
+      if (!scenario.duplicate) {
+        assert.equal(rows[1]!.content_hash !== null, scenario.hashed, 'the second batch\'s content hash')
+        if (scenario.hashed) assert.notEqual(rows[1]!.content_hash, rows[0]!.content_hash)
+      }
+    }))
+}
