@@ -45,9 +45,10 @@ CREATE TABLE batch_payloads (
 );
 
 -- A batch's body as received (from schema version 8; batch_payloads holds earlier ones), cut
--- into chunks of whole invoices, each compressed with brotli: concatenated, they are the body;
--- each stored invoice points at its own bytes in them (invoices.original_chunk…). When the
--- body's retention ends, only the chunks no invoice points at are deleted.
+-- into chunks of 1 MiB (chunk i = bytes i·1 MiB..), each compressed with brotli: concatenated,
+-- they are the body; each stored invoice points at its own bytes in it (invoices.original_offset
+-- and original_length). When the body's retention ends, only the chunks no invoice's bytes fall
+-- in are deleted.
 CREATE TABLE batch_body_chunks (
   batch_id INTEGER NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
   chunk INTEGER NOT NULL,
@@ -106,7 +107,7 @@ CREATE TABLE invoices (
   total_micros INTEGER GENERATED ALWAYS AS (CAST(round(total * 1000000) AS INTEGER)) VIRTUAL,
   -- The client's JSON of the stored version when it replaced the one its batch brought (an
   -- update in place or an accepted conflict); '' while it is the batch's version, whose bytes are
-  -- original_length bytes at original_offset of chunk original_chunk of batch_id's body.
+  -- original_length bytes at original_offset of batch_id's body (batch_body_chunks).
   original TEXT NOT NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT,
@@ -114,7 +115,6 @@ CREATE TABLE invoices (
   fingerprint TEXT,
   -- Set when a possible re-issue is confirmed: the copy leaves its manifest's totals.
   annulled_at TEXT,
-  original_chunk INTEGER,
   original_offset INTEGER,
   original_length INTEGER
 );

@@ -22,7 +22,7 @@ const header = INVOICE_FIELDS.filter((spec) => spec.column !== null)
 const insertBatch = db.sqlite.prepare("INSERT INTO batches (uuid, received_at, received_date, client_ip, key_fingerprint, estado, invoice_count) VALUES ('floor', '', '', '', '', 'processed', ?)")
 const insertManifest = db.sqlite.prepare("INSERT INTO manifests (numero, created_at) VALUES (?, '')")
 const insertInvoice = db.sqlite.prepare(
-  `INSERT INTO invoices (manifest_id, batch_id, ${header.map((spec) => spec.column).join(', ')}, original, original_chunk, original_offset, original_length, created_at) VALUES (?, ?, ${header.map(() => '?').join(', ')}, '', 0, 0, 0, '')`,
+  `INSERT INTO invoices (manifest_id, batch_id, ${header.map((spec) => spec.column).join(', ')}, original, original_offset, original_length, created_at) VALUES (?, ?, ${header.map(() => '?').join(', ')}, '', 0, 0, '')`,
 )
 const insertLine = db.sqlite.prepare(
   `INSERT INTO invoice_lines (invoice_id, position, ${LINE_FIELDS.map((spec) => spec.column).join(', ')}) VALUES (?, ?, ${LINE_FIELDS.map(() => '?').join(', ')})`,

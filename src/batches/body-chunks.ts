@@ -1,77 +1,28 @@
-import { brotliCompress, brotliDecompressSync, constants } from 'node:zlib'
-import { promisify } from 'node:util'
+import { brotliDecompressSync } from 'node:zlib'
 import { all, first, run, type Database } from '../db/database.ts'
-import type { BodyLayout } from '../intake/body-layout.ts'
 
 /**
- * A batch's body is kept once, as received, in chunks of whole invoices compressed with brotli
- * (`batch_body_chunks`): the chunks concatenated are the body byte for byte (the payload
- * download), and each stored invoice points at its own bytes in them (its `original`). The
- * JSON of a realistic invoice takes ~550 bytes this way, instead of ~5.5 KB as text beside a
- * compressed copy of the whole body.
+ * A batch's body is kept once, as received, in chunks of BODY_CHUNK_BYTES compressed with brotli
+ * (`batch_body_chunks`, compressed by src/batches/body-compressor.ts): the chunks concatenated
+ * are the body byte for byte (the payload download), and each stored invoice points at its own
+ * bytes in it (its `original`: offset and length in the body). The JSON of a realistic invoice
+ * takes ~550 bytes this way, instead of ~5.5 KB as text beside a compressed copy of the body.
  */
 
-/** Invoices per chunk: reading one invoice's original decompresses ~1.4 MB at most (~2 ms). */
-export const INVOICES_PER_CHUNK = 256
+/** Chunk i holds the body's bytes i·1 MiB up to (i+1)·1 MiB: an invoice is read by decompressing one or two. */
+export const BODY_CHUNK_BYTES = 1024 * 1024
 
-/** Where one invoice's bytes are: chunk number, offset in the decompressed chunk, length. */
+/** Where one invoice's bytes are in its batch's body. */
 export interface OriginalPlace {
-  chunk: number
   offset: number
   length: number
 }
 
-/**
- * Cuts the body into chunks of INVOICES_PER_CHUNK invoices: each chunk runs from its first
- * invoice's first byte to the next chunk's (the first also holds the bytes before the first
- * invoice, the last those after the last one), so the chunks concatenated are the body.
- */
-export function chunkRanges(layout: BodyLayout, bodyLength: number): Array<[number, number]> {
+/** The body's chunks as [start, end) byte ranges. */
+export function chunkRanges(bodyLength: number): Array<[number, number]> {
   const ranges: Array<[number, number]> = []
-  for (let first = 0; first < layout.count; first += INVOICES_PER_CHUNK) {
-    const next = first + INVOICES_PER_CHUNK
-    ranges.push([first === 0 ? 0 : layout.starts[first]!, next < layout.count ? layout.starts[next]! : bodyLength])
-  }
+  for (let start = 0; start < bodyLength; start += BODY_CHUNK_BYTES) ranges.push([start, Math.min(bodyLength, start + BODY_CHUNK_BYTES)])
   return ranges
-}
-
-/** Where invoice `index` (0-based position in the batch) lies in the chunks of `chunkRanges`. */
-export function placeOf(layout: BodyLayout, index: number): OriginalPlace {
-  const chunk = Math.floor(index / INVOICES_PER_CHUNK)
-  const chunkStart = chunk === 0 ? 0 : layout.starts[chunk * INVOICES_PER_CHUNK]!
-  return { chunk, offset: layout.starts[index]! - chunkStart, length: layout.ends[index]! - layout.starts[index]! }
-}
-
-const compress = promisify(brotliCompress)
-/** Quality 4 with a size hint: ~10× smaller JSON at ~200 MB/s, the best ratio this fast. */
-const BROTLI = (size: number) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: size } })
-
-/** The body's chunks being compressed in the thread pool. */
-export class ChunkCompression {
-  readonly done: Promise<Buffer[]>
-  private cancelled = false
-
-  /**
-   * One chunk at a time, so one thread of the pool works beside the main thread (the server
-   * has two cores) instead of four threads slowing the request that is being parsed.
-   */
-  constructor(body: Buffer, ranges: ReadonlyArray<[number, number]>) {
-    this.done = (async () => {
-      const compressed: Buffer[] = []
-      for (const [start, end] of ranges) {
-        if (this.cancelled) return []
-        compressed.push(await compress(body.subarray(start, end), BROTLI(end - start)))
-      }
-      return compressed
-    })()
-    // A batch refused before its chunks are awaited must not leave an unhandled rejection.
-    this.done.catch(() => {})
-  }
-
-  /** The batch was refused or answered as a duplicate: the remaining chunks are not compressed. */
-  cancel(): void {
-    this.cancelled = true
-  }
 }
 
 export function insertBodyChunks(db: Database, batchId: number, chunks: readonly Buffer[]): void {
@@ -88,12 +39,18 @@ export function findChunkedBody(db: Database, batchId: number): Buffer | undefin
 }
 
 /**
- * One invoice's bytes from its batch's chunks. The last few decompressed chunks are kept per
- * database: step 8 reads the stored originals of a resent batch's invoices one after another.
+ * One invoice's bytes from its batch's chunks (one, or two when it straddles a boundary). The
+ * last few decompressed chunks are kept per database: step 8 reads the stored originals of a
+ * resent batch's invoices one after another.
  */
 export function readOriginalBytes(db: Database, batchId: number, place: OriginalPlace): Buffer {
-  const chunk = decompressedChunk(db, batchId, place.chunk)
-  return chunk.subarray(place.offset, place.offset + place.length)
+  const firstChunk = Math.floor(place.offset / BODY_CHUNK_BYTES)
+  const lastChunk = Math.floor((place.offset + place.length - 1) / BODY_CHUNK_BYTES)
+  const start = place.offset - firstChunk * BODY_CHUNK_BYTES
+  if (firstChunk === lastChunk) return decompressedChunk(db, batchId, firstChunk).subarray(start, start + place.length)
+  const parts: Buffer[] = []
+  for (let chunk = firstChunk; chunk <= lastChunk; chunk++) parts.push(decompressedChunk(db, batchId, chunk))
+  return Buffer.concat(parts).subarray(start, start + place.length)
 }
 
 const RECENT_CHUNKS = 4
@@ -114,14 +71,16 @@ function decompressedChunk(db: Database, batchId: number, chunk: number): Buffer
 }
 
 /**
- * Deletes the chunks of these batches that no stored invoice points at (their bodies' retention
- * ended; the invoices' originals stay). @returns how many were deleted.
+ * Deletes the chunks of these batches that no stored invoice's bytes fall in (their bodies'
+ * retention ended; the invoices' originals stay). @returns how many were deleted.
  */
 export function deleteUnreferencedChunks(db: Database, batchIds: readonly number[]): number {
   let deleted = 0
   const unreferenced = db.sqlite.prepare(
     `DELETE FROM batch_body_chunks WHERE batch_id = ? AND NOT EXISTS (
-       SELECT 1 FROM invoices i WHERE i.batch_id = batch_body_chunks.batch_id AND i.original_chunk = batch_body_chunks.chunk)`,
+       SELECT 1 FROM invoices i WHERE i.batch_id = batch_body_chunks.batch_id AND i.original_offset IS NOT NULL
+         AND i.original_offset < (batch_body_chunks.chunk + 1) * ${BODY_CHUNK_BYTES}
+         AND i.original_offset + i.original_length > batch_body_chunks.chunk * ${BODY_CHUNK_BYTES})`,
   )
   for (const batchId of batchIds) deleted += unreferenced.run(batchId).changes
   return deleted

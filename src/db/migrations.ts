@@ -330,7 +330,6 @@ ALTER TABLE batches RENAME COLUMN canonical_hash TO content_hash;
 CREATE UNIQUE INDEX batches_one_per_day ON batches (body_hash, received_date) WHERE estado <> 'failed' AND body_hash IS NOT NULL;
 CREATE INDEX batches_same_invoices ON batches (received_date, numbers_hash);
 ALTER TABLE invoices DROP COLUMN content_hash;
-ALTER TABLE invoices ADD COLUMN original_chunk INTEGER;
 ALTER TABLE invoices ADD COLUMN original_offset INTEGER;
 ALTER TABLE invoices ADD COLUMN original_length INTEGER;
 DROP INDEX invoice_lines_numero;

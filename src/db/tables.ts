@@ -52,7 +52,7 @@ export interface BatchTable {
   payload_pruned_at: string | null
 }
 
-/** A batch's body as received, in pieces of whole invoices, each compressed with brotli. */
+/** A batch's body as received, in chunks of 1 MiB (src/batches/body-chunks.ts), each compressed with brotli. */
 export interface BatchBodyChunkTable {
   batch_id: number
   chunk: number
@@ -116,11 +116,10 @@ export interface InvoiceTable {
   total_micros: Generated<number>
   /**
    * The client's JSON of the stored version when it replaced the one a batch brought (an update
-   * in place or an accepted conflict); '' while the version is the batch's: then it is bytes
-   * `original_offset`.. (`original_length` bytes) of chunk `original_chunk` of the batch's body.
+   * in place or an accepted conflict); '' while the version is the batch's: then it is
+   * `original_length` bytes at `original_offset` of the batch's body (batch_body_chunks).
    */
   original: string
-  original_chunk: number | null
   original_offset: number | null
   original_length: number | null
   created_at: string

@@ -35,7 +35,7 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
   // into one buffer as it arrives: a 50 MB batch never exists twice (chunks, then their concat).
   // A gzip body's Content-Length is its compressed size, which says nothing of the inflated one.
   const declared = Number(request.headers['content-length'])
-  const whole = !options.gzip && Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes ? Buffer.allocUnsafe(declared) : null
+  const whole = !options.gzip && Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes ? sharedBuffer(declared) : null
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -81,7 +81,7 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
     }
     const finish = () => {
       if (whole !== null && chunks.length === 0) settle(null, whole.subarray(0, size))
-      else settle(null, Buffer.concat(whole === null ? chunks : [whole.subarray(0, Math.min(size, whole.length)), ...chunks], size))
+      else settle(null, concatShared(whole === null ? chunks : [whole.subarray(0, Math.min(size, whole.length)), ...chunks], size))
     }
     if (inflater === null) {
       request.on('data', take)
@@ -115,6 +115,21 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
       if (!request.complete) settle(new DomainError('CLIENT_CLOSED', 'El cliente cerró la conexión antes de terminar de enviar el cuerpo.'))
     })
   })
+}
+
+/**
+ * Bodies live in shared memory: the batch's body is compressed by a worker thread straight from
+ * it (src/batches/body-compressor.ts), with no copy.
+ */
+function sharedBuffer(size: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(size))
+}
+
+function concatShared(parts: readonly Buffer[], size: number): Buffer {
+  const body = sharedBuffer(size)
+  let offset = 0
+  for (const part of parts) offset += part.copy(body, offset)
+  return body
 }
 
 export function formatMB(bytes: number): string {

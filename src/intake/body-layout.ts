@@ -2,8 +2,7 @@
  * One pass over a batch's bytes, before JSON.parse is asked to build anything: how many values
  * it would build (step 2 refuses absurdly dense bodies) and where each invoice lies. The body is
  * kept as the invoices' originals: invoice i's original is bytes `starts[i]..ends[i]` of the body
- * exactly as sent, so nothing is serialised again to store it and the raw body is the
- * concatenation of its chunks (src/batches/body-chunks.ts).
+ * exactly as sent, so nothing is serialised again to store it (src/batches/body-chunks.ts).
  */
 export interface BodyScan {
   bytes: number
@@ -79,6 +78,11 @@ export function scanBody(body: Uint8Array): BodyScan {
  */
 export function mayHoldLoneSurrogate(body: Buffer): boolean {
   return body.includes('\\ud') || body.includes('\\uD')
+}
+
+/** Where invoice `index` (0-based position in the batch) lies in the body. */
+export function placeOf(layout: BodyLayout, index: number): { offset: number; length: number } {
+  return { offset: layout.starts[index]!, length: layout.ends[index]! - layout.starts[index]! }
 }
 
 function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {

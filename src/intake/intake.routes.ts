@@ -5,6 +5,7 @@ import { UploadSlots } from '../http/upload-slots.ts'
 import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
 import { defineRoute, type Reply, type Route, type RouteRequest } from '../http/route.ts'
 import { ErrorBody, errorResponse } from '../http/schemas.ts'
+import { bodyCompressor } from '../batches/body-compressor.ts'
 import {
   BatchBodyInvalid,
   BatchDatesInvalid,
@@ -73,7 +74,7 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
         503: BUSY,
       },
       handle: (request) =>
-        receiving(deps, request, { logUuid: true, internalDetails: (uuid) => ({ batch_uuid: uuid }) }, (incoming) => receiveBatch(deps, incoming)),
+        receiving(deps, request, { logUuid: true, compress: true, internalDetails: (uuid) => ({ batch_uuid: uuid }) }, (incoming) => receiveBatch(deps, incoming)),
     }),
     defineRoute({
       method: 'POST',
@@ -105,7 +106,7 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
         503: BUSY,
       },
       handle: (request) =>
-        receiving(deps, request, { logUuid: false, internalDetails: () => ({ batch_uuid: null, simulacion: true }) }, (incoming) => simulateBatch(deps, incoming)),
+        receiving(deps, request, { logUuid: false, compress: false, internalDetails: () => ({ batch_uuid: null, simulacion: true }) }, (incoming) => simulateBatch(deps, incoming)),
     }),
   ]
 }
@@ -113,6 +114,8 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
 interface Receiving {
   /** Whether the request's log line carries the batch's uuid (only when a batch may be stored). */
   logUuid: boolean
+  /** Whether the body will be compressed to be kept (insertar): the compressing worker starts while it arrives. */
+  compress: boolean
   /** What a 500 adds to its body. */
   internalDetails: (uuid: string) => Record<string, unknown>
 }
@@ -132,6 +135,7 @@ async function receiving(
   const release = deps.uploads.acquire()
   try {
     const uuid = randomUUID()
+    if (options.compress) bodyCompressor.warm()
     const hash = createHash('sha256')
     const body = await request.readBody((chunk) => hash.update(chunk))
     const bodyHash = hash.digest('hex')

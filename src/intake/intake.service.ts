@@ -5,7 +5,8 @@ import type { Config } from '../config.ts'
 import type { ClientContract } from '../contract.ts'
 import { rolledBack, transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput } from '../errors.ts'
-import { chunkRanges, ChunkCompression, insertBodyChunks, placeOf } from '../batches/body-chunks.ts'
+import { chunkRanges, insertBodyChunks } from '../batches/body-chunks.ts'
+import { bodyCompressor } from '../batches/body-compressor.ts'
 import { insertReceivedBatch, markBatchFailed, markBatchProcessed, markBatchRejectedWhole } from '../batches/batches.store.ts'
 import type { Alerter } from '../alerts/alerter.ts'
 import { applyBatch, type ApplyOutcome } from './intake.apply.ts'
@@ -15,7 +16,7 @@ import { findManifestsByNumbers, type ExistingManifest } from '../manifests/mani
 import type { BatchDuplicate, SimulatedDuplicate, SimulatedProcessed } from './intake.schemas.ts'
 import { checkBatchBytes, parseBatchBody } from './intake.body.ts'
 import { checkStructure, type ReceivedInvoice } from './intake.structure.ts'
-import { mayHoldLoneSurrogate, scanBody, type BodyLayout } from './body-layout.ts'
+import { mayHoldLoneSurrogate, placeOf, scanBody, type BodyLayout } from './body-layout.ts'
 import { duplicateOfBody, duplicateOfContent } from './intake.duplicates.ts'
 import { holidaysOf, lastDayOfWindow } from '../returns/window.ts'
 
@@ -58,7 +59,7 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
   if (sameBody) return sameBody
 
   const read = readBatch(deps, incoming, { compress: true })
-  const chunks = await read.compression!.done
+  const chunks = await read.compressed!
   const checked = checkAgainstStored(deps, read)
   if ('duplicate' in checked) return checked.duplicate
 
@@ -121,7 +122,8 @@ interface ReadBatch {
   dates: ReturnType<typeof invoiceDates>
   todayDate: LocalDate
   layout: BodyLayout
-  compression: ChunkCompression | null
+  /** The body's chunks, compressing in a worker while steps 2–4 run (insertar only). */
+  compressed: Promise<Buffer[]> | null
 }
 
 /** A batch that also passed steps 5 and 6, not yet recorded. */
@@ -133,7 +135,7 @@ interface CheckedBatch extends ReadBatch {
 
 /**
  * Steps 2–4, which read nothing stored: parse, structure, dates. With `compress`, the body's
- * chunks start compressing as soon as the body is known to be readable, and stop if it is refused.
+ * chunks compress in a worker from the moment the body is known to be readable.
  * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–4.
  */
 function readBatch(deps: IntakeDeps, incoming: IncomingBatch, options: { compress: boolean }): ReadBatch {
@@ -143,42 +145,36 @@ function readBatch(deps: IntakeDeps, incoming: IncomingBatch, options: { compres
   // Step 2: a non-empty JSON array.
   const scan = scanBody(body)
   checkBatchBytes(body, scan)
-  const { layout } = scan
-  const compression = options.compress && layout !== null ? new ChunkCompression(body, chunkRanges(layout, body.length)) : null
-  try {
-    const batch = parseBatchBody(body)
+  const compressed = options.compress ? bodyCompressor.compress(body, chunkRanges(body.length)) : null
+  // A batch refused below never awaits its chunks: their failure must not go unhandled.
+  compressed?.catch(() => {})
+  const batch = parseBatchBody(body)
 
-    // Step 3: structure.
-    const structure = checkStructure(batch, {
-      maxDepth: scan.maxDepth,
-      mayHoldLoneSurrogate: mayHoldLoneSurrogate(body),
-    })
-    if (!structure.ok) {
-      const answer = answers.structureInvalid(structure.errors, structure.total, structure.complete)
-      throw invalidInput(answer.message, answer.details)
-    }
-    const invoices = structure.invoices
-    if (layout === null || layout.count !== invoices.length) throw new Error(`el cuerpo tiene ${layout?.count} objetos y ${invoices.length} facturas`)
-    const manifests = groupByManifest(invoices)
-    const todayDate = today(clock)
-
-    // Step 4: dates, atomic per manifest; any rejection rejects the batch.
-    const dates = invoiceDates(invoices, clock.zone)
-    const rules = { today: todayDate, maxAgeDays: config.dates.maxAgeDays, strictMixedDates: config.dates.strictMixedDates }
-    const verdicts = new Map<string, ManifestDateVerdict>()
-    for (const [numero, group] of manifests) {
-      const verdict = checkManifestDates(group, dates, rules)
-      if (verdict) verdicts.set(numero, verdict)
-    }
-    if (verdicts.size > 0) {
-      const answer = answers.datesInvalid(manifests, verdicts, invoices.length, deps.contract.intake.validManifests)
-      throw invalidInput(answer.message, answer.details)
-    }
-    return { batch, invoices, manifests, dates, todayDate, layout, compression }
-  } catch (error) {
-    compression?.cancel()
-    throw error
+  // Step 3: structure.
+  const structure = checkStructure(batch, { maxDepth: scan.maxDepth, mayHoldLoneSurrogate: mayHoldLoneSurrogate(body) })
+  if (!structure.ok) {
+    const answer = answers.structureInvalid(structure.errors, structure.total, structure.complete)
+    throw invalidInput(answer.message, answer.details)
   }
+  const invoices = structure.invoices
+  const { layout } = scan
+  if (layout === null || layout.count !== invoices.length) throw new Error(`el cuerpo tiene ${layout?.count} objetos y ${invoices.length} facturas`)
+  const manifests = groupByManifest(invoices)
+  const todayDate = today(clock)
+
+  // Step 4: dates, atomic per manifest; any rejection rejects the batch.
+  const dates = invoiceDates(invoices, clock.zone)
+  const rules = { today: todayDate, maxAgeDays: config.dates.maxAgeDays, strictMixedDates: config.dates.strictMixedDates }
+  const verdicts = new Map<string, ManifestDateVerdict>()
+  for (const [numero, group] of manifests) {
+    const verdict = checkManifestDates(group, dates, rules)
+    if (verdict) verdicts.set(numero, verdict)
+  }
+  if (verdicts.size > 0) {
+    const answer = answers.datesInvalid(manifests, verdicts, invoices.length, deps.contract.intake.validManifests)
+    throw invalidInput(answer.message, answer.details)
+  }
+  return { batch, invoices, manifests, dates, todayDate, layout, compressed }
 }
 
 /**

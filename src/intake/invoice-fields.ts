@@ -28,7 +28,7 @@ export interface FieldSpec<Column extends string> {
 
 type InvoiceColumn = Exclude<
   keyof InvoiceTable,
-  'id' | 'manifest_id' | 'batch_id' | 'total_micros' | 'original' | 'original_chunk' | 'original_offset' | 'original_length' | 'created_at' | 'updated_at'
+  'id' | 'manifest_id' | 'batch_id' | 'total_micros' | 'original' | 'original_offset' | 'original_length' | 'created_at' | 'updated_at'
 >
 type LineColumn = Exclude<keyof InvoiceLineTable, 'id' | 'invoice_id' | 'position'>
 

@@ -83,10 +83,10 @@ export function findInvoiceRow(db: Database, nfactura: string, scope: WarehouseS
 export function findInvoiceOriginal(db: Database, invoiceId: number): string {
   const row = first(
     db,
-    db.query.selectFrom('invoices').select(['original', 'batch_id', 'original_chunk', 'original_offset', 'original_length']).where('id', '=', invoiceId),
+    db.query.selectFrom('invoices').select(['original', 'batch_id', 'original_offset', 'original_length']).where('id', '=', invoiceId),
   )!
-  if (row.original_chunk === null) return row.original
-  const bytes = readOriginalBytes(db, row.batch_id, { chunk: row.original_chunk, offset: row.original_offset!, length: row.original_length! })
+  if (row.original_offset === null) return row.original
+  const bytes = readOriginalBytes(db, row.batch_id, { offset: row.original_offset, length: row.original_length! })
   return JSON.stringify(JSON.parse(bytes.toString('utf8')))
 }
 
@@ -123,12 +123,12 @@ export function insertInvoice(db: Database, invoice: InvoiceWrite): number {
   const statement = preparedStatement(db, 'insert-invoice', (query) =>
     query
       .insertInto('invoices')
-      .values(placeholders(['nfactura', 'manifest_id', 'batch_id', 'fecha_factura', ...HEADER_COLUMNS, 'original', 'original_chunk', 'original_offset', 'original_length', 'fingerprint', 'created_at'])),
+      .values(placeholders(['nfactura', 'manifest_id', 'batch_id', 'fecha_factura', ...HEADER_COLUMNS, 'original', 'original_offset', 'original_length', 'fingerprint', 'created_at'])),
   )
   const params: unknown[] = [invoice.nfactura, invoice.manifestId, invoice.batchId, invoice.fecha]
   for (const spec of HEADER_FIELDS) params.push(columnValue(spec, invoice.raw[spec.name]))
   // '' = no text of its own: the original is the batch's bytes at `place`.
-  params.push('', invoice.place.chunk, invoice.place.offset, invoice.place.length, invoice.fingerprint, invoice.at)
+  params.push('', invoice.place.offset, invoice.place.length, invoice.fingerprint, invoice.at)
   const id = Number(statement.run(params).lastInsertRowid)
   insertLines(db, id, invoice.raw)
   return id
@@ -139,12 +139,12 @@ export function replaceInvoice(db: Database, invoiceId: number, invoice: Replaci
   const statement = preparedStatement(db, 'replace-invoice', (query) =>
     query
       .updateTable('invoices')
-      .set(placeholders(['fecha_factura', ...HEADER_COLUMNS, 'original', 'original_chunk', 'original_offset', 'original_length', 'fingerprint', 'updated_at']))
+      .set(placeholders(['fecha_factura', ...HEADER_COLUMNS, 'original', 'original_offset', 'original_length', 'fingerprint', 'updated_at']))
       .where('id', '=', 0),
   )
   const params: unknown[] = [invoice.fecha]
   for (const spec of HEADER_FIELDS) params.push(columnValue(spec, invoice.raw[spec.name]))
-  params.push(invoice.original, null, null, null, invoice.fingerprint, invoice.at, invoiceId)
+  params.push(invoice.original, null, null, invoice.fingerprint, invoice.at, invoiceId)
   statement.run(params)
   run(db, db.query.deleteFrom('invoice_lines').where('invoice_id', '=', invoiceId))
   insertLines(db, invoiceId, invoice.raw)

@@ -32,7 +32,7 @@ test('migration 8: invoices keep their text originals, batches their gzip bodies
     assert.deepEqual(batch, { content_hash: 'hash-lote-viejo', body_hash: null, numbers_hash: null }, 'its content hash still finds a duplicate the same day')
     const columns = (db.sqlite.prepare("SELECT name FROM pragma_table_info('invoices')").pluck().all() as string[])
     assert.ok(!columns.includes('content_hash'))
-    assert.ok(columns.includes('original_chunk'))
+    assert.ok(columns.includes('original_offset'))
   } finally {
     closeDatabase(db)
   }

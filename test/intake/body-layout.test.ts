@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
-import { chunkRanges, INVOICES_PER_CHUNK, placeOf } from '../../src/batches/body-chunks.ts'
-import { mayHoldLoneSurrogate, scanBody } from '../../src/intake/body-layout.ts'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { brotliCompressSync } from 'node:zlib'
+import { BODY_CHUNK_BYTES, chunkRanges, findChunkedBody, insertBodyChunks, readOriginalBytes } from '../../src/batches/body-chunks.ts'
+import { closeDatabase, openDatabase } from '../../src/db/database.ts'
+import { migrateDatabase } from '../../src/db/migrate.ts'
+import { mayHoldLoneSurrogate, placeOf, scanBody } from '../../src/intake/body-layout.ts'
+import { insertBatchRow } from '../support/fixtures.ts'
 
 /** Objects and arrays in a parsed value: what the scan must count as containers. */
 function containersIn(value: unknown): number {
@@ -36,17 +43,26 @@ test('body scan: each top-level object or array is found byte for byte, whatever
   )
 })
 
-test('body scan: the chunks of whole invoices concatenated are the body, and each invoice is found in its chunk', () => {
-  const invoices = Array.from({ length: INVOICES_PER_CHUNK * 2 + 3 }, (_, i) => ({ Nfactura: `F-${i}`, texto: i % 7 === 0 ? '{"no":[1,2]}' : 'x' }))
-  const body = Buffer.from(`[\n${invoices.map((invoice) => `  ${JSON.stringify(invoice)}`).join(',\n')}\n]`)
-  const layout = scanBody(body).layout!
-  const ranges = chunkRanges(layout, body.length)
-  assert.equal(ranges.length, 3)
-  const chunks = ranges.map(([start, end]) => body.subarray(start, end))
-  assert.deepEqual(Buffer.concat(chunks), body)
-  for (const i of [0, 1, INVOICES_PER_CHUNK - 1, INVOICES_PER_CHUNK, invoices.length - 1]) {
-    const place = placeOf(layout, i)
-    assert.deepEqual(JSON.parse(chunks[place.chunk]!.subarray(place.offset, place.offset + place.length).toString('utf8')), invoices[i])
+test('body chunks: concatenated they are the body, and an invoice straddling two chunks is read whole', () => {
+  const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'manifiesto-chunks-')), 'm.db'))
+  try {
+    migrateDatabase(db)
+    const batchId = insertBatchRow(db)
+    const invoices = Array.from({ length: 700 }, (_, i) => ({ Nfactura: `F-${i}`, texto: `${i % 7 === 0 ? '{"no":[1,2]}' : 'x'}${'ñ'.repeat(2000)}` }))
+    const body = Buffer.from(`[\n${invoices.map((invoice) => `  ${JSON.stringify(invoice)}`).join(',\n')}\n]`)
+    const ranges = chunkRanges(body.length)
+    assert.ok(ranges.length >= 3)
+    assert.deepEqual(Buffer.concat(ranges.map(([start, end]) => body.subarray(start, end))), body)
+    insertBodyChunks(db, batchId, ranges.map(([start, end]) => brotliCompressSync(body.subarray(start, end))))
+    assert.deepEqual(findChunkedBody(db, batchId), body)
+    const layout = scanBody(body).layout!
+    const straddling = invoices.findIndex((_, i) => Math.floor(layout.starts[i]! / BODY_CHUNK_BYTES) !== Math.floor((layout.ends[i]! - 1) / BODY_CHUNK_BYTES))
+    assert.ok(straddling > 0, 'some invoice crosses a chunk boundary')
+    for (const i of [0, straddling, invoices.length - 1]) {
+      assert.deepEqual(JSON.parse(readOriginalBytes(db, batchId, placeOf(layout, i)).toString('utf8')), invoices[i])
+    }
+  } finally {
+    closeDatabase(db)
   }
 })
 
