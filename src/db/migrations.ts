@@ -22,6 +22,82 @@ export interface Migration {
   step?: (db: Database) => void
 }
 
+/**
+ * Migration 9 (issue 15): what a manifest list shows of each manifest, per warehouse, so a list
+ * reads a few rows per manifest instead of every invoice and return. Triggers keep it: the intake
+ * and the review write invoices and returns with their own statements, and every one of those
+ * writes (insert, auto-update, accepted version, annulment, return registered, approved,
+ * rejected, cancelled) moves the totals in the same transaction. The back-fill sums what is stored.
+ */
+const MANIFEST_TOTALS_SQL = `
+-- The audit log of one kind of subject, in order (a supervisor's page of manifest entries).
+CREATE INDEX audit_log_type ON audit_log (subject_type, id);
+CREATE TABLE manifest_totals (
+  manifest_id INTEGER NOT NULL REFERENCES manifests (id),
+  almacen TEXT NOT NULL,
+  invoices INTEGER NOT NULL,
+  counted_invoices INTEGER NOT NULL,
+  counted_micros INTEGER NOT NULL,
+  holding_returns INTEGER NOT NULL,
+  approved_cents INTEGER NOT NULL,
+  PRIMARY KEY (manifest_id, almacen)
+) WITHOUT ROWID;
+INSERT INTO manifest_totals (manifest_id, almacen, invoices, counted_invoices, counted_micros, holding_returns, approved_cents)
+  SELECT i.manifest_id, i.almacen, count(*), count(*) FILTER (WHERE i.annulled_at IS NULL), coalesce(sum(i.total_micros) FILTER (WHERE i.annulled_at IS NULL), 0),
+    coalesce(sum(r.holding), 0), coalesce(sum(r.approved_cents), 0)
+  FROM invoices i
+  LEFT JOIN (SELECT invoice_id, count(*) FILTER (WHERE estado IN ('pending', 'approved')) AS holding, coalesce(sum(total_cents) FILTER (WHERE estado = 'approved'), 0) AS approved_cents FROM returns GROUP BY invoice_id) r
+    ON r.invoice_id = i.id
+  GROUP BY i.manifest_id, i.almacen;
+-- A new invoice has no returns yet (a return needs its invoice first).
+CREATE TRIGGER manifest_totals_invoice_added AFTER INSERT ON invoices BEGIN
+  INSERT INTO manifest_totals (manifest_id, almacen, invoices, counted_invoices, counted_micros, holding_returns, approved_cents)
+    VALUES (NEW.manifest_id, NEW.almacen, 1, NEW.annulled_at IS NULL, CASE WHEN NEW.annulled_at IS NULL THEN NEW.total_micros ELSE 0 END, 0, 0)
+    ON CONFLICT (manifest_id, almacen) DO UPDATE SET invoices = invoices + 1, counted_invoices = counted_invoices + excluded.counted_invoices,
+      counted_micros = counted_micros + excluded.counted_micros;
+END;
+CREATE TRIGGER manifest_totals_invoice_removed AFTER DELETE ON invoices BEGIN
+  UPDATE manifest_totals SET invoices = invoices - 1, counted_invoices = counted_invoices - (OLD.annulled_at IS NULL),
+      counted_micros = counted_micros - CASE WHEN OLD.annulled_at IS NULL THEN OLD.total_micros ELSE 0 END,
+      holding_returns = holding_returns - (SELECT count(*) FROM returns WHERE invoice_id = OLD.id AND estado IN ('pending', 'approved')),
+      approved_cents = approved_cents - (SELECT coalesce(sum(total_cents), 0) FROM returns WHERE invoice_id = OLD.id AND estado = 'approved')
+    WHERE manifest_id = OLD.manifest_id AND almacen = OLD.almacen;
+END;
+CREATE TRIGGER manifest_totals_invoice_changed AFTER UPDATE OF manifest_id, almacen, total, annulled_at ON invoices
+  WHEN NEW.manifest_id IS NOT OLD.manifest_id OR NEW.almacen IS NOT OLD.almacen OR NEW.total IS NOT OLD.total OR NEW.annulled_at IS NOT OLD.annulled_at BEGIN
+  UPDATE manifest_totals SET invoices = invoices - 1, counted_invoices = counted_invoices - (OLD.annulled_at IS NULL),
+      counted_micros = counted_micros - CASE WHEN OLD.annulled_at IS NULL THEN OLD.total_micros ELSE 0 END,
+      holding_returns = holding_returns - (SELECT count(*) FROM returns WHERE invoice_id = OLD.id AND estado IN ('pending', 'approved')),
+      approved_cents = approved_cents - (SELECT coalesce(sum(total_cents), 0) FROM returns WHERE invoice_id = OLD.id AND estado = 'approved')
+    WHERE manifest_id = OLD.manifest_id AND almacen = OLD.almacen;
+  INSERT INTO manifest_totals (manifest_id, almacen, invoices, counted_invoices, counted_micros, holding_returns, approved_cents)
+    VALUES (NEW.manifest_id, NEW.almacen, 1, NEW.annulled_at IS NULL, CASE WHEN NEW.annulled_at IS NULL THEN NEW.total_micros ELSE 0 END,
+      (SELECT count(*) FROM returns WHERE invoice_id = NEW.id AND estado IN ('pending', 'approved')),
+      (SELECT coalesce(sum(total_cents), 0) FROM returns WHERE invoice_id = NEW.id AND estado = 'approved'))
+    ON CONFLICT (manifest_id, almacen) DO UPDATE SET invoices = invoices + 1, counted_invoices = counted_invoices + excluded.counted_invoices,
+      counted_micros = counted_micros + excluded.counted_micros, holding_returns = holding_returns + excluded.holding_returns, approved_cents = approved_cents + excluded.approved_cents;
+END;
+CREATE TRIGGER manifest_totals_return_added AFTER INSERT ON returns BEGIN
+  UPDATE manifest_totals SET holding_returns = holding_returns + (NEW.estado IN ('pending', 'approved')),
+      approved_cents = approved_cents + CASE WHEN NEW.estado = 'approved' THEN NEW.total_cents ELSE 0 END
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = NEW.invoice_id);
+END;
+CREATE TRIGGER manifest_totals_return_removed AFTER DELETE ON returns BEGIN
+  UPDATE manifest_totals SET holding_returns = holding_returns - (OLD.estado IN ('pending', 'approved')),
+      approved_cents = approved_cents - CASE WHEN OLD.estado = 'approved' THEN OLD.total_cents ELSE 0 END
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = OLD.invoice_id);
+END;
+CREATE TRIGGER manifest_totals_return_changed AFTER UPDATE OF invoice_id, estado, total_cents ON returns
+  WHEN NEW.invoice_id IS NOT OLD.invoice_id OR NEW.estado IS NOT OLD.estado OR NEW.total_cents IS NOT OLD.total_cents BEGIN
+  UPDATE manifest_totals SET holding_returns = holding_returns - (OLD.estado IN ('pending', 'approved')),
+      approved_cents = approved_cents - CASE WHEN OLD.estado = 'approved' THEN OLD.total_cents ELSE 0 END
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = OLD.invoice_id);
+  UPDATE manifest_totals SET holding_returns = holding_returns + (NEW.estado IN ('pending', 'approved')),
+      approved_cents = approved_cents + CASE WHEN NEW.estado = 'approved' THEN NEW.total_cents ELSE 0 END
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = NEW.invoice_id);
+END;
+`
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -308,6 +384,11 @@ CREATE TRIGGER returns_almacen_follows_invoice AFTER UPDATE OF almacen ON invoic
   UPDATE returns SET almacen = NEW.almacen WHERE invoice_id = NEW.id;
 END;
 `,
+  },
+  {
+    version: 9,
+    name: "per manifest and warehouse totals of invoices and returns, kept by triggers, for the manifest lists; the audit log by kind of subject",
+    sql: MANIFEST_TOTALS_SQL,
   },
 ]
 

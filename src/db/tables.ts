@@ -8,6 +8,7 @@ export interface Tables {
   batches: BatchTable
   batch_payloads: BatchPayloadTable
   manifests: ManifestTable
+  manifest_totals: ManifestTotalsTable
   invoices: InvoiceTable
   invoice_lines: InvoiceLineTable
   invoice_conflicts: InvoiceConflictTable
@@ -63,6 +64,21 @@ export interface ManifestTable {
    * from `returns.windowBusinessDays` and extended by a supervisor. Null: no window.
    */
   returns_deadline: string | null
+}
+
+/**
+ * Per manifest and warehouse, kept by triggers (migration 9): stored invoices (annulled ones
+ * too), those not annulled and their exact sum in millionths, the pending and approved returns of
+ * its invoices and the sum of the approved ones in cents. Only read: the triggers write it.
+ */
+export interface ManifestTotalsTable {
+  manifest_id: number
+  almacen: string
+  invoices: number
+  counted_invoices: number
+  counted_micros: number
+  holding_returns: number
+  approved_cents: number
 }
 
 export interface InvoiceTable {

@@ -21,16 +21,16 @@ export interface ManifestSummaryRow {
 
 /**
  * Manifests with the count and exact sum of the invoices in the warehouses of `scope`, and their
- * returns. A manifest with none of its invoices in scope is left out (it is not visible).
- * total() rather than sum(): it never overflows (sum() of integers fails past 2^63), and it is exact
- * while the result stays under 2^53 millionths — L 9,000 million per manifest.
+ * returns, from manifest_totals (a row per manifest and warehouse, kept by triggers: no invoice or
+ * return is read). A manifest with none of its invoices in scope is left out (it is not visible).
+ * The sums are exact integers; total() hands them over as the same REAL the sum over every invoice
+ * gave (exact while under 2^53 millionths — L 9,000 million per manifest).
  */
 function summaries(db: Database, scope: WarehouseScope) {
-  const returnVisible = inWarehouses('ri.almacen', scope)
   const query = db.query
     .selectFrom('manifests as m')
-    // An annulled invoice (a confirmed re-issue) is paper for goods delivered once: not counted.
-    .leftJoin('invoices as i', (join) => join.onRef('i.manifest_id', '=', 'm.id').on('i.annulled_at', 'is', null).on(inWarehouses('i.almacen', scope)))
+    // Annulled invoices (confirmed re-issues) are paper for goods delivered once: counted_* leave them out.
+    .leftJoin('manifest_totals as t', (join) => join.onRef('t.manifest_id', '=', 'm.id').on(inWarehouses('t.almacen', scope)))
     .groupBy('m.id')
     .select([
       'm.id',
@@ -39,10 +39,10 @@ function summaries(db: Database, scope: WarehouseScope) {
       'm.created_at',
       'm.closed_at',
       'm.returns_deadline',
-      sql<number>`count(i.id)`.as('invoice_count'),
-      sql<number>`total(i.total_micros)`.as('total_micros'),
-      sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado IN ('pending', 'approved'))`.as('return_count'),
-      sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado = 'approved')`.as('returned_cents'),
+      sql<number>`coalesce(sum(t.counted_invoices), 0)`.as('invoice_count'),
+      sql<number>`total(t.counted_micros)`.as('total_micros'),
+      sql<number>`coalesce(sum(t.holding_returns), 0)`.as('return_count'),
+      sql<number>`total(t.approved_cents)`.as('returned_cents'),
     ])
   return scope === null ? query : query.where(visible(scope))
 }
@@ -95,9 +95,18 @@ export interface ManifestExtras {
 
 /** Pending conflicts and warehouses of the given manifests, as `scope` sees them. */
 export function findManifestExtras(db: Database, manifestIds: readonly number[], scope: WarehouseScope): Map<number, ManifestExtras> {
-  const ids = sql<boolean>`i.manifest_id IN (SELECT value FROM json_each(${JSON.stringify(manifestIds)}))`
+  const idList = JSON.stringify(manifestIds)
   const extras = new Map<number, ManifestExtras>(manifestIds.map((id) => [id, { pendingConflicts: 0, almacenes: [] }]))
-  const warehouses = all(db, db.query.selectFrom('invoices as i').select(['i.manifest_id', 'i.almacen']).distinct().where(ids).where(inWarehouses('i.almacen', scope)).orderBy('i.almacen'))
+  const warehouses = all(
+    db,
+    db.query
+      .selectFrom('manifest_totals as t')
+      .select(['t.manifest_id', 't.almacen'])
+      .where(sql<boolean>`t.manifest_id IN (SELECT value FROM json_each(${idList}))`)
+      .where('t.invoices', '>', 0)
+      .where(inWarehouses('t.almacen', scope))
+      .orderBy('t.almacen'),
+  )
   for (const row of warehouses) extras.get(row.manifest_id)?.almacenes.push(row.almacen)
   const conflicts = all(
     db,
@@ -106,7 +115,7 @@ export function findManifestExtras(db: Database, manifestIds: readonly number[],
       .innerJoin('invoices as i', 'i.id', 'c.invoice_id')
       .select(['i.manifest_id', sql<number>`count(*)`.as('count')])
       .where('c.estado', '=', 'pending')
-      .where(ids)
+      .where(sql<boolean>`i.manifest_id IN (SELECT value FROM json_each(${idList}))`)
       .where(inWarehouses('i.almacen', scope))
       .groupBy('i.manifest_id'),
   )
@@ -117,7 +126,7 @@ export function findManifestExtras(db: Database, manifestIds: readonly number[],
 /** Only manifests with at least one invoice in scope (every manifest for a scope of all). */
 function visible(scope: WarehouseScope): RawBuilder<boolean> {
   if (scope === null) return sql<boolean>`1`
-  return sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`
+  return sql<boolean>`EXISTS (SELECT 1 FROM manifest_totals vt WHERE vt.manifest_id = m.id AND ${inWarehouses('vt.almacen', scope)} AND vt.invoices > 0)`
 }
 
 /** The filters as one condition on `manifests m`. */
