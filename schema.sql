@@ -208,9 +208,15 @@ CREATE TABLE returns (
   invoice_date TEXT,
   -- lineasDevolucion as contract v2 lists them (every cantidad in units), written once like listed_lines.
   listed_lines_units TEXT,
-  -- Its invoice's Almacen, kept equal by the two triggers below: counts and lists by warehouse
+  -- Its invoice's Almacen, kept equal by the triggers below: counts and lists by warehouse
   -- read the returns alone, never a million invoice rows.
-  almacen TEXT
+  almacen TEXT,
+  -- What a search of the returns list reads (its invoice's Nfactura, Cliente, Clienteid and its
+  -- manifest's number), copied and kept equal by the triggers below (issue 15).
+  invoice_nfactura TEXT,
+  invoice_cliente TEXT,
+  invoice_cliente_id TEXT,
+  manifiesto TEXT
 );
 CREATE INDEX returns_processed ON returns (processed_date, estado, id);
 CREATE INDEX returns_invoice_date ON returns (invoice_date, estado, id);
@@ -218,11 +224,24 @@ CREATE INDEX returns_registered ON returns (registered_date, id);
 CREATE INDEX returns_invoice ON returns (invoice_id);
 -- Partial, so only a query about pending returns can choose it (the dashboard's count).
 CREATE INDEX returns_pending ON returns (almacen) WHERE estado = 'pending';
-CREATE TRIGGER returns_almacen_on_insert AFTER INSERT ON returns BEGIN
-  UPDATE returns SET almacen = (SELECT i.almacen FROM invoices i WHERE i.id = NEW.invoice_id) WHERE id = NEW.id;
+-- Counting the matches of a search (and the returns of some warehouses) reads this index alone.
+-- The copied text leads so that no page query chooses it over walking the returns by id.
+CREATE INDEX returns_search ON returns (invoice_nfactura, invoice_cliente, invoice_cliente_id, manifiesto, almacen, estado, registered_date);
+CREATE TRIGGER returns_invoice_copy_on_insert AFTER INSERT ON returns BEGIN
+  UPDATE returns SET (almacen, invoice_nfactura, invoice_cliente, invoice_cliente_id, manifiesto) =
+    (SELECT i.almacen, i.nfactura, i.cliente, i.cliente_id, m.numero FROM invoices i JOIN manifests m ON m.id = i.manifest_id WHERE i.id = NEW.invoice_id)
+    WHERE id = NEW.id;
 END;
 CREATE TRIGGER returns_almacen_follows_invoice AFTER UPDATE OF almacen ON invoices WHEN NEW.almacen IS NOT OLD.almacen BEGIN
   UPDATE returns SET almacen = NEW.almacen WHERE invoice_id = NEW.id;
+END;
+CREATE TRIGGER returns_invoice_copy_follows_invoice AFTER UPDATE OF nfactura, cliente, cliente_id, manifest_id ON invoices
+  WHEN NEW.nfactura IS NOT OLD.nfactura OR NEW.cliente IS NOT OLD.cliente OR NEW.cliente_id IS NOT OLD.cliente_id OR NEW.manifest_id IS NOT OLD.manifest_id BEGIN
+  UPDATE returns SET (invoice_nfactura, invoice_cliente, invoice_cliente_id, manifiesto) = (NEW.nfactura, NEW.cliente, NEW.cliente_id, (SELECT numero FROM manifests WHERE id = NEW.manifest_id))
+    WHERE invoice_id = NEW.id;
+END;
+CREATE TRIGGER returns_manifiesto_follows_manifest AFTER UPDATE OF numero ON manifests WHEN NEW.numero IS NOT OLD.numero BEGIN
+  UPDATE returns SET manifiesto = NEW.numero WHERE invoice_id IN (SELECT id FROM invoices WHERE manifest_id = NEW.id);
 END;
 
 -- Per manifest and warehouse, what the manifest lists show (issue 15), kept by the triggers below

@@ -9,10 +9,11 @@ import { FACTURA, operator, registerReturn, seedReturns } from '../support/opera
 import { withService, type ConfigOverrides, type TestService } from '../support/service.ts'
 
 /**
- * manifest_totals (migration 9) is kept by triggers through every write path of invoices and
- * returns. Each scenario runs its steps through the real API and, after every step, compares the
- * table with the same totals recomputed from every invoice and return; at the end it also checks
- * the totals themselves, so a table left empty on both sides cannot pass.
+ * manifest_totals and the invoice fields copied onto each return (migration 9) are kept by
+ * triggers through every write path of invoices and returns. Each scenario runs its steps through
+ * the real API and, after every step, compares them with the same values recomputed from every
+ * invoice and return; at the end it also checks the totals themselves, so a table left empty on
+ * both sides cannot pass.
  */
 
 interface TotalsRow {
@@ -42,6 +43,16 @@ function recomputed(db: Database): TotalsRow[] {
        FROM invoices i JOIN manifests m ON m.id = i.manifest_id GROUP BY m.id, i.almacen ORDER BY m.numero, i.almacen`,
     )
     .all() as TotalsRow[]
+}
+
+/** What each return holds of its invoice and manifest, and what it should hold. */
+function copies(db: Database): { held: unknown[]; current: unknown[] } {
+  return {
+    held: db.sqlite.prepare('SELECT id, almacen, invoice_nfactura, invoice_cliente, invoice_cliente_id, manifiesto FROM returns ORDER BY id').all(),
+    current: db.sqlite
+      .prepare('SELECT r.id, i.almacen, i.nfactura AS invoice_nfactura, i.cliente AS invoice_cliente, i.cliente_id AS invoice_cliente_id, m.numero AS manifiesto FROM returns r JOIN invoices i ON i.id = r.invoice_id JOIN manifests m ON m.id = i.manifest_id ORDER BY r.id')
+      .all(),
+  }
 }
 
 const row = (manifiesto: string, almacen: string, counts: Omit<TotalsRow, 'manifiesto' | 'almacen'>): TotalsRow => ({ manifiesto, almacen, ...counts })
@@ -92,13 +103,13 @@ const scenarios: Scenario[] = [
     totals: [{ ...EXAMPLE[0]!, holding_returns: 2, approved_cents: 3588 + 14352 }, EXAMPLE[1]!],
   },
   {
-    name: 'an auto-update moves an invoice with its returns to another warehouse and total',
-    config: { intake: { autoUpdateFields: ['Almacen', 'Total'] } },
+    name: 'an auto-update moves an invoice with its returns to another warehouse, total and client',
+    config: { intake: { autoUpdateFields: ['Almacen', 'Total', 'Cliente', 'Clienteid'] } },
     steps: [
       [seed, 200],
       [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true }), 201],
       [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 1 }]), 201],
-      [batch([invoice(FACTURA, '905112', { Almacen: 'OAS', Total: 2000 })]), 200],
+      [batch([invoice(FACTURA, '905112', { Almacen: 'OAS', Total: 2000, Cliente: 'ABARROTERIA NUEVA', Clienteid: '40999999' })]), 200],
     ],
     totals: [row('905112', 'OAS', { invoices: 2, counted_invoices: 2, counted_micros: 2_188_970_000, holding_returns: 2, approved_cents: 3588 })],
   },
@@ -107,7 +118,7 @@ const scenarios: Scenario[] = [
     steps: [
       [seed, 200],
       [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true }), 201],
-      [batch([invoice(FACTURA, '905112', { Total: 2400 })]), 200],
+      [batch([invoice(FACTURA, '905112', { Total: 2400, Cliente: 'NUEVO NOMBRE' })]), 200],
       [call('POST', 'conflictos/1/aceptar'), 200],
       [batch([invoice(FACTURA, '905112', { Total: 9999, Almacen: 'OAO' })]), 200],
       [call('POST', 'conflictos/2/descartar'), 200],
@@ -145,12 +156,14 @@ for (const scenario of scenarios) {
       for (const [index, [step, status]] of scenario.steps.entries()) {
         assert.equal((await step(service)).status, status, `step ${index + 1}`)
         assert.deepEqual(maintained(service.db), recomputed(service.db), `after step ${index + 1}`)
+        const { held, current } = copies(service.db)
+        assert.deepEqual(held, current, `copies after step ${index + 1}`)
       }
       assert.deepEqual(maintained(service.db), scenario.totals)
     }))
 }
 
-test('manifest totals: migration 9 sums the invoices and returns already stored', () => {
+test('manifest totals: migration 9 sums the invoices and returns already stored and copies the invoice fields onto the returns', () => {
   let before: TotalsRow[] = []
   return withService(
     {
@@ -178,6 +191,9 @@ test('manifest totals: migration 9 sums the invoices and returns already stored'
       ])
       assert.deepEqual(maintained(service.db), before)
       assert.equal(service.db.sqlite.prepare(`SELECT count(*) FROM (SELECT ${COLUMNS} FROM manifest_totals)`).pluck().get(), 2)
+      const { held, current } = copies(service.db)
+      assert.deepEqual(held, current)
+      assert.deepEqual(held.map((entry) => Object.values(entry as object).slice(1).join(' ')), ['OAC F-1 Cliente de prueba C01 905112', 'OAC F-1 Cliente de prueba C01 905112', 'OAS F-3 Cliente de prueba C01 905113'])
     },
   )
 })
