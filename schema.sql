@@ -211,12 +211,10 @@ CREATE TABLE returns (
   -- Its invoice's Almacen, kept equal by the triggers below: counts and lists by warehouse
   -- read the returns alone, never a million invoice rows.
   almacen TEXT,
-  -- What a search of the returns list reads (its invoice's Nfactura, Cliente, Clienteid and its
-  -- manifest's number), copied and kept equal by the triggers below (issue 15).
-  invoice_nfactura TEXT,
-  invoice_cliente TEXT,
-  invoice_cliente_id TEXT,
-  manifiesto TEXT
+  -- What a search of the returns list reads: its invoice's Nfactura, Cliente, Clienteid and its
+  -- manifest's number joined by U+001F (a search never holds a control character, so it matches
+  -- the joined text exactly when it is inside one of the four), kept equal by the triggers below.
+  search_text TEXT
 );
 CREATE INDEX returns_processed ON returns (processed_date, estado, id);
 CREATE INDEX returns_invoice_date ON returns (invoice_date, estado, id);
@@ -224,24 +222,24 @@ CREATE INDEX returns_registered ON returns (registered_date, id);
 CREATE INDEX returns_invoice ON returns (invoice_id);
 -- Partial, so only a query about pending returns can choose it (the dashboard's count).
 CREATE INDEX returns_pending ON returns (almacen) WHERE estado = 'pending';
--- Counting the matches of a search (and the returns of some warehouses) reads this index alone.
--- The copied text leads so that no page query chooses it over walking the returns by id.
-CREATE INDEX returns_search ON returns (invoice_nfactura, invoice_cliente, invoice_cliente_id, manifiesto, almacen, estado, registered_date);
+-- Counting the matches of a search reads this index alone (one LIKE per return).
+CREATE INDEX returns_search ON returns (search_text, almacen, estado, registered_date);
 CREATE TRIGGER returns_invoice_copy_on_insert AFTER INSERT ON returns BEGIN
-  UPDATE returns SET (almacen, invoice_nfactura, invoice_cliente, invoice_cliente_id, manifiesto) =
-    (SELECT i.almacen, i.nfactura, i.cliente, i.cliente_id, m.numero FROM invoices i JOIN manifests m ON m.id = i.manifest_id WHERE i.id = NEW.invoice_id)
+  UPDATE returns SET (almacen, search_text) =
+    (SELECT i.almacen, i.nfactura || char(31) || i.cliente || char(31) || i.cliente_id || char(31) || m.numero FROM invoices i JOIN manifests m ON m.id = i.manifest_id WHERE i.id = NEW.invoice_id)
     WHERE id = NEW.id;
 END;
 CREATE TRIGGER returns_almacen_follows_invoice AFTER UPDATE OF almacen ON invoices WHEN NEW.almacen IS NOT OLD.almacen BEGIN
   UPDATE returns SET almacen = NEW.almacen WHERE invoice_id = NEW.id;
 END;
-CREATE TRIGGER returns_invoice_copy_follows_invoice AFTER UPDATE OF nfactura, cliente, cliente_id, manifest_id ON invoices
+CREATE TRIGGER returns_search_follows_invoice AFTER UPDATE OF nfactura, cliente, cliente_id, manifest_id ON invoices
   WHEN NEW.nfactura IS NOT OLD.nfactura OR NEW.cliente IS NOT OLD.cliente OR NEW.cliente_id IS NOT OLD.cliente_id OR NEW.manifest_id IS NOT OLD.manifest_id BEGIN
-  UPDATE returns SET (invoice_nfactura, invoice_cliente, invoice_cliente_id, manifiesto) = (NEW.nfactura, NEW.cliente, NEW.cliente_id, (SELECT numero FROM manifests WHERE id = NEW.manifest_id))
+  UPDATE returns SET search_text = NEW.nfactura || char(31) || NEW.cliente || char(31) || NEW.cliente_id || char(31) || (SELECT numero FROM manifests WHERE id = NEW.manifest_id)
     WHERE invoice_id = NEW.id;
 END;
-CREATE TRIGGER returns_manifiesto_follows_manifest AFTER UPDATE OF numero ON manifests WHEN NEW.numero IS NOT OLD.numero BEGIN
-  UPDATE returns SET manifiesto = NEW.numero WHERE invoice_id IN (SELECT id FROM invoices WHERE manifest_id = NEW.id);
+CREATE TRIGGER returns_search_follows_manifest AFTER UPDATE OF numero ON manifests WHEN NEW.numero IS NOT OLD.numero BEGIN
+  UPDATE returns SET search_text = (SELECT i.nfactura || char(31) || i.cliente || char(31) || i.cliente_id || char(31) || NEW.numero FROM invoices i WHERE i.id = returns.invoice_id)
+    WHERE invoice_id IN (SELECT id FROM invoices WHERE manifest_id = NEW.id);
 END;
 
 -- Per manifest and warehouse, what the manifest lists show (issue 15), kept by the triggers below
@@ -258,7 +256,7 @@ CREATE TABLE manifest_totals (
   holding_returns INTEGER NOT NULL,
   approved_cents INTEGER NOT NULL,
   PRIMARY KEY (manifest_id, almacen)
-) WITHOUT ROWID;
+);
 -- A new invoice has no returns yet (a return needs its invoice first).
 CREATE TRIGGER manifest_totals_invoice_added AFTER INSERT ON invoices BEGIN
   INSERT INTO manifest_totals (manifest_id, almacen, invoices, counted_invoices, counted_micros, holding_returns, approved_cents)

@@ -221,11 +221,11 @@ export interface ReturnTable {
   invoice_date: string
   /** Its invoice's Almacen, written and kept equal by triggers (schema.sql): never set by the code. */
   almacen: Generated<string | null>
-  /** What a search of the returns list reads of its invoice and manifest, copied by triggers like `almacen`. */
-  invoice_nfactura: Generated<string | null>
-  invoice_cliente: Generated<string | null>
-  invoice_cliente_id: Generated<string | null>
-  manifiesto: Generated<string | null>
+  /**
+   * What a search of the returns list reads: its invoice's Nfactura, Cliente, Clienteid and its
+   * manifest's number joined by U+001F, written and kept equal by triggers like `almacen`.
+   */
+  search_text: Generated<string | null>
 }
 
 /**

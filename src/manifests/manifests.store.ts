@@ -21,10 +21,11 @@ export interface ManifestSummaryRow {
 
 /**
  * Manifests with the count and exact sum of the invoices in the warehouses of `scope`, and their
- * returns, from manifest_totals (a row per manifest and warehouse, kept by triggers: no invoice or
- * return is read). A manifest with none of its invoices in scope is left out (it is not visible).
- * The sums are exact integers; total() hands them over as the same REAL the sum over every invoice
- * gave (exact while under 2^53 millionths — L 9,000 million per manifest).
+ * returns — what findManifestSummary gives for one — from manifest_totals (a row per manifest
+ * and warehouse, kept by triggers: no invoice or return is read). A manifest with none of its
+ * invoices in scope is left out (it is not visible). The sums are exact integers; total() hands
+ * them over as the same REAL the sum over every invoice gave (exact while under 2^53 millionths —
+ * L 9,000 million per manifest).
  */
 function summaries(db: Database, scope: WarehouseScope) {
   const query = db.query
@@ -47,9 +48,34 @@ function summaries(db: Database, scope: WarehouseScope) {
   return scope === null ? query : query.where(visible(scope))
 }
 
-/** The manifest (with what `scope` sees of it), or undefined when it is unknown or not visible. */
+/**
+ * The manifest (with what `scope` sees of it), or undefined when it is unknown or not visible.
+ * One manifest is summed from its own invoices and returns (a few hundred entries of the index
+ * invoices_manifest_almacen): the client's status and every decision on a manifest read the
+ * stored rows themselves; the maintained totals serve the lists, which sum thousands.
+ */
 export function findManifestSummary(db: Database, numero: string, scope: WarehouseScope = null): ManifestSummaryRow | undefined {
-  return first(db, summaries(db, scope).where('m.numero', '=', numero))
+  const returnVisible = inWarehouses('ri.almacen', scope)
+  const query = db.query
+    .selectFrom('manifests as m')
+    // An annulled invoice (a confirmed re-issue) is paper for goods delivered once: not counted.
+    .leftJoin('invoices as i', (join) => join.onRef('i.manifest_id', '=', 'm.id').on('i.annulled_at', 'is', null).on(inWarehouses('i.almacen', scope)))
+    .groupBy('m.id')
+    .select([
+      'm.id',
+      'm.numero',
+      'm.estado',
+      'm.created_at',
+      'm.closed_at',
+      'm.returns_deadline',
+      sql<number>`count(i.id)`.as('invoice_count'),
+      sql<number>`total(i.total_micros)`.as('total_micros'),
+      sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado IN ('pending', 'approved'))`.as('return_count'),
+      sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado = 'approved')`.as('returned_cents'),
+    ])
+    .where('m.numero', '=', numero)
+  const visibleToScope = scope === null ? query : query.where(sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`)
+  return first(db, visibleToScope)
 }
 
 export interface ManifestFilters {

@@ -30,7 +30,7 @@ export interface InvoiceLineForReturn {
 }
 
 /** Columns the triggers copy from the return's invoice and manifest (schema.sql): never written by the code. */
-type CopiedColumns = 'almacen' | 'invoice_nfactura' | 'invoice_cliente' | 'invoice_cliente_id' | 'manifiesto'
+type CopiedColumns = 'almacen' | 'search_text'
 
 /** A return with what its views show of its invoice, manifest and reason. */
 export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered_date' | CopiedColumns> & {
@@ -145,24 +145,40 @@ export interface ReturnFilters {
 }
 
 /**
- * Nfactura, cliente and Clienteid of the invoice and NumeroManifiesto, as copied onto the return
- * by triggers (always equal to the invoice's and manifest's): a search reads the returns alone.
+ * Nfactura, cliente and Clienteid of the invoice and NumeroManifiesto, joined by U+001F and copied
+ * onto the return by triggers (always equal to the invoice's and manifest's): a search reads the
+ * returns alone, one LIKE per return. A search never holds a control character (SearchText
+ * refuses them), so it matches the joined text exactly when it is inside one of the four.
  */
-const RETURN_SEARCH_COLUMNS = ['r.invoice_nfactura', 'r.invoice_cliente', 'r.invoice_cliente_id', 'r.manifiesto']
+const RETURN_SEARCH_COLUMNS = ['r.search_text']
+
+/**
+ * Up to this many matches of a search, their page is picked from the index returns_search (the
+ * pass the count just made, then a sort of these few ids); past it, walking the returns by id
+ * finds a page within a few rows, since one return in every few matches.
+ */
+const FEW_MATCHES = 2000
 
 /** Returns matching the filters, by id. */
 export function findReturns(db: Database, filters: ReturnFilters): ReturnRow[] {
   return all(db, matching(returnsWithContext(db), filters).orderBy('r.id'))
 }
 
-/** One page of the returns matching the filters, newest (highest id) first. */
-export function findReturnPage(db: Database, filters: ReturnFilters, offset: number, limit: number): ReturnRow[] {
-  return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
+/**
+ * One page of the returns matching the filters, newest (highest id) first; `total` is how many
+ * match (countReturns). Walking the returns by id stops at the page, unless a search matches
+ * few of them: then it would read every return, so the page's ids come from the narrow index.
+ */
+export function findReturnPage(db: Database, filters: ReturnFilters, offset: number, limit: number, total: number): ReturnRow[] {
+  if (filters.search === undefined || total > FEW_MATCHES) return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
+  // `+r.id`: ordering by the rowid itself would make SQLite walk the table instead of the index.
+  const ids = matching(db.query.selectFrom('returns as r').select('r.id'), filters).orderBy(sql`+r.id`, 'desc').limit(limit).offset(offset)
+  return all(db, returnsWithContext(db).where('r.id', 'in', ids).orderBy('r.id', 'desc'))
 }
 
 /**
  * How many returns match the filters: the returns table answers alone, search included (its own
- * copies of the warehouse and of what a search reads), from the index returns_search.
+ * copies of the warehouse and of what a search reads).
  */
 export function countReturns(db: Database, filters: ReturnFilters): number {
   return first(db, matching(db.query.selectFrom('returns as r').select(sql<number>`count(*)`.as('count')), filters))?.count ?? 0

@@ -48,9 +48,9 @@ function recomputed(db: Database): TotalsRow[] {
 /** What each return holds of its invoice and manifest, and what it should hold. */
 function copies(db: Database): { held: unknown[]; current: unknown[] } {
   return {
-    held: db.sqlite.prepare('SELECT id, almacen, invoice_nfactura, invoice_cliente, invoice_cliente_id, manifiesto FROM returns ORDER BY id').all(),
+    held: db.sqlite.prepare('SELECT id, almacen, search_text FROM returns ORDER BY id').all(),
     current: db.sqlite
-      .prepare('SELECT r.id, i.almacen, i.nfactura AS invoice_nfactura, i.cliente AS invoice_cliente, i.cliente_id AS invoice_cliente_id, m.numero AS manifiesto FROM returns r JOIN invoices i ON i.id = r.invoice_id JOIN manifests m ON m.id = i.manifest_id ORDER BY r.id')
+      .prepare("SELECT r.id, i.almacen, i.nfactura || char(31) || i.cliente || char(31) || i.cliente_id || char(31) || m.numero AS search_text FROM returns r JOIN invoices i ON i.id = r.invoice_id JOIN manifests m ON m.id = i.manifest_id ORDER BY r.id")
       .all(),
   }
 }
@@ -193,7 +193,7 @@ test('manifest totals: migration 9 sums the invoices and returns already stored 
       assert.equal(service.db.sqlite.prepare(`SELECT count(*) FROM (SELECT ${COLUMNS} FROM manifest_totals)`).pluck().get(), 2)
       const { held, current } = copies(service.db)
       assert.deepEqual(held, current)
-      assert.deepEqual(held.map((entry) => Object.values(entry as object).slice(1).join(' ')), ['OAC F-1 Cliente de prueba C01 905112', 'OAC F-1 Cliente de prueba C01 905112', 'OAS F-3 Cliente de prueba C01 905113'])
+      assert.deepEqual(held.map((entry) => Object.values(entry as object).slice(1).join(' ')), ['OAC F-1\u001fCliente de prueba\u001fC01\u001f905112', 'OAC F-1\u001fCliente de prueba\u001fC01\u001f905112', 'OAS F-3\u001fCliente de prueba\u001fC01\u001f905113'])
     },
   )
 })
