@@ -106,7 +106,7 @@ ALTER TABLE returns ADD COLUMN search_text TEXT;
 UPDATE returns SET search_text =
   (SELECT i.nfactura || char(31) || i.cliente || char(31) || i.cliente_id || char(31) || m.numero FROM invoices i JOIN manifests m ON m.id = i.manifest_id WHERE i.id = returns.invoice_id);
 CREATE INDEX returns_search ON returns (search_text, almacen, estado, registered_date);
-DROP TRIGGER returns_almacen_on_insert;
+DROP TRIGGER IF EXISTS returns_almacen_on_insert;
 CREATE TRIGGER returns_invoice_copy_on_insert AFTER INSERT ON returns BEGIN
   UPDATE returns SET (almacen, search_text) =
     (SELECT i.almacen, i.nfactura || char(31) || i.cliente || char(31) || i.cliente_id || char(31) || m.numero FROM invoices i JOIN manifests m ON m.id = i.manifest_id WHERE i.id = NEW.invoice_id)
