@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 8, PRAGMA user_version = 8).
+-- manifiesto: the current database schema (schema version 9, PRAGMA user_version = 9).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
@@ -199,6 +199,8 @@ CREATE TABLE audit_log (
 );
 CREATE INDEX audit_log_at ON audit_log (at);
 CREATE INDEX audit_log_subject ON audit_log (subject_type, subject_id, id);
+-- The log of one kind of subject in order, a page at a time (issue 15).
+CREATE INDEX audit_log_type ON audit_log (subject_type, id);
 
 CREATE TABLE return_reasons (
   codigo TEXT PRIMARY KEY,
@@ -231,9 +233,13 @@ CREATE TABLE returns (
   invoice_date TEXT,
   -- lineasDevolucion as contract v2 lists them (every cantidad in units), written once like listed_lines.
   listed_lines_units TEXT,
-  -- Its invoice's Almacen, kept equal by the two triggers below: counts and lists by warehouse
+  -- Its invoice's Almacen, kept equal by the triggers below: counts and lists by warehouse
   -- read the returns alone, never a million invoice rows.
-  almacen TEXT
+  almacen TEXT,
+  -- What a search of the returns list reads: its invoice's Nfactura, Cliente, Clienteid and its
+  -- manifest's number joined by U+001F (a search never holds a control character, so it matches
+  -- the joined text exactly when it is inside one of the four), kept equal by the triggers below.
+  search_text TEXT
 );
 CREATE INDEX returns_processed ON returns (processed_date, estado, id);
 CREATE INDEX returns_invoice_date ON returns (invoice_date, estado, id);
@@ -241,11 +247,87 @@ CREATE INDEX returns_registered ON returns (registered_date, id);
 CREATE INDEX returns_invoice ON returns (invoice_id);
 -- Partial, so only a query about pending returns can choose it (the dashboard's count).
 CREATE INDEX returns_pending ON returns (almacen) WHERE estado = 'pending';
-CREATE TRIGGER returns_almacen_on_insert AFTER INSERT ON returns BEGIN
-  UPDATE returns SET almacen = (SELECT i.almacen FROM invoices i WHERE i.id = NEW.invoice_id) WHERE id = NEW.id;
+-- Counting the matches of a search reads this index alone (one LIKE per return).
+CREATE INDEX returns_search ON returns (search_text, almacen, estado, registered_date);
+CREATE TRIGGER returns_invoice_copy_on_insert AFTER INSERT ON returns BEGIN
+  UPDATE returns SET (almacen, search_text) =
+    (SELECT i.almacen, i.nfactura || char(31) || i.cliente || char(31) || i.cliente_id || char(31) || m.numero FROM invoices i JOIN manifests m ON m.id = i.manifest_id WHERE i.id = NEW.invoice_id)
+    WHERE id = NEW.id;
 END;
 CREATE TRIGGER returns_almacen_follows_invoice AFTER UPDATE OF almacen ON invoices WHEN NEW.almacen IS NOT OLD.almacen BEGIN
   UPDATE returns SET almacen = NEW.almacen WHERE invoice_id = NEW.id;
+END;
+CREATE TRIGGER returns_search_follows_invoice AFTER UPDATE OF nfactura, cliente, cliente_id, manifest_id ON invoices
+  WHEN NEW.nfactura IS NOT OLD.nfactura OR NEW.cliente IS NOT OLD.cliente OR NEW.cliente_id IS NOT OLD.cliente_id OR NEW.manifest_id IS NOT OLD.manifest_id BEGIN
+  UPDATE returns SET search_text = NEW.nfactura || char(31) || NEW.cliente || char(31) || NEW.cliente_id || char(31) || (SELECT numero FROM manifests WHERE id = NEW.manifest_id)
+    WHERE invoice_id = NEW.id;
+END;
+CREATE TRIGGER returns_search_follows_manifest AFTER UPDATE OF numero ON manifests WHEN NEW.numero IS NOT OLD.numero BEGIN
+  UPDATE returns SET search_text = (SELECT i.nfactura || char(31) || i.cliente || char(31) || i.cliente_id || char(31) || NEW.numero FROM invoices i WHERE i.id = returns.invoice_id)
+    WHERE invoice_id IN (SELECT id FROM invoices WHERE manifest_id = NEW.id);
+END;
+
+-- Per manifest and warehouse, what the manifest lists show (issue 15), kept by the triggers below
+-- through every write of invoices and returns: `invoices` stored (annulled ones too: they make the
+-- manifest visible), `counted_invoices` and `counted_micros` those not annulled and their exact sum,
+-- `holding_returns` the pending and approved returns of its invoices, `approved_cents` the sum of
+-- the approved ones. A list reads a few rows per manifest, never every invoice.
+CREATE TABLE manifest_totals (
+  manifest_id INTEGER NOT NULL REFERENCES manifests (id),
+  almacen TEXT NOT NULL,
+  invoices INTEGER NOT NULL,
+  counted_invoices INTEGER NOT NULL,
+  counted_micros INTEGER NOT NULL,
+  holding_returns INTEGER NOT NULL,
+  approved_cents INTEGER NOT NULL,
+  PRIMARY KEY (manifest_id, almacen)
+);
+-- A new invoice has no returns yet (a return needs its invoice first).
+CREATE TRIGGER manifest_totals_invoice_added AFTER INSERT ON invoices BEGIN
+  INSERT INTO manifest_totals (manifest_id, almacen, invoices, counted_invoices, counted_micros, holding_returns, approved_cents)
+    VALUES (NEW.manifest_id, NEW.almacen, 1, NEW.annulled_at IS NULL, CASE WHEN NEW.annulled_at IS NULL THEN NEW.total_micros ELSE 0 END, 0, 0)
+    ON CONFLICT (manifest_id, almacen) DO UPDATE SET invoices = invoices + 1, counted_invoices = counted_invoices + excluded.counted_invoices,
+      counted_micros = counted_micros + excluded.counted_micros;
+END;
+CREATE TRIGGER manifest_totals_invoice_removed AFTER DELETE ON invoices BEGIN
+  UPDATE manifest_totals SET invoices = invoices - 1, counted_invoices = counted_invoices - (OLD.annulled_at IS NULL),
+      counted_micros = counted_micros - CASE WHEN OLD.annulled_at IS NULL THEN OLD.total_micros ELSE 0 END,
+      holding_returns = holding_returns - (SELECT count(*) FROM returns WHERE invoice_id = OLD.id AND estado IN ('pending', 'approved')),
+      approved_cents = approved_cents - (SELECT coalesce(sum(total_cents), 0) FROM returns WHERE invoice_id = OLD.id AND estado = 'approved')
+    WHERE manifest_id = OLD.manifest_id AND almacen = OLD.almacen;
+END;
+CREATE TRIGGER manifest_totals_invoice_changed AFTER UPDATE OF manifest_id, almacen, total, annulled_at ON invoices
+  WHEN NEW.manifest_id IS NOT OLD.manifest_id OR NEW.almacen IS NOT OLD.almacen OR NEW.total IS NOT OLD.total OR NEW.annulled_at IS NOT OLD.annulled_at BEGIN
+  UPDATE manifest_totals SET invoices = invoices - 1, counted_invoices = counted_invoices - (OLD.annulled_at IS NULL),
+      counted_micros = counted_micros - CASE WHEN OLD.annulled_at IS NULL THEN OLD.total_micros ELSE 0 END,
+      holding_returns = holding_returns - (SELECT count(*) FROM returns WHERE invoice_id = OLD.id AND estado IN ('pending', 'approved')),
+      approved_cents = approved_cents - (SELECT coalesce(sum(total_cents), 0) FROM returns WHERE invoice_id = OLD.id AND estado = 'approved')
+    WHERE manifest_id = OLD.manifest_id AND almacen = OLD.almacen;
+  INSERT INTO manifest_totals (manifest_id, almacen, invoices, counted_invoices, counted_micros, holding_returns, approved_cents)
+    VALUES (NEW.manifest_id, NEW.almacen, 1, NEW.annulled_at IS NULL, CASE WHEN NEW.annulled_at IS NULL THEN NEW.total_micros ELSE 0 END,
+      (SELECT count(*) FROM returns WHERE invoice_id = NEW.id AND estado IN ('pending', 'approved')),
+      (SELECT coalesce(sum(total_cents), 0) FROM returns WHERE invoice_id = NEW.id AND estado = 'approved'))
+    ON CONFLICT (manifest_id, almacen) DO UPDATE SET invoices = invoices + 1, counted_invoices = counted_invoices + excluded.counted_invoices,
+      counted_micros = counted_micros + excluded.counted_micros, holding_returns = holding_returns + excluded.holding_returns, approved_cents = approved_cents + excluded.approved_cents;
+END;
+CREATE TRIGGER manifest_totals_return_added AFTER INSERT ON returns BEGIN
+  UPDATE manifest_totals SET holding_returns = holding_returns + (NEW.estado IN ('pending', 'approved')),
+      approved_cents = approved_cents + CASE WHEN NEW.estado = 'approved' THEN NEW.total_cents ELSE 0 END
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = NEW.invoice_id);
+END;
+CREATE TRIGGER manifest_totals_return_removed AFTER DELETE ON returns BEGIN
+  UPDATE manifest_totals SET holding_returns = holding_returns - (OLD.estado IN ('pending', 'approved')),
+      approved_cents = approved_cents - CASE WHEN OLD.estado = 'approved' THEN OLD.total_cents ELSE 0 END
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = OLD.invoice_id);
+END;
+CREATE TRIGGER manifest_totals_return_changed AFTER UPDATE OF invoice_id, estado, total_cents ON returns
+  WHEN NEW.invoice_id IS NOT OLD.invoice_id OR NEW.estado IS NOT OLD.estado OR NEW.total_cents IS NOT OLD.total_cents BEGIN
+  UPDATE manifest_totals SET holding_returns = holding_returns - (OLD.estado IN ('pending', 'approved')),
+      approved_cents = approved_cents - CASE WHEN OLD.estado = 'approved' THEN OLD.total_cents ELSE 0 END
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = OLD.invoice_id);
+  UPDATE manifest_totals SET holding_returns = holding_returns + (NEW.estado IN ('pending', 'approved')),
+      approved_cents = approved_cents + CASE WHEN NEW.estado = 'approved' THEN NEW.total_cents ELSE 0 END
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = NEW.invoice_id);
 END;
 
 CREATE TABLE return_lines (

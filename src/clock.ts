@@ -71,9 +71,21 @@ export function isoWithOffset(clock: Clock, instant: Instant = clock.now()): str
   return ZonedDateTime.ofInstant(instant, clock.zone).format(ISO_WITH_OFFSET)
 }
 
-/** Formats a stored instant as local `YYYY-MM-DD HH:mm:ss` in the clock's zone. */
+/** The form toStoredInstant writes (UTC, milliseconds): Date.parse reads it exactly. */
+const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/**
+ * Formats a stored instant as local `YYYY-MM-DD HH:mm:ss` in the clock's zone. A list formats
+ * thousands of them: the stored form is read with Date.parse and shifted by the zone's offset at
+ * that instant, the same text js-joda's parser and formatter give at a tenth of the cost; any
+ * other text goes through js-joda as before.
+ */
 export function formatLocalDateTime(clock: Clock, storedInstant: string): string {
-  return ZonedDateTime.ofInstant(Instant.parse(storedInstant), clock.zone).format(LOCAL_DATE_TIME)
+  if (!STORED_INSTANT.test(storedInstant)) return ZonedDateTime.ofInstant(Instant.parse(storedInstant), clock.zone).format(LOCAL_DATE_TIME)
+  const epochMilli = Date.parse(storedInstant)
+  const offsetSeconds = clock.zone.rules().offset(Instant.ofEpochMilli(epochMilli)).totalSeconds()
+  const local = new Date(epochMilli + offsetSeconds * 1000).toISOString()
+  return `${local.slice(0, 10)} ${local.slice(11, 19)}`
 }
 
 /** The local date of a stored instant in the clock's zone. */

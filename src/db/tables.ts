@@ -9,6 +9,7 @@ export interface Tables {
   batch_payloads: BatchPayloadTable
   batch_body_chunks: BatchBodyChunkTable
   manifests: ManifestTable
+  manifest_totals: ManifestTotalsTable
   invoices: InvoiceTable
   invoice_lines: InvoiceLineTable
   invoice_conflicts: InvoiceConflictTable
@@ -78,6 +79,21 @@ export interface ManifestTable {
    * from `returns.windowBusinessDays` and extended by a supervisor. Null: no window.
    */
   returns_deadline: string | null
+}
+
+/**
+ * Per manifest and warehouse, kept by triggers (migration 9): stored invoices (annulled ones
+ * too), those not annulled and their exact sum in millionths, the pending and approved returns of
+ * its invoices and the sum of the approved ones in cents. Only read: the triggers write it.
+ */
+export interface ManifestTotalsTable {
+  manifest_id: number
+  almacen: string
+  invoices: number
+  counted_invoices: number
+  counted_micros: number
+  holding_returns: number
+  approved_cents: number
 }
 
 export interface InvoiceTable {
@@ -226,6 +242,11 @@ export interface ReturnTable {
   invoice_date: string
   /** Its invoice's Almacen, written and kept equal by triggers (schema.sql): never set by the code. */
   almacen: Generated<string | null>
+  /**
+   * What a search of the returns list reads: its invoice's Nfactura, Cliente, Clienteid and its
+   * manifest's number joined by U+001F, written and kept equal by triggers like `almacen`.
+   */
+  search_text: Generated<string | null>
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DayOfWeek, LocalDate } from '@js-joda/core'
+import { DayOfWeek, LocalDate, type Instant } from '@js-joda/core'
 import { auditedBy, inScope, narrowedScope, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDaysRange, today, toStoredInstant, type Clock } from '../clock.ts'
@@ -10,7 +10,7 @@ import type { ManifestState } from '../db/tables.ts'
 import { DomainError, invalidInput, notFound } from '../errors.ts'
 import { microsToCentsAmount } from '../money.ts'
 import { packageStateOf, publicationDay, requirePackageOpen, type PackageState } from '../returns/package.ts'
-import { businessDaysLeft, deadlineDateTime, holidaysOf, isBusinessDay } from '../returns/window.ts'
+import { businessDaysLeft, deadlineDateTime, holidaysOf, isBusinessDay, type Holidays } from '../returns/window.ts'
 import { pageAnswer, pageWindow } from '../http/paging.ts'
 import { MANIFEST_INVOICE_PAGE_SIZE, MANIFEST_PAGE_SIZE, type ManifestDetail, type ManifestInvoicePage, type ManifestPage, type ManifestStatus, type ManifestView } from './manifests.schemas.ts'
 import {
@@ -89,12 +89,13 @@ export interface ManifestListFilters {
 export function listManifests(deps: ManifestDeps, actor: Actor, filters: ManifestListFilters): ManifestView[] | ManifestPage {
   const scope = narrowedScope(actor, filters.almacen)
   const where = { estado: filters.estado, numberPrefix: filters.numero, ...localDaysRange(deps.clock, filters.desde, filters.hasta) }
-  if (filters.pagina === undefined) return findManifestSummaries(deps.db, scope, where).map((row) => toManifestView(deps, row))
+  const moment = viewMoment(deps)
+  if (filters.pagina === undefined) return findManifestSummaries(deps.db, scope, where).map((row) => toManifestView(deps, row, moment))
   const request = { page: filters.pagina, size: MANIFEST_PAGE_SIZE }
   const { offset, limit } = pageWindow(request)
   const rows = findManifestSummaryPage(deps.db, scope, where, offset, limit)
   const extras = findManifestExtras(deps.db, rows.map((row) => row.id), scope)
-  const items = rows.map((row) => ({ ...toManifestView(deps, row), conflictos_pendientes: extras.get(row.id)!.pendingConflicts, almacenes: extras.get(row.id)!.almacenes }))
+  const items = rows.map((row) => ({ ...toManifestView(deps, row, moment), conflictos_pendientes: extras.get(row.id)!.pendingConflicts, almacenes: extras.get(row.id)!.almacenes }))
   return pageAnswer('manifiestos', items, request, countManifests(deps.db, scope, where))
 }
 
@@ -245,10 +246,21 @@ function requireExtension(deps: ManifestDeps, current: LocalDate, until: LocalDa
   }
 }
 
-function toManifestView(deps: ManifestDeps, row: ManifestSummaryRow): ManifestView {
+/** The instant, day and holidays a view is computed at: once per list, not once per manifest. */
+interface ViewMoment {
+  now: Instant
+  today: LocalDate
+  holidays: Holidays
+}
+
+function viewMoment(deps: ManifestDeps): ViewMoment {
+  return { now: deps.clock.now(), today: today(deps.clock), holidays: holidaysOf(deps.config.returns.holidays) }
+}
+
+function toManifestView(deps: ManifestDeps, row: ManifestSummaryRow, moment: ViewMoment = viewMoment(deps)): ManifestView {
   const { clock } = deps
   const lastDay = row.returns_deadline === null ? null : LocalDate.parse(row.returns_deadline)
-  const supplierPackage = packageView(packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone))
+  const supplierPackage = packageView(packageStateOf(deps.contract, row.returns_deadline, moment.now, clock.zone))
   return {
     numero: row.numero,
     estado: row.estado,
@@ -258,7 +270,7 @@ function toManifestView(deps: ManifestDeps, row: ManifestSummaryRow): ManifestVi
     total_importe: microsToCentsAmount(row.total_micros),
     devoluciones: { cantidad: row.return_count, total_aprobado: row.returned_cents / 100 },
     plazo_devoluciones: lastDay === null ? null : deadlineDateTime(lastDay),
-    dias_habiles_restantes: lastDay === null ? null : businessDaysLeft(today(clock), lastDay, holidaysOf(deps.config.returns.holidays)),
+    dias_habiles_restantes: lastDay === null ? null : businessDaysLeft(moment.today, lastDay, moment.holidays),
     ...(supplierPackage === null ? {} : { paquete_proveedor: supplierPackage }),
   }
 }

@@ -21,11 +21,40 @@ export interface ManifestSummaryRow {
 
 /**
  * Manifests with the count and exact sum of the invoices in the warehouses of `scope`, and their
- * returns. A manifest with none of its invoices in scope is left out (it is not visible).
- * total() rather than sum(): it never overflows (sum() of integers fails past 2^63), and it is exact
- * while the result stays under 2^53 millionths — L 9,000 million per manifest.
+ * returns — what findManifestSummary gives for one — from manifest_totals (a row per manifest
+ * and warehouse, kept by triggers: no invoice or return is read). A manifest with none of its
+ * invoices in scope is left out (it is not visible). The sums are exact integers; total() hands
+ * them over as the same REAL the sum over every invoice gave (exact while under 2^53 millionths —
+ * L 9,000 million per manifest).
  */
 function summaries(db: Database, scope: WarehouseScope) {
+  const query = db.query
+    .selectFrom('manifests as m')
+    // Annulled invoices (confirmed re-issues) are paper for goods delivered once: counted_* leave them out.
+    .leftJoin('manifest_totals as t', (join) => join.onRef('t.manifest_id', '=', 'm.id').on(inWarehouses('t.almacen', scope)))
+    .groupBy('m.id')
+    .select([
+      'm.id',
+      'm.numero',
+      'm.estado',
+      'm.created_at',
+      'm.closed_at',
+      'm.returns_deadline',
+      sql<number>`coalesce(sum(t.counted_invoices), 0)`.as('invoice_count'),
+      sql<number>`total(t.counted_micros)`.as('total_micros'),
+      sql<number>`coalesce(sum(t.holding_returns), 0)`.as('return_count'),
+      sql<number>`total(t.approved_cents)`.as('returned_cents'),
+    ])
+  return scope === null ? query : query.where(visible(scope))
+}
+
+/**
+ * The manifest (with what `scope` sees of it), or undefined when it is unknown or not visible.
+ * One manifest is summed from its own invoices and returns (a few hundred entries of the index
+ * invoices_manifest_almacen): the client's status and every decision on a manifest read the
+ * stored rows themselves; the maintained totals serve the lists, which sum thousands.
+ */
+export function findManifestSummary(db: Database, numero: string, scope: WarehouseScope = null): ManifestSummaryRow | undefined {
   const returnVisible = inWarehouses('ri.almacen', scope)
   const query = db.query
     .selectFrom('manifests as m')
@@ -44,12 +73,9 @@ function summaries(db: Database, scope: WarehouseScope) {
       sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado IN ('pending', 'approved'))`.as('return_count'),
       sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado = 'approved')`.as('returned_cents'),
     ])
-  return scope === null ? query : query.where(visible(scope))
-}
-
-/** The manifest (with what `scope` sees of it), or undefined when it is unknown or not visible. */
-export function findManifestSummary(db: Database, numero: string, scope: WarehouseScope = null): ManifestSummaryRow | undefined {
-  return first(db, summaries(db, scope).where('m.numero', '=', numero))
+    .where('m.numero', '=', numero)
+  const visibleToScope = scope === null ? query : query.where(sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`)
+  return first(db, visibleToScope)
 }
 
 export interface ManifestFilters {
@@ -95,9 +121,18 @@ export interface ManifestExtras {
 
 /** Pending conflicts and warehouses of the given manifests, as `scope` sees them. */
 export function findManifestExtras(db: Database, manifestIds: readonly number[], scope: WarehouseScope): Map<number, ManifestExtras> {
-  const ids = sql<boolean>`i.manifest_id IN (SELECT value FROM json_each(${JSON.stringify(manifestIds)}))`
+  const idList = JSON.stringify(manifestIds)
   const extras = new Map<number, ManifestExtras>(manifestIds.map((id) => [id, { pendingConflicts: 0, almacenes: [] }]))
-  const warehouses = all(db, db.query.selectFrom('invoices as i').select(['i.manifest_id', 'i.almacen']).distinct().where(ids).where(inWarehouses('i.almacen', scope)).orderBy('i.almacen'))
+  const warehouses = all(
+    db,
+    db.query
+      .selectFrom('manifest_totals as t')
+      .select(['t.manifest_id', 't.almacen'])
+      .where(sql<boolean>`t.manifest_id IN (SELECT value FROM json_each(${idList}))`)
+      .where('t.invoices', '>', 0)
+      .where(inWarehouses('t.almacen', scope))
+      .orderBy('t.almacen'),
+  )
   for (const row of warehouses) extras.get(row.manifest_id)?.almacenes.push(row.almacen)
   const conflicts = all(
     db,
@@ -106,7 +141,7 @@ export function findManifestExtras(db: Database, manifestIds: readonly number[],
       .innerJoin('invoices as i', 'i.id', 'c.invoice_id')
       .select(['i.manifest_id', sql<number>`count(*)`.as('count')])
       .where('c.estado', '=', 'pending')
-      .where(ids)
+      .where(sql<boolean>`i.manifest_id IN (SELECT value FROM json_each(${idList}))`)
       .where(inWarehouses('i.almacen', scope))
       .groupBy('i.manifest_id'),
   )
@@ -117,7 +152,7 @@ export function findManifestExtras(db: Database, manifestIds: readonly number[],
 /** Only manifests with at least one invoice in scope (every manifest for a scope of all). */
 function visible(scope: WarehouseScope): RawBuilder<boolean> {
   if (scope === null) return sql<boolean>`1`
-  return sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`
+  return sql<boolean>`EXISTS (SELECT 1 FROM manifest_totals vt WHERE vt.manifest_id = m.id AND ${inWarehouses('vt.almacen', scope)} AND vt.invoices > 0)`
 }
 
 /** The filters as one condition on `manifests m`. */

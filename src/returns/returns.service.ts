@@ -151,10 +151,11 @@ export function listReturnPage(deps: ReturnReadDeps, actor: Actor, filters: Retu
   const where = returnFiltersOf(actor, filters)
   const request = { page: filters.pagina, size: RETURN_PAGE_SIZE }
   const { offset, limit } = pageWindow(request)
-  const rows = findReturnPage(deps.db, where, offset, limit)
+  const total = countReturns(deps.db, where)
+  const rows = findReturnPage(deps.db, where, offset, limit, total)
   const lines = findReturnLines(deps.db, rows.map((row) => row.id))
   const items = rows.map((row) => ({ ...toView(deps, row, lines.get(row.id) ?? []), clienteid: row.cliente_id, cliente: row.cliente, almacen: row.almacen }))
-  return pageAnswer('devoluciones', items, request, countReturns(deps.db, where))
+  return pageAnswer('devoluciones', items, request, total)
 }
 
 /** The store's filters for an actor's list (null actor: the service itself, every warehouse). */

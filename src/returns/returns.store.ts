@@ -29,8 +29,11 @@ export interface InvoiceLineForReturn {
   total: number
 }
 
+/** Columns the triggers copy from the return's invoice and manifest (schema.sql): never written by the code. */
+type CopiedColumns = 'almacen' | 'search_text'
+
 /** A return with what its views show of its invoice, manifest and reason. */
-export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered_date' | 'almacen'> & {
+export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered_date' | CopiedColumns> & {
   reason_descripcion: string
   reason_id_proveedor: string | null
   nfactura: string
@@ -91,7 +94,7 @@ export function findHeldUnits(db: Database, invoiceId: number): Map<number, numb
   return new Map(rows.map((row) => [row.numero_linea, row.units]))
 }
 
-export function insertReturn(db: Database, row: Omit<ReturnTable, 'id' | 'almacen'>): number {
+export function insertReturn(db: Database, row: Omit<ReturnTable, 'id' | CopiedColumns>): number {
   return Number(run(db, db.query.insertInto('returns').values(row)).lastInsertRowid)
 }
 
@@ -99,7 +102,7 @@ export function insertReturnLines(db: Database, lines: readonly ReturnLineRow[])
   if (lines.length > 0) run(db, db.query.insertInto('return_lines').values([...lines]))
 }
 
-export function updateReturn(db: Database, id: number, changes: Partial<Omit<ReturnTable, 'id' | 'almacen'>>): void {
+export function updateReturn(db: Database, id: number, changes: Partial<Omit<ReturnTable, 'id' | CopiedColumns>>): void {
   run(db, db.query.updateTable('returns').set(changes).where('id', '=', id))
 }
 
@@ -141,30 +144,47 @@ export interface ReturnFilters {
   scope?: WarehouseScope
 }
 
-const RETURN_SEARCH_COLUMNS = ['i.nfactura', 'i.cliente', 'i.cliente_id', 'm.numero']
+/**
+ * Nfactura, cliente and Clienteid of the invoice and NumeroManifiesto, joined by U+001F and copied
+ * onto the return by triggers (always equal to the invoice's and manifest's): a search reads the
+ * returns alone, one LIKE per return. A search never holds a control character (SearchText
+ * refuses them), so it matches the joined text exactly when it is inside one of the four.
+ */
+const RETURN_SEARCH_COLUMNS = ['r.search_text']
+
+/**
+ * Up to this many matches of a search, their page is picked from the index returns_search (the
+ * pass the count just made, then a sort of these few ids); past it, walking the returns by id
+ * finds a page within a few rows, since one return in every few matches.
+ */
+const FEW_MATCHES = 2000
 
 /** Returns matching the filters, by id. */
 export function findReturns(db: Database, filters: ReturnFilters): ReturnRow[] {
   return all(db, matching(returnsWithContext(db), filters).orderBy('r.id'))
 }
 
-/** One page of the returns matching the filters, newest (highest id) first. */
-export function findReturnPage(db: Database, filters: ReturnFilters, offset: number, limit: number): ReturnRow[] {
-  return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
+/**
+ * One page of the returns matching the filters, newest (highest id) first; `total` is how many
+ * match (countReturns). Walking the returns by id stops at the page, unless a search matches
+ * few of them: then it would read every return, so the page's ids come from the narrow index.
+ */
+export function findReturnPage(db: Database, filters: ReturnFilters, offset: number, limit: number, total: number): ReturnRow[] {
+  if (filters.search === undefined || total > FEW_MATCHES) return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
+  // `+r.id`: ordering by the rowid itself would make SQLite walk the table instead of the index.
+  const ids = matching(db.query.selectFrom('returns as r').select('r.id'), filters).orderBy(sql`+r.id`, 'desc').limit(limit).offset(offset)
+  return all(db, returnsWithContext(db).where('r.id', 'in', ids).orderBy('r.id', 'desc'))
 }
 
 /**
- * How many returns match the filters. Without a search the returns table answers alone (its own
- * copy of the warehouse); a search reads each candidate's invoice and manifest.
+ * How many returns match the filters: the returns table answers alone, search included (its own
+ * copies of the warehouse and of what a search reads).
  */
 export function countReturns(db: Database, filters: ReturnFilters): number {
-  const count = sql<number>`count(*)`.as('count')
-  if (filters.search === undefined) return first(db, matching(db.query.selectFrom('returns as r').select(count), filters))?.count ?? 0
-  const query = db.query.selectFrom('returns as r').innerJoin('invoices as i', 'i.id', 'r.invoice_id').innerJoin('manifests as m', 'm.id', 'i.manifest_id').select(count)
-  return first(db, matching(query, filters))?.count ?? 0
+  return first(db, matching(db.query.selectFrom('returns as r').select(sql<number>`count(*)`.as('count')), filters))?.count ?? 0
 }
 
-/** The filters on a query over `returns r` (joined with `invoices i` and `manifests m` when searching). */
+/** The filters on a query over `returns r`. */
 function matching<Q extends { where: (condition: RawBuilder<boolean>) => Q }>(query: Q, filters: ReturnFilters): Q {
   const conditions: Array<RawBuilder<unknown>> = [inWarehouses('r.almacen', filters.scope ?? null)]
   if (filters.registeredDate !== undefined) conditions.push(sql`r.registered_date = ${filters.registeredDate}`)
