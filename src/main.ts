@@ -30,7 +30,12 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
   const db = openDatabase(config.database.path)
   let stopping: Promise<void> | undefined
   try {
+    const migrationStarted = clock.now()
     const migration = migrateDatabase(db)
+    if (migration.from > 0 && migration.from !== migration.to) {
+      const segundos = Math.round((clock.now().toEpochMilli() - migrationStarted.toEpochMilli()) / 100) / 10
+      log.info({ desde: migration.from, hasta: migration.to, segundos }, 'base de datos migrada')
+    }
     const interrupted = failInterruptedBatches({ db, clock })
     if (interrupted > 0) log.warn({ lotes: interrupted }, 'lotes interrumpidos por una detención anterior: marcados como fallidos (un reenvío se procesa)')
     const { listener: requestListener, monitor, snapshots, errors } = createApp({ config, db, clock, log })
