@@ -46,12 +46,11 @@ export function scanBody(body: Uint8Array): BodyScan {
   for (let i = 0; i < length; i++) {
     const byte = body[i]!
     if (byte === QUOTE) {
-      for (i++; i < length; ) {
-        const inner = body[i]!
-        if (inner === QUOTE) break
-        i += inner === BACKSLASH ? 2 : 1
+      i = closingQuote(body, i + 1)
+      if (i === -1) {
+        closed = false
+        break
       }
-      if (i >= length) closed = false
     } else if (byte === COMMA) {
       commas += 1
     } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
@@ -83,6 +82,16 @@ export function mayHoldLoneSurrogate(body: Buffer): boolean {
 /** Where invoice `index` (0-based position in the batch) lies in the body. */
 export function placeOf(layout: BodyLayout, index: number): { offset: number; length: number } {
   return { offset: layout.starts[index]!, length: layout.ends[index]! - layout.starts[index]! }
+}
+
+/** Where the string opened before `from` closes: the next `"` not escaped by an odd run of `\`s; -1 if none. */
+function closingQuote(body: Uint8Array, from: number): number {
+  for (let quote = body.indexOf(QUOTE, from); quote !== -1; quote = body.indexOf(QUOTE, quote + 1)) {
+    let backslashes = 0
+    while (body[quote - 1 - backslashes] === BACKSLASH) backslashes++
+    if (backslashes % 2 === 0) return quote
+  }
+  return -1
 }
 
 function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
