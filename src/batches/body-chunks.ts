@@ -31,33 +31,43 @@ export function insertBodyChunks(db: Database, batchId: number, chunks: readonly
   }
 }
 
-/** The body of a batch as received, from its chunks; undefined when it has none. */
+/**
+ * The body of a batch as received, from its chunks; undefined when it has none, or only some
+ * (the retention deleted those no invoice needed).
+ */
 export function findChunkedBody(db: Database, batchId: number): Buffer | undefined {
   const rows = all(db, db.query.selectFrom('batch_body_chunks').select(['chunk', 'data']).where('batch_id', '=', batchId).orderBy('chunk'))
-  if (rows.length === 0) return undefined
-  return Buffer.concat(rows.map((row) => brotliDecompressSync(row.data)))
+  if (rows.length === 0 || rows.some((row, i) => row.chunk !== i)) return undefined
+  const body = Buffer.concat(rows.map((row) => brotliDecompressSync(row.data)))
+  const expected = first(db, db.query.selectFrom('batches').select('body_bytes').where('id', '=', batchId))?.body_bytes
+  return body.length === expected ? body : undefined
 }
 
 /**
- * One invoice's bytes from its batch's chunks (one, or two when it straddles a boundary). The
- * last few decompressed chunks are kept per database: step 8 reads the stored originals of a
- * resent batch's invoices one after another.
+ * Decompressed chunks kept while many originals are read (step 8 comparing a resent batch's
+ * invoices, in whatever order they come); dropped with the work that made it.
  */
-export function readOriginalBytes(db: Database, batchId: number, place: OriginalPlace): Buffer {
+export type ChunkCache = Map<string, Buffer>
+
+/**
+ * One invoice's bytes from its batch's chunks (one, or two when it straddles a boundary). Without
+ * a `cache`, the last few decompressed chunks are kept per database.
+ */
+export function readOriginalBytes(db: Database, batchId: number, place: OriginalPlace, cache?: ChunkCache): Buffer {
   const firstChunk = Math.floor(place.offset / BODY_CHUNK_BYTES)
   const lastChunk = Math.floor((place.offset + place.length - 1) / BODY_CHUNK_BYTES)
   const start = place.offset - firstChunk * BODY_CHUNK_BYTES
-  if (firstChunk === lastChunk) return decompressedChunk(db, batchId, firstChunk).subarray(start, start + place.length)
+  if (firstChunk === lastChunk) return decompressedChunk(db, batchId, firstChunk, cache).subarray(start, start + place.length)
   const parts: Buffer[] = []
-  for (let chunk = firstChunk; chunk <= lastChunk; chunk++) parts.push(decompressedChunk(db, batchId, chunk))
+  for (let chunk = firstChunk; chunk <= lastChunk; chunk++) parts.push(decompressedChunk(db, batchId, chunk, cache))
   return Buffer.concat(parts).subarray(start, start + place.length)
 }
 
 const RECENT_CHUNKS = 4
 const recentChunks = new WeakMap<Database, Map<string, Buffer>>()
 
-function decompressedChunk(db: Database, batchId: number, chunk: number): Buffer {
-  let recent = recentChunks.get(db)
+function decompressedChunk(db: Database, batchId: number, chunk: number, cache: ChunkCache | undefined): Buffer {
+  let recent = cache ?? recentChunks.get(db)
   if (!recent) recentChunks.set(db, (recent = new Map()))
   const key = `${batchId}:${chunk}`
   const cached = recent.get(key)
@@ -65,7 +75,7 @@ function decompressedChunk(db: Database, batchId: number, chunk: number): Buffer
   const row = first(db, db.query.selectFrom('batch_body_chunks').select('data').where('batch_id', '=', batchId).where('chunk', '=', chunk))
   if (!row) throw new Error(`falta el fragmento ${chunk} del cuerpo del lote ${batchId}`)
   const data = brotliDecompressSync(row.data)
-  if (recent.size >= RECENT_CHUNKS) recent.delete(recent.keys().next().value!)
+  if (cache === undefined && recent.size >= RECENT_CHUNKS) recent.delete(recent.keys().next().value!)
   recent.set(key, data)
   return data
 }

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads'
+import { brotliCompressSync, constants } from 'node:zlib'
 
 /**
  * Compresses batch bodies in a worker thread, while the main thread parses and checks them.
@@ -8,11 +9,12 @@ import { Worker } from 'node:worker_threads'
  * SharedArrayBuffer), compresses it with brotli in chunks, and answers with the chunks.
  *
  * The worker starts with the first batch and stops after a minute without one, so an idle
- * service holds no second JavaScript heap.
+ * service holds no second JavaScript heap; it keeps the process alive only while it has work.
  */
 export class BodyCompressor {
   private worker: Worker | null = null
-  private readonly pending = new Map<number, { resolve: (chunks: Buffer[]) => void; reject: (error: Error) => void }>()
+  /** The jobs of the current worker (a stopping worker fails only its own). */
+  private pending = new Map<number, { resolve: (chunks: Buffer[]) => void; reject: (error: Error) => void }>()
   private nextId = 1
   private idleTimer: NodeJS.Timeout | null = null
 
@@ -24,8 +26,8 @@ export class BodyCompressor {
   }
 
   /**
-   * The body's bytes `ranges` (offsets into `body`), each compressed with brotli.
-   * @throws Error when the worker fails (the batch then fails with a 500, nothing stored).
+   * The body's bytes `ranges` (offsets into `body`), each compressed with brotli. Should the
+   * worker fail, they are compressed here on the main thread: slower, but the batch is not lost.
    */
   compress(body: Buffer, ranges: ReadonlyArray<readonly [number, number]>): Promise<Buffer[]> {
     const worker = this.ensureWorker()
@@ -34,8 +36,11 @@ export class BodyCompressor {
     const shared = body.buffer instanceof SharedArrayBuffer
     // A body outside shared memory (not read from a request) is copied to the worker.
     const source = shared ? { buffer: body.buffer, byteOffset: body.byteOffset, byteLength: body.byteLength } : { buffer: new Uint8Array(body), byteOffset: 0, byteLength: body.byteLength }
+    const done = new Promise<Buffer[]>((resolve, reject) => this.pending.set(id, { resolve, reject }))
+    // While it has work the worker keeps the process alive; idle, it never does.
+    worker.ref()
     worker.postMessage({ id, ...source, ranges })
-    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }))
+    return done.catch(() => ranges.map(([start, end]) => brotliCompressSync(body.subarray(start, end), brotliOptions(end - start))))
   }
 
   /** Stops the worker (the service is closing); a compression under way fails. */
@@ -50,21 +55,25 @@ export class BodyCompressor {
     if (this.worker) return this.worker
     // A small heap: the worker only holds a chunk's output at a time (the body is shared memory).
     const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 } })
+    const pending = (this.pending = new Map())
     worker.on('message', (message: { id: number; chunks?: Uint8Array[]; error?: string }) => {
-      const waiting = this.pending.get(message.id)
-      this.pending.delete(message.id)
+      const waiting = pending.get(message.id)
+      pending.delete(message.id)
       if (message.chunks) waiting?.resolve(message.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
       else waiting?.reject(new Error(`no se pudo comprimir el cuerpo del lote: ${message.error}`))
-      if (this.pending.size === 0) this.scheduleStop()
+      if (pending.size === 0) {
+        worker.unref()
+        this.scheduleStop()
+      }
     })
     const failAll = (error: Error) => {
       if (this.worker === worker) this.worker = null
-      for (const waiting of this.pending.values()) waiting.reject(error)
-      this.pending.clear()
+      for (const waiting of pending.values()) waiting.reject(error)
+      pending.clear()
     }
     worker.on('error', failAll)
     worker.on('exit', (code) => failAll(new Error(`el proceso de compresión terminó (código ${code})`)))
-    // After its listeners (adding one refs it again): the worker never keeps the process alive.
+    // After its listeners (adding one refs it again).
     worker.unref()
     this.worker = worker
     this.scheduleStop()
@@ -80,12 +89,17 @@ export class BodyCompressor {
   }
 }
 
+/** Quality 4 with a size hint and a 1 MiB window (a chunk's size): JSON shrinks ~10×, at ~200 MB/s. */
+function brotliOptions(size: number) {
+  return { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: 20, [constants.BROTLI_PARAM_SIZE_HINT]: size } }
+}
+
 /** The process's one compressor: every service of the process shares its worker. */
 export const bodyCompressor = new BodyCompressor()
 
 /**
- * The worker, as source text so that it runs from the single executable too (no file of its own).
- * Quality 4 with a size hint: JSON shrinks ~10×, at ~200 MB/s.
+ * The worker, as source text so that it runs from the single executable too (no file of its own),
+ * with the options of `brotliOptions`.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')

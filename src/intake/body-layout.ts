@@ -12,7 +12,7 @@ export interface BodyScan {
   commas: number
   /** Deepest nesting of objects and arrays, the body's own array included. */
   maxDepth: number
-  /** The top-level objects and arrays of the body's array; null when the body does not close. */
+  /** The top-level objects and arrays of the body's array; null when the body does not close, or holds more than MAX_RECORDED. */
   layout: BodyLayout | null
 }
 

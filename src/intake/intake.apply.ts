@@ -12,7 +12,7 @@ import { insertReissue } from '../reissues/reissues.store.ts'
 import { updateReturnsInvoiceDate } from '../returns/returns.store.ts'
 import type { Advertencia, RejectedManifest, Resumen } from './intake.schemas.ts'
 import { invoiceContentHash, normalize, type ReceivedInvoice } from './intake.structure.ts'
-import type { OriginalPlace } from '../batches/body-chunks.ts'
+import type { ChunkCache, OriginalPlace } from '../batches/body-chunks.ts'
 import { numberOf, textOf } from './invoice-fields.ts'
 
 export interface ApplyOutcome {
@@ -79,6 +79,8 @@ export function applyBatch(
   const storesNothing = context.contract.allOrNothing && verdicts.some((verdict) => verdict.rejection !== null)
 
   const resumen: Resumen = { recibidas: received, insertadas: 0, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 }
+  // The stored originals of a resent batch's invoices: each chunk decompressed once, whatever their order.
+  const storedChunks: ChunkCache = new Map()
   const rejected: RejectedManifest[] = []
   const advertencias: Advertencia[] = []
   const reissues: ApplyOutcome['reissues'] = []
@@ -111,7 +113,7 @@ export function applyBatch(
         if (repeat) insertReissue(db, { invoiceId, originalInvoiceId: repeat.original.id, batchId: context.batchId, daysApart: repeat.daysApart, at: context.at })
         resumen.insertadas += 1
       } else {
-        resumen[compareWithStored(context, invoice, existing, numero, advertencias)] += 1
+        resumen[compareWithStored(context, invoice, existing, numero, advertencias, storedChunks)] += 1
       }
     }
   }
@@ -208,9 +210,10 @@ function compareWithStored(
   existing: ExistingInvoice,
   numero: string,
   advertencias: Advertencia[],
+  storedChunks: ChunkCache,
 ): 'sin_cambios' | 'actualizadas' | 'pendientes_revision' {
   const { db } = context
-  const existingOriginal = findInvoiceOriginal(db, existing.id)
+  const existingOriginal = findInvoiceOriginal(db, existing.id, storedChunks)
   const write = writeOf(context, invoice)
   if (write.original === existingOriginal) return 'sin_cambios'
   const changed = changedFields(JSON.parse(existingOriginal) as Record<string, unknown>, invoice.raw)

@@ -47,7 +47,7 @@ export type BatchAnswer = ReturnType<typeof answers.processed> | ReturnType<type
 /**
  * The intake pipeline of interface-v1 §4.1, steps 2–8. An identical body processed today is
  * answered before parsing (step 6 on the bytes). While steps 2–4 run, the body's chunks (the
- * invoices' originals) compress in the thread pool; after waiting for them, steps 5–8 run to the
+ * invoices' originals) compress in a worker thread; after waiting for them, steps 5–8 run to the
  * commit without another await, so two identical batches arriving together are processed one
  * after the other and the second finds the first (duplicate answer).
  * @returns the 200 answer (processed, or duplicate of today's identical batch).
@@ -60,6 +60,9 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
 
   const read = readBatch(deps, incoming, { compress: true })
   const chunks = await read.compressed!
+  // The same bytes may have been processed while this batch waited for its chunks.
+  const processedMeanwhile = duplicateOfBody(db, incoming.bodyHash, today(clock).toString())
+  if (processedMeanwhile) return processedMeanwhile
   const checked = checkAgainstStored(deps, read)
   if ('duplicate' in checked) return checked.duplicate
 
@@ -221,7 +224,7 @@ function recordBatch(deps: IntakeDeps, checked: CheckedBatch, incoming: Incoming
     invoiceCount: checked.invoices.length,
   })
   if (batchId === null) {
-    // Only reachable if a batch of this content is still `received` (never in one process).
+    // Only reachable if a batch with these bytes is still `received` (never in one process).
     throw new DomainError('UNAVAILABLE', 'Un lote idéntico se está procesando en este momento; reenvíe en unos segundos.')
   }
   return batchId

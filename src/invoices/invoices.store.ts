@@ -3,7 +3,7 @@ import type { WarehouseScope } from '../actor.ts'
 import { all, first, preparedStatement, run, type Database } from '../db/database.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
 import { columnValue, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from '../intake/invoice-fields.ts'
-import { readOriginalBytes, type OriginalPlace } from '../batches/body-chunks.ts'
+import { readOriginalBytes, type ChunkCache, type OriginalPlace } from '../batches/body-chunks.ts'
 
 /**
  * The one store that writes invoices and their lines: the intake inserts them and updates them
@@ -80,13 +80,13 @@ export function findInvoiceRow(db: Database, nfactura: string, scope: WarehouseS
  * The client's JSON of the invoice's stored version, as `JSON.stringify` writes the parsed
  * invoice (the bytes as sent, kept in the batch's body, are normalised the same way).
  */
-export function findInvoiceOriginal(db: Database, invoiceId: number): string {
+export function findInvoiceOriginal(db: Database, invoiceId: number, cache?: ChunkCache): string {
   const row = first(
     db,
     db.query.selectFrom('invoices').select(['original', 'batch_id', 'original_offset', 'original_length']).where('id', '=', invoiceId),
   )!
   if (row.original_offset === null) return row.original
-  const bytes = readOriginalBytes(db, row.batch_id, { offset: row.original_offset, length: row.original_length! })
+  const bytes = readOriginalBytes(db, row.batch_id, { offset: row.original_offset, length: row.original_length! }, cache)
   return JSON.stringify(JSON.parse(bytes.toString('utf8')))
 }
 

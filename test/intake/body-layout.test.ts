@@ -54,6 +54,8 @@ test('body chunks: concatenated they are the body, and an invoice straddling two
     assert.ok(ranges.length >= 3)
     assert.deepEqual(Buffer.concat(ranges.map(([start, end]) => body.subarray(start, end))), body)
     insertBodyChunks(db, batchId, ranges.map(([start, end]) => brotliCompressSync(body.subarray(start, end))))
+    assert.equal(findChunkedBody(db, batchId), undefined, 'a body whose size is not recorded is not trusted whole')
+    db.sqlite.prepare('UPDATE batches SET body_bytes = ? WHERE id = ?').run(body.length, batchId)
     assert.deepEqual(findChunkedBody(db, batchId), body)
     const layout = scanBody(body).layout!
     const straddling = invoices.findIndex((_, i) => Math.floor(layout.starts[i]! / BODY_CHUNK_BYTES) !== Math.floor((layout.ends[i]! - 1) / BODY_CHUNK_BYTES))
@@ -61,6 +63,8 @@ test('body chunks: concatenated they are the body, and an invoice straddling two
     for (const i of [0, straddling, invoices.length - 1]) {
       assert.deepEqual(JSON.parse(readOriginalBytes(db, batchId, placeOf(layout, i)).toString('utf8')), invoices[i])
     }
+    db.sqlite.prepare('DELETE FROM batch_body_chunks WHERE batch_id = ? AND chunk = 1').run(batchId)
+    assert.equal(findChunkedBody(db, batchId), undefined, 'a body missing a chunk (pruned) is not answered')
   } finally {
     closeDatabase(db)
   }
