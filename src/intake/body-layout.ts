@@ -1,3 +1,5 @@
+import type { OriginalPlace } from '../batches/body-chunks.ts'
+
 /**
  * One pass over a batch's bytes, before JSON.parse is asked to build anything: how many values
  * it would build (step 2 refuses absurdly dense bodies) and where each invoice lies. The body is
@@ -80,7 +82,7 @@ export function mayHoldLoneSurrogate(body: Buffer): boolean {
 }
 
 /** Where invoice `index` (0-based position in the batch) lies in the body. */
-export function placeOf(layout: BodyLayout, index: number): { offset: number; length: number } {
+export function placeOf(layout: BodyLayout, index: number): OriginalPlace {
   return { offset: layout.starts[index]!, length: layout.ends[index]! - layout.starts[index]! }
 }
 
