@@ -145,7 +145,7 @@ export function createHttpApp(settings: HttpAppOptions): App {
       sessionToken,
       clientIp,
       keyFingerprint,
-      readBody: (inspect) => readBody(event, { ...limits, ...(inspect ? { inspect } : {}) }),
+      readBody: (watch) => readBody(event, { ...limits, ...watch }),
       logContext,
     })
     return sendReply(event, reply)
