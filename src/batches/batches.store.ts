@@ -76,15 +76,6 @@ export function findProcessedBatchByBody(db: Database, bodyHash: string, receive
   )
 }
 
-/** Whether a batch processed on that day had a body of exactly this many bytes (a resend's has). */
-export function isBodySizeProcessedOn(db: Database, bodyBytes: number, receivedDate: string): boolean {
-  const row = first(
-    db,
-    db.query.selectFrom('batches').select('id').where('received_date', '=', receivedDate).where('body_bytes', '=', bodyBytes).where('estado', '=', 'processed'),
-  )
-  return row !== undefined
-}
-
 /**
  * The batches of that day (received or processed) that could have the same content: the same
  * invoice numbers in the same order, or recorded before their numbers were (migration 8).

@@ -3,7 +3,7 @@ import { all, first, run, type Database } from '../db/database.ts'
 
 /**
  * A batch's body is kept once, as received, in chunks of BODY_CHUNK_BYTES compressed with brotli
- * (`batch_body_chunks`, compressed by src/batches/body-worker.ts): the chunks concatenated
+ * (`batch_body_chunks`, compressed by src/batches/body-compressor.ts): the chunks concatenated
  * are the body byte for byte (the payload download), and each stored invoice points at its own
  * bytes in it (its `original`: offset and length in the body). The JSON of a realistic invoice
  * takes ~550 bytes this way, instead of ~5.5 KB as text beside a compressed copy of the body.

@@ -13,20 +13,6 @@ export interface ReadBodyOptions {
    * inflated as it arrives, and `maxBytes`, `inspect` and the answer all see the inflated bytes.
    */
   gzip?: boolean
-  /**
-   * A plain body with a Content-Length is read into shared memory, the buffer the answer will be:
-   * `arriving` gets that buffer before its first byte, and the watcher it may return is told how
-   * many bytes are there after each chunk, or that the body will never complete. Work on the body
-   * can so run in another thread while it arrives (src/batches/body-worker.ts).
-   */
-  arriving?: (body: Buffer) => BodyWatcher | undefined
-}
-
-export interface BodyWatcher {
-  /** The first `bytes` bytes of the body are in its buffer. */
-  arrived(bytes: number): void
-  /** The body will not complete (too large, too slow, the client left). */
-  failed(): void
 }
 
 /** Inflated bytes per chunk: fewer, larger chunks for `inspect` than zlib's 16 KB default. */
@@ -50,7 +36,6 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
   // A gzip body's Content-Length is its compressed size, which says nothing of the inflated one.
   const declared = Number(request.headers['content-length'])
   const whole = !options.gzip && Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes ? sharedBuffer(declared) : null
-  const watcher = whole !== null ? options.arriving?.(whole) : undefined
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -67,10 +52,8 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
         inflater.destroy()
         request.resume()
       }
-      if (error) {
-        watcher?.failed()
-        reject(error)
-      } else resolve(body!)
+      if (error) reject(error)
+      else resolve(body!)
     }
     const timer = setTimeout(
       () =>
@@ -92,19 +75,13 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
         return
       }
       options.inspect?.(chunk)
-      if (whole !== null && size + chunk.length <= whole.length) {
-        chunk.copy(whole, size)
-        watcher?.arrived(size + chunk.length)
-      } else chunks.push(chunk)
+      if (whole !== null && size + chunk.length <= whole.length) chunk.copy(whole, size)
+      else chunks.push(chunk)
       size += chunk.length
     }
     const finish = () => {
-      if (whole !== null && chunks.length === 0 && size === whole.length) settle(null, whole)
-      else {
-        // Not the buffer the watcher was given (an impossible body for its Content-Length).
-        watcher?.failed()
-        settle(null, concatShared(whole === null ? chunks : [whole.subarray(0, Math.min(size, whole.length)), ...chunks], size))
-      }
+      if (whole !== null && chunks.length === 0) settle(null, whole.subarray(0, size))
+      else settle(null, concatShared(whole === null ? chunks : [whole.subarray(0, Math.min(size, whole.length)), ...chunks], size))
     }
     if (inflater === null) {
       request.on('data', take)
@@ -141,8 +118,8 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
 }
 
 /**
- * Bodies live in shared memory: a worker thread scans and compresses a batch's body straight from
- * it (src/batches/body-worker.ts), with no copy, even while it arrives.
+ * Bodies live in shared memory: the batch's body is compressed by a worker thread straight from
+ * it (src/batches/body-compressor.ts), with no copy.
  */
 function sharedBuffer(size: number): Buffer {
   return Buffer.from(new SharedArrayBuffer(size))

@@ -145,7 +145,7 @@ export function createHttpApp(settings: HttpAppOptions): App {
       sessionToken,
       clientIp,
       keyFingerprint,
-      readBody: (watch) => readBody(event, { ...limits, ...watch }),
+      readBody: (inspect) => readBody(event, { ...limits, ...(inspect ? { inspect } : {}) }),
       logContext,
     })
     return sendReply(event, reply)

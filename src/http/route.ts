@@ -2,7 +2,6 @@ import type { StaticDecode, TSchema } from 'typebox'
 import type { Actor, Right } from '../actor.ts'
 import type { Access } from './auth.ts'
 import type { RateGroup } from './rate-limit.ts'
-import type { ReadBodyOptions } from './body.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
@@ -77,12 +76,11 @@ export interface RouteRequest<Params, Query, Headers = unknown, Body = unknown, 
   /** Fingerprint of the key that authenticated the request (empty for public routes and sessions). */
   keyFingerprint: string
   /**
-   * Raw-body routes: reads the body (within its limit and time), showing each chunk to `inspect`
-   * and the shared buffer it arrives into to `arriving` (see `ReadBodyOptions`); a gzip body
-   * (Content-Encoding: gzip) is inflated as it arrives, and the chunks, the limit and the answer
-   * are its inflated bytes.
+   * Raw-body routes: reads the body (within its limit and time), showing each chunk to `inspect`;
+   * a gzip body (Content-Encoding: gzip) is inflated as it arrives, and the chunks, the limit and
+   * the answer are its inflated bytes.
    */
-  readBody: (watch?: Pick<ReadBodyOptions, 'inspect' | 'arriving'>) => Promise<Buffer>
+  readBody: (inspect?: (chunk: Buffer) => void) => Promise<Buffer>
   /** What the request's log line should also carry (the batch uuid). */
   logContext: { batchUuid?: string }
 }

@@ -5,9 +5,7 @@ import { UploadSlots } from '../http/upload-slots.ts'
 import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
 import { defineRoute, type Reply, type Route, type RouteRequest } from '../http/route.ts'
 import { ErrorBody, errorResponse } from '../http/schemas.ts'
-import { bodyWorker, type BodyJob } from '../batches/body-worker.ts'
-import { isBodySizeProcessedOn } from '../batches/batches.store.ts'
-import { today } from '../clock.ts'
+import { bodyCompressor } from '../batches/body-compressor.ts'
 import {
   BatchBodyInvalid,
   BatchDatesInvalid,
@@ -76,7 +74,7 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
         503: BUSY,
       },
       handle: (request) =>
-        receiving(deps, request, { logUuid: true, keep: true, internalDetails: (uuid) => ({ batch_uuid: uuid }) }, (incoming) => receiveBatch(deps, incoming)),
+        receiving(deps, request, { logUuid: true, compress: true, internalDetails: (uuid) => ({ batch_uuid: uuid }) }, (incoming) => receiveBatch(deps, incoming)),
     }),
     defineRoute({
       method: 'POST',
@@ -108,7 +106,7 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
         503: BUSY,
       },
       handle: (request) =>
-        receiving(deps, request, { logUuid: false, keep: false, internalDetails: () => ({ batch_uuid: null, simulacion: true }) }, (incoming) => simulateBatch(deps, incoming)),
+        receiving(deps, request, { logUuid: false, compress: false, internalDetails: () => ({ batch_uuid: null, simulacion: true }) }, (incoming) => simulateBatch(deps, incoming)),
     }),
   ]
 }
@@ -116,11 +114,8 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
 interface Receiving {
   /** Whether the request's log line carries the batch's uuid (only when a batch may be stored). */
   logUuid: boolean
-  /**
-   * Whether the body will be kept (insertar): the body worker starts while it arrives, scans it as
-   * it arrives and then compresses it.
-   */
-  keep: boolean
+  /** Whether the body will be compressed to be kept (insertar): the compressing worker starts while it arrives. */
+  compress: boolean
   /** What a 500 adds to its body. */
   internalDetails: (uuid: string) => Record<string, unknown>
 }
@@ -140,13 +135,9 @@ async function receiving(
   const release = deps.uploads.acquire()
   try {
     const uuid = randomUUID()
-    if (options.keep) bodyWorker.warm()
+    if (options.compress) bodyCompressor.warm()
     const hash = createHash('sha256')
-    let job: BodyJob | null = null
-    const body = await request.readBody({
-      inspect: (chunk) => hash.update(chunk),
-      ...(options.keep ? { arriving: (arriving: Buffer) => (worthFollowing(deps, arriving.length) ? (job = bodyWorker.follow(arriving)) : undefined) } : {}),
-    })
+    const body = await request.readBody((chunk) => hash.update(chunk))
     const bodyHash = hash.digest('hex')
     // The log names the batch the answer names: the original one for a duplicate, none for a
     // batch refused before it was recorded (steps 2–5).
@@ -154,7 +145,7 @@ async function receiving(
       if (options.logUuid && typeof answered === 'string') request.logContext.batchUuid = answered
     }
     try {
-      const answer = await work({ uuid, body, bodyHash, job, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint })
+      const answer = await work({ uuid, body, bodyHash, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint })
       logAnswered((answer as { batch_uuid?: unknown }).batch_uuid)
       return { status: 200, body: answer }
     } catch (error) {
@@ -168,13 +159,4 @@ async function receiving(
   } finally {
     release()
   }
-}
-
-/**
- * Whether the body worker should scan a body as it arrives: when it is up, and unless a batch of
- * exactly this size was processed today. Such a body may be its resend, answered from its hash as
- * soon as it has arrived; scanning it meanwhile would only take the processor from the upload.
- */
-function worthFollowing(deps: IntakeRouteDeps, bodyBytes: number): boolean {
-  return bodyWorker.ready && !isBodySizeProcessedOn(deps.db, bodyBytes, today(deps.clock).toString())
 }

@@ -5,8 +5,8 @@ import type { Config } from '../config.ts'
 import type { ClientContract } from '../contract.ts'
 import { rolledBack, transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput } from '../errors.ts'
-import { insertBodyChunks } from '../batches/body-chunks.ts'
-import { bodyWorker, type BodyJob } from '../batches/body-worker.ts'
+import { chunkRanges, insertBodyChunks } from '../batches/body-chunks.ts'
+import { bodyCompressor } from '../batches/body-compressor.ts'
 import { insertReceivedBatch, markBatchFailed, markBatchProcessed, markBatchRejectedWhole } from '../batches/batches.store.ts'
 import type { Alerter } from '../alerts/alerter.ts'
 import { applyBatch, type ApplyOutcome } from './intake.apply.ts'
@@ -16,7 +16,7 @@ import { findManifestsByNumbers, type ExistingManifest } from '../manifests/mani
 import type { BatchDuplicate, SimulatedDuplicate, SimulatedProcessed } from './intake.schemas.ts'
 import { checkBatchBytes, parseBatchBody } from './intake.body.ts'
 import { checkStructure, type ReceivedInvoice } from './intake.structure.ts'
-import { mayHoldLoneSurrogate, placeOf, scanBody, type BodyLayout, type BodyScan } from './body-layout.ts'
+import { mayHoldLoneSurrogate, placeOf, scanBody, type BodyLayout } from './body-layout.ts'
 import { duplicateOfBody, duplicateOfContent } from './intake.duplicates.ts'
 import { holidaysOf, lastDayOfWindow } from '../returns/window.ts'
 
@@ -38,8 +38,6 @@ export interface IncomingBatch {
   body: Buffer
   /** sha256 of the body, computed while it arrived. */
   bodyHash: string
-  /** The body worker's job on it, when the worker followed it as it arrived (insertar). */
-  job: BodyJob | null
   clientIp: string
   keyFingerprint: string
 }
@@ -48,33 +46,20 @@ export type BatchAnswer = ReturnType<typeof answers.processed> | ReturnType<type
 
 /**
  * The intake pipeline of interface-v1 §4.1, steps 2–8. An identical body processed today is
- * answered before parsing (step 6 on the bytes). The body worker scans the body as it arrives
- * (src/intake/body-layout.ts), then compresses its chunks (the invoices' originals) while steps
- * 2–4 run; after waiting for them, steps 5–8 run to the commit without another await, so two
- * identical batches arriving together are processed one after the other and the second finds the
- * first (duplicate answer).
+ * answered before parsing (step 6 on the bytes). While steps 2–4 run, the body's chunks (the
+ * invoices' originals) compress in a worker thread; after waiting for them, steps 5–8 run to the
+ * commit without another await, so two identical batches arriving together are processed one
+ * after the other and the second finds the first (duplicate answer).
  * @returns the 200 answer (processed, or duplicate of today's identical batch).
  * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–5 and 8.
  */
 export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): Promise<BatchAnswer> {
-  const sameBody = duplicateOfBody(deps.db, incoming.bodyHash, today(deps.clock).toString())
-  if (sameBody) {
-    incoming.job?.cancel()
-    return sameBody
-  }
-  const job = incoming.job ?? bodyWorker.compress(incoming.body)
-  try {
-    return await receiveNew(deps, incoming, job)
-  } finally {
-    // The worker drops what is no longer needed (a refused batch).
-    job.cancel()
-  }
-}
-
-async function receiveNew(deps: IntakeDeps, incoming: IncomingBatch, job: BodyJob): Promise<BatchAnswer> {
   const { db, clock } = deps
-  const read = readBatch(deps, incoming, await job.scan())
-  const chunks = await job.chunks()
+  const sameBody = duplicateOfBody(db, incoming.bodyHash, today(clock).toString())
+  if (sameBody) return sameBody
+
+  const read = readBatch(deps, incoming, { compress: true })
+  const chunks = await read.compressed!
   // The same bytes may have been processed while this batch waited for its chunks.
   const processedMeanwhile = duplicateOfBody(db, incoming.bodyHash, today(clock).toString())
   if (processedMeanwhile) return processedMeanwhile
@@ -115,7 +100,7 @@ export function simulateBatch(deps: IntakeDeps, incoming: IncomingBatch): Simula
   try {
     const sameBody = duplicateOfBody(deps.db, incoming.bodyHash, today(deps.clock).toString())
     if (sameBody) return { ...sameBody, simulacion: true }
-    const read = readBatch(deps, incoming, scanBody(incoming.body))
+    const read = readBatch(deps, incoming, { compress: false })
     return rolledBack(deps.db, (): SimulatedAnswer => {
       // Inside the rolled-back transaction too: step 6 may record an earlier batch's content hash.
       const checked = checkAgainstStored(deps, read)
@@ -132,7 +117,7 @@ export function simulateBatch(deps: IntakeDeps, incoming: IncomingBatch): Simula
   }
 }
 
-/** A batch that passed steps 2–4, grouped and dated. */
+/** A batch that passed steps 2–4, grouped and dated; its body's chunks compressing when asked. */
 interface ReadBatch {
   batch: unknown[]
   invoices: ReceivedInvoice[]
@@ -140,6 +125,8 @@ interface ReadBatch {
   dates: ReturnType<typeof invoiceDates>
   todayDate: LocalDate
   layout: BodyLayout
+  /** The body's chunks, compressing in a worker while steps 2–4 run (insertar only). */
+  compressed: Promise<Buffer[]> | null
 }
 
 /** A batch that also passed steps 5 and 6, not yet recorded. */
@@ -150,15 +137,20 @@ interface CheckedBatch extends ReadBatch {
 }
 
 /**
- * Steps 2–4, which read nothing stored: parse, structure, dates; `scan` is the body's.
+ * Steps 2–4, which read nothing stored: parse, structure, dates. With `compress`, the body's
+ * chunks compress in a worker from the moment the body is known to be readable.
  * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–4.
  */
-function readBatch(deps: IntakeDeps, incoming: IncomingBatch, scan: BodyScan): ReadBatch {
+function readBatch(deps: IntakeDeps, incoming: IncomingBatch, options: { compress: boolean }): ReadBatch {
   const { clock, config } = deps
   const { body } = incoming
 
   // Step 2: a non-empty JSON array.
+  const scan = scanBody(body)
   checkBatchBytes(body, scan)
+  const compressed = options.compress ? bodyCompressor.compress(body, chunkRanges(body.length)) : null
+  // A batch refused below never awaits its chunks: their failure must not go unhandled.
+  compressed?.catch(() => {})
   const batch = parseBatchBody(body)
 
   // Step 3: structure.
@@ -185,7 +177,7 @@ function readBatch(deps: IntakeDeps, incoming: IncomingBatch, scan: BodyScan): R
     const answer = answers.datesInvalid(manifests, verdicts, invoices.length, deps.contract.intake.validManifests)
     throw invalidInput(answer.message, answer.details)
   }
-  return { batch, invoices, manifests, dates, todayDate, layout }
+  return { batch, invoices, manifests, dates, todayDate, layout, compressed }
 }
 
 /**

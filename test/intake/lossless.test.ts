@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { all } from '../../src/db/database.ts'
-import { bodyWorker } from '../../src/batches/body-worker.ts'
 import { exampleBatch, invoice, postBatch, storedOriginal } from '../support/batches.ts'
 import { rawRequest } from '../support/raw-request.ts'
 import { API_KEY, withService } from '../support/service.ts'
@@ -56,22 +55,4 @@ test('intake: a chunked body over server.maxBodyMB → 413 while it is read, not
     assert.equal(response.status, 413)
     assert.deepEqual(JSON.parse(response.body), { success: false, message: 'El cuerpo de la solicitud excede el máximo permitido de 0.01 MB.' })
     assert.equal(service.db.sqlite.prepare('SELECT count(*) FROM batches').pluck().get(), 0)
-  }))
-
-test('intake: a body the worker scans as it arrives and one the main thread scans are stored the same, byte for byte', () =>
-  withService({}, async (service) => {
-    // Several MiB with quotes and backslashes in strings: the worker is told of it in many pieces.
-    // The two differ in size (a body the size of one processed today is not followed: it may be its resend).
-    const batchOf = (prefix: string, padding: number) =>
-      Array.from({ length: 1500 }, (_, i) => invoice(`${prefix}-${i}`, prefix === 'A' ? '905112' : '905113', { Cliente: `PULPERÍA "LA ${i}" \\ ${'Ñ'.repeat(i % 7)}`, Nota: 'x'.repeat(padding + (i % 13)) }))
-    const first = batchOf('A', 1800)
-    const answerA = await postBatch(service, first)
-    assert.equal(answerA.status, 200, JSON.stringify(answerA.body))
-    // After a first batch the worker is up: the next body is followed as it arrives.
-    assert.equal(bodyWorker.ready, true)
-    const second = batchOf('B', 1801)
-    const answerB = await postBatch(service, second)
-    assert.equal(answerB.status, 200, JSON.stringify(answerB.body))
-    assert.equal(answerB.body.resumen.insertadas, 1500)
-    for (const sent of [first[0]!, first[777]!, first[1499]!, second[0]!, second[777]!, second[1499]!]) assert.deepEqual(storedOriginal(service.db, sent.Nfactura as string), sent)
   }))

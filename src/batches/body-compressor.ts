@@ -1,0 +1,118 @@
+import { Worker } from 'node:worker_threads'
+import { brotliCompressSync, constants } from 'node:zlib'
+
+/**
+ * Compresses batch bodies in a worker thread, while the main thread parses and checks them.
+ * zlib's asynchronous API cannot do this: it hands each piece of output back to the main thread,
+ * which is busy in JSON.parse for hundreds of milliseconds, so the thread pool would sit idle.
+ * The worker reads the body from shared memory (src/http/body.ts allocates bodies in a
+ * SharedArrayBuffer), compresses it with brotli in chunks, and answers with the chunks.
+ *
+ * The worker starts with the first batch and stops after a minute without one, so an idle
+ * service holds no second JavaScript heap; it keeps the process alive only while it has work.
+ */
+export class BodyCompressor {
+  private worker: Worker | null = null
+  /** The jobs of the current worker (a stopping worker fails only its own). */
+  private pending = new Map<number, { resolve: (chunks: Buffer[]) => void; reject: (error: Error) => void }>()
+  private nextId = 1
+  private idleTimer: NodeJS.Timeout | null = null
+
+  constructor(private readonly idleMs = 60_000) {}
+
+  /** Starts the worker now (while a body is still arriving), so it is ready when the body is. */
+  warm(): void {
+    this.ensureWorker()
+  }
+
+  /**
+   * The body's bytes `ranges` (offsets into `body`), each compressed with brotli. Should the
+   * worker fail, they are compressed here on the main thread: slower, but the batch is not lost.
+   */
+  compress(body: Buffer, ranges: ReadonlyArray<readonly [number, number]>): Promise<Buffer[]> {
+    const worker = this.ensureWorker()
+    if (this.idleTimer) clearTimeout(this.idleTimer)
+    const id = this.nextId++
+    const shared = body.buffer instanceof SharedArrayBuffer
+    // A body outside shared memory (not read from a request) is copied to the worker.
+    const source = shared ? { buffer: body.buffer, byteOffset: body.byteOffset, byteLength: body.byteLength } : { buffer: new Uint8Array(body), byteOffset: 0, byteLength: body.byteLength }
+    const done = new Promise<Buffer[]>((resolve, reject) => this.pending.set(id, { resolve, reject }))
+    // While it has work the worker keeps the process alive; idle, it never does.
+    worker.ref()
+    worker.postMessage({ id, ...source, ranges })
+    return done.catch(() => ranges.map(([start, end]) => brotliCompressSync(body.subarray(start, end), brotliOptions(end - start))))
+  }
+
+  /** Stops the worker (the service is closing); a compression under way fails. */
+  async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer)
+    const worker = this.worker
+    this.worker = null
+    if (worker) await worker.terminate()
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker
+    // A small heap: the worker only holds a chunk's output at a time (the body is shared memory).
+    const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 } })
+    const pending = (this.pending = new Map())
+    worker.on('message', (message: { id: number; chunks?: Uint8Array[]; error?: string }) => {
+      const waiting = pending.get(message.id)
+      pending.delete(message.id)
+      if (message.chunks) waiting?.resolve(message.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
+      else waiting?.reject(new Error(`no se pudo comprimir el cuerpo del lote: ${message.error}`))
+      if (pending.size === 0) {
+        worker.unref()
+        this.scheduleStop()
+      }
+    })
+    const failAll = (error: Error) => {
+      if (this.worker === worker) this.worker = null
+      for (const waiting of pending.values()) waiting.reject(error)
+      pending.clear()
+    }
+    worker.on('error', failAll)
+    worker.on('exit', (code) => failAll(new Error(`el proceso de compresión terminó (código ${code})`)))
+    // After its listeners (adding one refs it again).
+    worker.unref()
+    this.worker = worker
+    this.scheduleStop()
+    return worker
+  }
+
+  private scheduleStop(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer)
+    this.idleTimer = setTimeout(() => {
+      if (this.pending.size === 0) void this.close()
+    }, this.idleMs)
+    this.idleTimer.unref()
+  }
+}
+
+/** Quality 4 with a size hint and a 1 MiB window (a chunk's size): JSON shrinks ~10×, at ~200 MB/s. */
+function brotliOptions(size: number) {
+  return { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: 20, [constants.BROTLI_PARAM_SIZE_HINT]: size } }
+}
+
+/** The process's one compressor: every service of the process shares its worker. */
+export const bodyCompressor = new BodyCompressor()
+
+/**
+ * The worker, as source text so that it runs from the single executable too (no file of its own),
+ * with the options of `brotliOptions`.
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads')
+const { brotliCompressSync, constants } = require('node:zlib')
+parentPort.on('message', ({ id, buffer, byteOffset, byteLength, ranges }) => {
+  try {
+    const body = Buffer.from(buffer, byteOffset, byteLength)
+    const chunks = ranges.map(([start, end]) => brotliCompressSync(body.subarray(start, end), {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: 20, [constants.BROTLI_PARAM_SIZE_HINT]: end - start },
+    }))
+    parentPort.postMessage({ id, chunks })
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.message || error) })
+  }
+})
+`
