@@ -2,7 +2,7 @@ import { invalidInput } from '../errors.ts'
 import { parseJsonText } from '../json-text.ts'
 import { invalidUtf8Offset } from '../unicode.ts'
 import { BODY_INVALID_MESSAGE } from './intake.answers.ts'
-import type { BodyScan } from './body-layout.ts'
+import type { BodyLayout, BodyScan } from './body-layout.ts'
 
 /**
  * What JSON.parse may be asked to build, in "bytes": an object or array costs 32, any other value
@@ -32,16 +32,56 @@ export function checkBatchBytes(body: Buffer, scan: BodyScan): void {
 }
 
 /**
- * Step 2, parsed: a non-empty JSON array (after `checkBatchBytes`).
+ * Step 2, parsed: a non-empty JSON array (after `checkBatchBytes`). A body that is only its
+ * array's top-level objects or arrays (a real batch always is) is parsed one element at a time,
+ * from the places the scan found: the answer is the same as parsing it whole (any element that
+ * is not JSON makes the whole body not JSON), but the body never exists as one string — for a
+ * 56 MB batch that is ~110 MB less at the peak, and less for the garbage collector to move.
+ * Anything else (top-level scalars, text around the array) is parsed whole.
  * @throws DomainError INVALID_INPUT (422) with the body-invalid answer.
  */
-export function parseBatchBody(body: Buffer): unknown[] {
+export function parseBatchBody(body: Buffer, layout: BodyLayout | null): unknown[] {
   let parsed: unknown
   try {
-    parsed = parseJsonText(body.toString('utf8'))
+    parsed = layout !== null && isArrayOfElements(body, layout) ? parseElements(body, layout) : parseJsonText(body.toString('utf8'))
   } catch {
     throw invalidInput(BODY_INVALID_MESSAGE)
   }
   if (!Array.isArray(parsed) || parsed.length === 0) throw invalidInput(BODY_INVALID_MESSAGE)
   return parsed
 }
+
+function parseElements(body: Buffer, layout: BodyLayout): unknown[] {
+  const elements = new Array<unknown>(layout.count)
+  // Each element starts and ends at an ASCII bracket: decoded alone, it is the same text as in the whole.
+  for (let i = 0; i < layout.count; i++) elements[i] = JSON.parse(body.toString('utf8', layout.starts[i], layout.ends[i]))
+  return elements
+}
+
+/**
+ * Whether the bytes outside the layout's elements are exactly an array's punctuation: an optional
+ * byte-order mark, `[`, the elements separated by single commas, `]`, and JSON whitespace around.
+ */
+function isArrayOfElements(body: Buffer, layout: BodyLayout): boolean {
+  const { count, starts, ends } = layout
+  if (count === 0) return false
+  const from = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
+  if (!isPunctuation(body, from, starts[0]!, OPEN_ARRAY)) return false
+  for (let i = 1; i < count; i++) if (!isPunctuation(body, ends[i - 1]!, starts[i]!, COMMA)) return false
+  return isPunctuation(body, ends[count - 1]!, body.length, CLOSE_ARRAY)
+}
+
+/** Bytes `from..to` are JSON whitespace around exactly one `mark`. */
+function isPunctuation(body: Buffer, from: number, to: number, mark: number): boolean {
+  let marks = 0
+  for (let i = from; i < to; i++) {
+    const byte = body[i]!
+    if (byte === mark) marks++
+    else if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false
+  }
+  return marks === 1
+}
+
+const OPEN_ARRAY = 0x5b
+const CLOSE_ARRAY = 0x5d
+const COMMA = 0x2c

@@ -151,7 +151,7 @@ function readBatch(deps: IntakeDeps, incoming: IncomingBatch, options: { compres
   const compressed = options.compress ? bodyCompressor.compress(body, chunkRanges(body.length)) : null
   // A batch refused below never awaits its chunks: their failure must not go unhandled.
   compressed?.catch(() => {})
-  const batch = parseBatchBody(body)
+  const batch = parseBatchBody(body, scan.layout)
 
   // Step 3: structure.
   const structure = checkStructure(batch, { maxDepth: scan.maxDepth, mayHoldLoneSurrogate: mayHoldLoneSurrogate(body) })

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import fc from 'fast-check'
+import { scanBody } from '../../src/intake/body-layout.ts'
+import { parseBatchBody } from '../../src/intake/intake.body.ts'
+import { BODY_INVALID_MESSAGE } from '../../src/intake/intake.answers.ts'
+import { parseJsonText } from '../../src/json-text.ts'
+import { invalidUtf8Offset } from '../../src/unicode.ts'
+
+/** Step 2 as it was before the element-wise parse: the whole body, parsed at once. */
+function parsedWhole(body: Buffer): unknown[] | 'invalid' {
+  try {
+    const parsed = parseJsonText(body.toString('utf8'))
+    return Array.isArray(parsed) && parsed.length > 0 ? parsed : 'invalid'
+  } catch {
+    return 'invalid'
+  }
+}
+
+function parsedByStep2(body: Buffer): unknown[] | 'invalid' {
+  try {
+    return parseBatchBody(body, scanBody(body).layout)
+  } catch (error) {
+    assert.equal((error as Error).message, BODY_INVALID_MESSAGE)
+    return 'invalid'
+  }
+}
+
+const text = fc.array(fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ' ', 'a', 'ñ', '😀'), { maxLength: 6 }).map((parts) => parts.join(''))
+const value = fc.letrec((tie) => ({
+  leaf: fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)),
+  node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(text, tie('node'), { maxKeys: 3 })),
+})).node
+/** Mostly objects, as a batch is; sometimes arrays or scalars, which step 3 refuses. */
+const element = fc.oneof({ arbitrary: fc.dictionary(text, value, { maxKeys: 4 }), weight: 6 }, { arbitrary: fc.array(value, { maxLength: 3 }), weight: 1 }, { arbitrary: value, weight: 1 })
+const space = fc.constantFrom('', ' ', '\n', '\r\n\t', '\u00a0', '\f')
+/** Damage that a broken client or a cut connection does to a body. */
+const damage = fc.oneof(
+  fc.record({ at: fc.nat(), insert: fc.constantFrom(',', '[', ']', '{', '}', '"', '1', 'x', ' ', '\u00a0', ',,') }),
+  fc.record({ at: fc.nat(), remove: fc.integer({ min: 1, max: 3 }) }),
+)
+
+test('step 2: parsing element by element answers exactly what parsing the whole body answers, for any body', () => {
+  fc.assert(
+    fc.property(
+      fc.array(element, { maxLength: 6 }),
+      fc.constantFrom(undefined, 1, '\t'),
+      space,
+      space,
+      fc.boolean(),
+      fc.option(damage, { nil: undefined }),
+      (elements, indent, before, after, bom, harm) => {
+        let body = Buffer.from(`${bom ? '\ufeff' : ''}${before}${JSON.stringify(elements, null, indent)}${after}`)
+        if (harm !== undefined) {
+          const at = harm.at % (body.length + 1)
+          body = 'insert' in harm ? Buffer.concat([body.subarray(0, at), Buffer.from(harm.insert), body.subarray(at)]) : Buffer.concat([body.subarray(0, at), body.subarray(at + harm.remove)])
+        }
+        // Bytes that are not UTF-8 are refused before parsing (checkBatchBytes).
+        fc.pre(invalidUtf8Offset(body) === -1)
+        assert.deepEqual(parsedByStep2(body), parsedWhole(body))
+      },
+    ),
+    { numRuns: 3000, seed: 2026 },
+  )
+})
+
+const scenarios: Array<[string, string, 'invalid' | unknown[]]> = [
+  ['a plain batch', '[{"a":1},{"b":[2]}]', [{ a: 1 }, { b: [2] }]],
+  ['a byte-order mark and whitespace around the array', '\ufeff \n[ {"a":1} ,\r\n\t{"b":2} ]\n', [{ a: 1 }, { b: 2 }]],
+  ['a scalar among the objects (step 3 names it)', '[{"a":1},7]', [{ a: 1 }, 7]],
+  ['two objects without a comma', '[{"a":1}{"b":2}]', 'invalid'],
+  ['two commas between objects', '[{"a":1},,{"b":2}]', 'invalid'],
+  ['a trailing comma', '[{"a":1},]', 'invalid'],
+  ['text after the array', '[{"a":1}] x', 'invalid'],
+  ['a second array after the first', '[{"a":1}][{"b":2}]', 'invalid'],
+  ['an object, not an array', '{"a":{"b":1}}', 'invalid'],
+  ['an element that is not JSON', '[{"a":1},{"b":01}]', 'invalid'],
+  ['a no-break space between elements (not JSON whitespace)', '[{"a":1},\u00a0{"b":2}]', 'invalid'],
+  ['an empty array', '[ ]', 'invalid'],
+]
+for (const [name, body, expected] of scenarios) {
+  test(`step 2: ${name}`, () => {
+    assert.deepEqual(parsedByStep2(Buffer.from(body)), expected)
+    assert.deepEqual(parsedWhole(Buffer.from(body)), expected)
+  })
+}
