@@ -14,6 +14,12 @@ export interface BodyScan {
   commas: number
   /** Deepest nesting of objects and arrays, the body's own array included. */
   maxDepth: number
+  /**
+   * Whether some string may hold a lone surrogate half: in valid UTF-8 one can only come from a
+   * `\uD800`–`\uDFFF` escape, so a body whose strings have no `\ud`/`\uD` escape holds none and
+   * step 3's per-string check is skipped.
+   */
+  mayHoldLoneSurrogate: boolean
   /** The top-level objects and arrays of the body's array; null when the body does not close, or holds more than MAX_RECORDED. */
   layout: BodyLayout | null
 }
@@ -44,11 +50,12 @@ export function scanBody(body: Uint8Array): BodyScan {
   let containers = 0
   let commas = 0
   let closed = true
+  const escapes = { surrogate: false }
   const length = body.length
   for (let i = 0; i < length; i++) {
     const byte = body[i]!
     if (byte === QUOTE) {
-      i = closingQuote(body, i + 1)
+      i = closingQuote(body, i + 1, escapes)
       if (i === -1) {
         closed = false
         break
@@ -69,16 +76,7 @@ export function scanBody(body: Uint8Array): BodyScan {
     }
   }
   const layout = closed && depth === 0 && count <= MAX_RECORDED ? { count, starts: starts.subarray(0, count), ends: ends.subarray(0, count) } : null
-  return { bytes: length, containers, commas, maxDepth, layout }
-}
-
-/**
- * Whether some string may hold a lone surrogate half: in valid UTF-8 one can only come from a
- * `\uD800`–`\uDFFF` escape, so a body without `\ud`/`\uD` holds none and the per-string check
- * is skipped.
- */
-export function mayHoldLoneSurrogate(body: Buffer): boolean {
-  return body.includes('\\ud') || body.includes('\\uD')
+  return { bytes: length, containers, commas, maxDepth, mayHoldLoneSurrogate: escapes.surrogate, layout }
 }
 
 /** Where invoice `index` (0-based position in the batch) lies in the body. */
@@ -91,13 +89,16 @@ export function placeOf(layout: BodyLayout, index: number): OriginalPlace {
  * A plain loop, not `indexOf`: the body lives in shared memory (src/http/body.ts), where
  * `Buffer#indexOf` costs ~1.8× this loop over a supplier's batch (millions of short strings).
  */
-function closingQuote(body: Uint8Array, from: number): number {
+function closingQuote(body: Uint8Array, from: number, escapes: { surrogate: boolean }): number {
   const length = body.length
   for (let i = from; i < length; i++) {
     const byte = body[i]!
     if (byte === QUOTE) return i
-    // An escape: the byte after the backslash is part of the string, whatever it is.
-    if (byte === BACKSLASH) i++
+    if (byte === BACKSLASH) {
+      if (body[i + 1] === LETTER_U && (body[i + 2] === LETTER_D || body[i + 2] === LETTER_D_UPPER)) escapes.surrogate = true
+      // The byte after the backslash is part of the string, whatever it is.
+      i++
+    }
   }
   return -1
 }
@@ -111,6 +112,9 @@ function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
 const COMMA = 0x2c
+const LETTER_U = 0x75
+const LETTER_D = 0x64
+const LETTER_D_UPPER = 0x44
 const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
 const OPEN_ARRAY = 0x5b

@@ -16,7 +16,7 @@ import { findManifestsByNumbers, type ExistingManifest } from '../manifests/mani
 import type { BatchDuplicate, SimulatedDuplicate, SimulatedProcessed } from './intake.schemas.ts'
 import { checkBatchBytes, parseBatchBody } from './intake.body.ts'
 import { checkStructure, type ReceivedInvoice } from './intake.structure.ts'
-import { mayHoldLoneSurrogate, placeOf, scanBody, type BodyLayout } from './body-layout.ts'
+import { placeOf, scanBody, type BodyLayout } from './body-layout.ts'
 import { duplicateOfBody, duplicateOfContent } from './intake.duplicates.ts'
 import { holidaysOf, lastDayOfWindow } from '../returns/window.ts'
 
@@ -154,7 +154,7 @@ function readBatch(deps: IntakeDeps, incoming: IncomingBatch, options: { compres
   const batch = parseBatchBody(body, scan.layout)
 
   // Step 3: structure.
-  const structure = checkStructure(batch, { maxDepth: scan.maxDepth, mayHoldLoneSurrogate: mayHoldLoneSurrogate(body) })
+  const structure = checkStructure(batch, { maxDepth: scan.maxDepth, mayHoldLoneSurrogate: scan.mayHoldLoneSurrogate })
   if (!structure.ok) {
     const answer = answers.structureInvalid(structure.errors, structure.total, structure.complete)
     throw invalidInput(answer.message, answer.details)
