@@ -8,6 +8,7 @@ import { systemClock } from './clock.ts'
 import { keyList, type LoadedConfig } from './config.ts'
 import { closeDatabase, openDatabase } from './db/database.ts'
 import { migrateDatabase } from './db/migrate.ts'
+import { QuietCheckpoints } from './db/quiet-checkpoints.ts'
 import { startServer } from './http/server.ts'
 import { createLogger } from './logger.ts'
 import { MONITOR_EVERY_MS } from './monitoring/monitor.ts'
@@ -39,7 +40,16 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
     const interrupted = failInterruptedBatches({ db, clock })
     if (interrupted > 0) log.warn({ lotes: interrupted }, 'lotes interrumpidos por una detención anterior: marcados como fallidos (un reenvío se procesa)')
     const { listener: requestListener, monitor, snapshots, errors } = createApp({ config, db, clock, log })
-    const listener = await startServer(requestListener, config.server)
+    const checkpoints = new QuietCheckpoints(db, (error) => {
+      log.error({ err: error }, 'no se pudo copiar el registro WAL a la base de datos; se reintenta en el próximo momento sin solicitudes')
+      errors.record(error)
+    })
+    const listener = await startServer((request, response) => {
+      checkpoints.begin()
+      response.once('close', () => checkpoints.end())
+      return requestListener(request, response)
+    }, config.server)
+    checkpoints.whenQuiet()
 
     const prune = () => {
       try {
@@ -66,6 +76,7 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
         clearInterval(pruneTimer)
         clearInterval(monitorTimer)
         await listener.close()
+        checkpoints.stop()
         await snapshots.idle()
         closeDatabase(db)
         log.info('detenido')
