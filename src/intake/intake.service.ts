@@ -60,6 +60,9 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
 
   const read = readBatch(deps, incoming, { compress: true })
   const chunks = await read.compressed!
+  // A turn of the event loop before steps 5–8 hold the process until the commit: chunks ready
+  // before steps 2–4 ended make the await above resolve without letting a ping or a console page in.
+  await new Promise((resolve) => setImmediate(resolve))
   // The same bytes may have been processed while this batch waited for its chunks.
   const processedMeanwhile = duplicateOfBody(db, incoming.bodyHash, today(clock).toString())
   if (processedMeanwhile) return processedMeanwhile
