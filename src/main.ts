@@ -45,11 +45,10 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
       errors.record(error)
     })
     const listener = await startServer((request, response) => {
-      checkpoints.begin()
-      response.once('close', () => checkpoints.end())
+      checkpoints.track(request, response)
       return requestListener(request, response)
     }, config.server)
-    checkpoints.whenQuiet()
+    checkpoints.soon()
 
     const prune = () => {
       try {

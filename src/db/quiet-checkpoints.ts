@@ -1,13 +1,15 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from './database.ts'
 
 /**
  * SQLite's own checkpoint, as the safety net: it runs inside the commit that grows the WAL past
  * this many pages. Above any one batch (a 128 MB body writes ~15,000 pages of 4 KiB), so it only
- * runs for a service that is never quiet, and bounds the WAL to ~100 MB.
+ * runs when the copies below cannot keep up: the WAL stays within about these pages plus one
+ * batch, unless another process holds an old snapshot open.
  */
 export const SAFETY_NET_PAGES = 25_000
 
-/** How long without a request before the WAL is copied into the database file. */
+/** How long after a request ends the WAL is copied into the database file. */
 export const QUIET_MS = 1_000
 
 export interface Timers {
@@ -23,15 +25,19 @@ const nodeTimers: Timers = {
 /**
  * WAL checkpoints out of the answers' way. By default SQLite copies the WAL into the database
  * file inside the commit that grows it past 1,000 pages, so a 10,000-invoice batch (~6,000
- * pages) would wait ~40 ms for that copy before its answer. The service instead checkpoints when
- * it has been quiet for `QUIET_MS`: no request in flight and none arriving. The commit is what
- * it was: with synchronous=FULL the WAL is on disk before the answer, and a crash before the
- * checkpoint replays it at the next open. PASSIVE never waits for a reader (a backup, a command
- * in another process): whatever it cannot copy now is copied at the next quiet moment.
+ * pages) would wait for that copy and its fsync before its answer. The service instead copies it
+ * `QUIET_MS` after a request ends, at a moment when no request is in flight (otherwise after the
+ * next one ends). A request arriving meanwhile does not postpone it, so a client polling every
+ * half second cannot keep it from running. The commit is what it was: with synchronous=FULL the
+ * WAL is on disk before the answer, and a crash before the copy replays it at the next open.
+ * PASSIVE never waits for a reader (a backup, a command in another process); what it could not
+ * copy is tried again `QUIET_MS` later. A failure is reported, and tried again after the next request.
+ * Constructing it raises the database's `wal_autocheckpoint` to `SAFETY_NET_PAGES`.
  */
 export class QuietCheckpoints {
   private inFlight = 0
   private timer: unknown = null
+  private stopped = false
 
   constructor(
     private readonly db: Database,
@@ -41,41 +47,45 @@ export class QuietCheckpoints {
     db.sqlite.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`)
   }
 
-  /** A request arrived: no checkpoint until the service is quiet again. */
-  begin(): void {
+  /**
+   * Counts the request as in flight until its answer is done or either side of it closes: a
+   * response queued behind another on a connection that drops never emits its own 'close'.
+   */
+  track(request: IncomingMessage, response: ServerResponse): void {
     this.inFlight += 1
-    this.cancel()
+    let ended = false
+    const end = () => {
+      if (ended) return
+      ended = true
+      this.inFlight -= 1
+      if (this.inFlight === 0) this.soon()
+    }
+    response.once('close', end)
+    request.once('close', end)
   }
 
-  /** A request's answer is done, or its connection dropped. */
-  end(): void {
-    this.inFlight -= 1
-    if (this.inFlight === 0) this.whenQuiet()
-  }
-
-  /** Checkpoints after `QUIET_MS` unless a request comes first (at start: what the migrations wrote). */
-  whenQuiet(): void {
-    this.cancel()
+  /** Copies the WAL `QUIET_MS` from now, unless a copy is already due (at start: what the migrations wrote). */
+  soon(): void {
+    if (this.timer !== null || this.stopped) return
     this.timer = this.timers.set(() => this.checkpoint(), QUIET_MS)
   }
 
   stop(): void {
-    this.cancel()
+    this.stopped = true
+    if (this.timer !== null) this.timers.clear(this.timer)
+    this.timer = null
   }
 
   private checkpoint(): void {
     this.timer = null
-    if (this.inFlight > 0 || !this.db.sqlite.open) return
+    // A request in flight: its end calls `soon` again.
+    if (this.inFlight > 0 || this.stopped || !this.db.sqlite.open) return
     try {
-      this.db.sqlite.pragma('wal_checkpoint(PASSIVE)')
+      const [result] = this.db.sqlite.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>
+      if (result !== undefined && result.checkpointed < result.log) this.soon()
     } catch (error) {
+      // Reported once; the next request's end tries again.
       this.onError(error)
     }
-  }
-
-  private cancel(): void {
-    if (this.timer === null) return
-    this.timers.clear(this.timer)
-    this.timer = null
   }
 }

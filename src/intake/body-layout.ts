@@ -16,11 +16,16 @@ export interface BodyScan {
   maxDepth: number
   /**
    * Whether some string may hold a lone surrogate half: in valid UTF-8 one can only come from a
-   * `\uD800`–`\uDFFF` escape, so a body whose strings have no `\ud`/`\uD` escape holds none and
-   * step 3's per-string check is skipped.
+   * `\uD800`–`\uDFFF` escape, so a body whose strings have no `\ud`/`\uD` escape (any `\uDxxx`
+   * counts, to keep the test simple) holds none and step 3's per-string check is skipped. Sound
+   * for a body that parses; one that does not is refused in step 2 anyway.
    */
   mayHoldLoneSurrogate: boolean
-  /** The top-level objects and arrays of the body's array; null when the body does not close, or holds more than MAX_RECORDED. */
+  /**
+   * The objects and arrays one level inside the body's top-level value; null when the body does
+   * not close, or holds more than MAX_RECORDED. They are the batch's elements only when the rest
+   * of the body is an array's punctuation, which step 2 checks before using them (`parseBatchBody`).
+   */
   layout: BodyLayout | null
 }
 
@@ -38,8 +43,7 @@ const MAX_RECORDED = 1_000_000
 
 /**
  * Scans the body. Inside a string only `"` and `\` matter, so bytes ≥ 0x80 (UTF-8) never look
- * structural; scalars at the top level are not listed (such a batch fails step 3 before the
- * layout is used).
+ * structural; scalars at the top level are not listed (step 2 then parses the body whole).
  */
 export function scanBody(body: Uint8Array): BodyScan {
   let starts = new Uint32Array(1024)
@@ -50,14 +54,14 @@ export function scanBody(body: Uint8Array): BodyScan {
   let containers = 0
   let commas = 0
   let closed = true
-  const escapes = { surrogate: false }
+  const seen = { surrogateEscape: false }
   const length = body.length
   for (let i = 0; i < length; i++) {
     const byte = body[i]!
     // Most bytes outside strings are digits, letters of literals, colons and spaces: one test for them.
     if (UNREMARKABLE[byte] === 1) continue
     if (byte === QUOTE) {
-      i = closingQuote(body, i + 1, escapes)
+      i = closingQuote(body, i + 1, seen)
       if (i === -1) {
         closed = false
         break
@@ -78,7 +82,7 @@ export function scanBody(body: Uint8Array): BodyScan {
     }
   }
   const layout = closed && depth === 0 && count <= MAX_RECORDED ? { count, starts: starts.subarray(0, count), ends: ends.subarray(0, count) } : null
-  return { bytes: length, containers, commas, maxDepth, mayHoldLoneSurrogate: escapes.surrogate, layout }
+  return { bytes: length, containers, commas, maxDepth, mayHoldLoneSurrogate: seen.surrogateEscape, layout }
 }
 
 /** Where invoice `index` (0-based position in the batch) lies in the body. */
@@ -91,13 +95,13 @@ export function placeOf(layout: BodyLayout, index: number): OriginalPlace {
  * A plain loop, not `indexOf`: the body lives in shared memory (src/http/body.ts), where
  * `Buffer#indexOf` costs ~1.8× this loop over a supplier's batch (millions of short strings).
  */
-function closingQuote(body: Uint8Array, from: number, escapes: { surrogate: boolean }): number {
+function closingQuote(body: Uint8Array, from: number, seen: { surrogateEscape: boolean }): number {
   const length = body.length
   for (let i = from; i < length; i++) {
     const byte = body[i]!
     if (byte === QUOTE) return i
     if (byte === BACKSLASH) {
-      if (body[i + 1] === LETTER_U && (body[i + 2] === LETTER_D || body[i + 2] === LETTER_D_UPPER)) escapes.surrogate = true
+      if (body[i + 1] === LETTER_U && (body[i + 2] === LETTER_D || body[i + 2] === LETTER_D_UPPER)) seen.surrogateEscape = true
       // The byte after the backslash is part of the string, whatever it is.
       i++
     }

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict'
+import { once } from 'node:events'
 import { mkdtempSync, statSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { connect, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -41,6 +44,29 @@ function writeBatchSized(db: Database): void {
 const fileBytes = (db: Database) => statSync(db.path).size
 const TWELVE_MB = 12_000_000
 
+/**
+ * A server wired as `serve` wires the real one: every request tracked. `/write` stores a
+ * batch-sized transaction; `/hold` answers when the test releases it, `/write-and-hold` after
+ * storing one; `/never` never answers (as a request whose client left mid-body); anything else at once.
+ */
+async function trackedServer(db: Database, checkpoints: QuietCheckpoints) {
+  const held: Array<() => void> = []
+  const requests: IncomingMessage[] = []
+  const server: Server = createServer((request, response) => {
+    checkpoints.track(request, response)
+    requests.push(request)
+    // A dropped connection aborts its requests: nothing to do here but let them close.
+    request.on('error', () => {})
+    if (request.url === '/write' || request.url === '/write-and-hold') writeBatchSized(db)
+    if (request.url!.endsWith('hold')) held.push(() => response.end('ok'))
+    else if (request.url !== '/never') response.end('ok')
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return { server, url, held, requests, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
 test('WAL: by default the commit of a batch-sized transaction copies it into the database file (what the service avoids)', () => {
   const db = scratchDatabase()
   try {
@@ -51,42 +77,81 @@ test('WAL: by default the commit of a batch-sized transaction copies it into the
   }
 })
 
-test('WAL: the service copies it into the database file only once it has been quiet for a moment', () => {
+test('WAL: the service copies it into the database file a moment after the request, never while one is in flight', async () => {
   const db = scratchDatabase()
   const { timers, pending, fire } = handTimers()
+  const checkpoints = new QuietCheckpoints(db, (error) => assert.fail(String(error)), timers)
+  const service = await trackedServer(db, checkpoints)
   try {
-    const checkpoints = new QuietCheckpoints(db, (error) => assert.fail(String(error)), timers)
     assert.equal(db.sqlite.pragma('wal_autocheckpoint', { simple: true }), SAFETY_NET_PAGES)
 
-    checkpoints.begin()
-    writeBatchSized(db)
-    const before = fileBytes(db)
-    assert.ok(before < TWELVE_MB, `the commit did not checkpoint: ${before} bytes`)
+    assert.equal(await (await fetch(`${service.url}/write`)).text(), 'ok')
+    assert.ok(fileBytes(db) < TWELVE_MB, `the commit did not checkpoint: ${fileBytes(db)} bytes`)
     assert.equal(db.sqlite.prepare('SELECT count(*) FROM scratch').pluck().get(), 3_000, 'the rows are there, read from the WAL')
-    assert.equal(pending.size, 0, 'nothing is scheduled while a request is in flight')
+    assert.deepEqual([...pending.values()], [QUIET_MS], 'the copy is due a moment after the answer')
 
-    checkpoints.end()
-    assert.deepEqual([...pending.values()], [QUIET_MS])
-    checkpoints.begin()
-    assert.equal(pending.size, 0, 'a request arriving in the quiet wait cancels it')
-    checkpoints.begin()
-    checkpoints.end()
-    assert.equal(pending.size, 0, 'one request of two still in flight: not quiet yet')
-    checkpoints.end()
-    assert.equal(pending.size, 1)
+    await (await fetch(`${service.url}/ping`)).text()
+    assert.equal(pending.size, 1, 'a request meanwhile does not postpone it (a polling client cannot keep it off)')
+
+    const holding = fetch(`${service.url}/hold`)
+    while (service.held.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    fire()
+    assert.ok(fileBytes(db) < TWELVE_MB, 'not copied while a request is in flight')
+    assert.equal(pending.size, 0)
+    service.held[0]!()
+    await (await holding).text()
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(pending.size, 1, "due again once that request's answer is done")
 
     fire()
-    assert.ok(fileBytes(db) > TWELVE_MB, `the quiet checkpoint copied the WAL: ${fileBytes(db)} bytes`)
+    assert.ok(fileBytes(db) > TWELVE_MB, `then copied: ${fileBytes(db)} bytes`)
   } finally {
+    checkpoints.stop()
+    await service.close()
     closeDatabase(db)
   }
 })
 
-test('WAL: a quiet checkpoint after the database closed (the service stopping) does nothing', () => {
+test('WAL: a connection that drops with answers still queued on it does not keep the copy off for good', async () => {
   const db = scratchDatabase()
-  const { timers, fire } = handTimers()
+  const { timers, pending, fire } = handTimers()
   const checkpoints = new QuietCheckpoints(db, (error) => assert.fail(String(error)), timers)
-  checkpoints.whenQuiet()
+  const service = await trackedServer(db, checkpoints)
+  try {
+    // Three requests in one write (pipelined): the second and third wait behind the held first;
+    // the third is never answered, and a queued answer's own 'close' never comes once the connection drops.
+    const socket = connect((service.server.address() as AddressInfo).port, '127.0.0.1')
+    await once(socket, 'connect')
+    socket.write(['/write-and-hold', '/a', '/never'].map((path) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''))
+    while (service.requests.length < 3) await new Promise((resolve) => setImmediate(resolve))
+    const closed = service.requests.map((request) => new Promise((resolve) => request.once('close', resolve)))
+    socket.destroy()
+    await Promise.all(closed)
+    // The held answer ends only after the connection is gone.
+    service.held[0]!()
+    await new Promise((resolve) => setImmediate(resolve))
+
+    assert.equal(pending.size, 1, 'due once every request of the dropped connection is over')
+    fire()
+    assert.ok(fileBytes(db) > TWELVE_MB, `copied: ${fileBytes(db)} bytes`)
+  } finally {
+    checkpoints.stop()
+    await service.close()
+    closeDatabase(db)
+  }
+})
+
+test('WAL: after the service stopped, nothing is scheduled and a late timer does nothing', () => {
+  const db = scratchDatabase()
+  const { timers, pending, fire } = handTimers()
+  const checkpoints = new QuietCheckpoints(db, (error) => assert.fail(String(error)), timers)
+  checkpoints.soon()
+  const late = [...pending.keys()]
+  checkpoints.stop()
+  assert.equal(pending.size, 0)
+  checkpoints.soon()
+  assert.equal(pending.size, 0, 'stopped stays stopped')
   closeDatabase(db)
+  for (const run of late) assert.doesNotThrow(run)
   assert.doesNotThrow(fire)
 })

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import fc from 'fast-check'
 import { scanBody } from '../../src/intake/body-layout.ts'
-import { parseBatchBody } from '../../src/intake/intake.body.ts'
+import { isArrayOfElements, parseBatchBody } from '../../src/intake/intake.body.ts'
 import { BODY_INVALID_MESSAGE } from '../../src/intake/intake.answers.ts'
 import { parseJsonText } from '../../src/json-text.ts'
 import { invalidUtf8Offset } from '../../src/unicode.ts'
@@ -64,23 +65,35 @@ test('step 2: parsing element by element answers exactly what parsing the whole 
   )
 })
 
-const scenarios: Array<[string, string, 'invalid' | unknown[]]> = [
-  ['a plain batch', '[{"a":1},{"b":[2]}]', [{ a: 1 }, { b: [2] }]],
-  ['a byte-order mark and whitespace around the array', '\ufeff \n[ {"a":1} ,\r\n\t{"b":2} ]\n', [{ a: 1 }, { b: 2 }]],
-  ['a scalar among the objects (step 3 names it)', '[{"a":1},7]', [{ a: 1 }, 7]],
-  ['two objects without a comma', '[{"a":1}{"b":2}]', 'invalid'],
-  ['two commas between objects', '[{"a":1},,{"b":2}]', 'invalid'],
-  ['a trailing comma', '[{"a":1},]', 'invalid'],
-  ['text after the array', '[{"a":1}] x', 'invalid'],
-  ['a second array after the first', '[{"a":1}][{"b":2}]', 'invalid'],
-  ['an object, not an array', '{"a":{"b":1}}', 'invalid'],
-  ['an element that is not JSON', '[{"a":1},{"b":01}]', 'invalid'],
-  ['a no-break space between elements (not JSON whitespace)', '[{"a":1},\u00a0{"b":2}]', 'invalid'],
-  ['an empty array', '[ ]', 'invalid'],
+/** Which way step 2 parses it: element by element (every real batch), or whole. */
+type Path = 'elements' | 'whole'
+const scenarios: Array<[string, string, 'invalid' | unknown[], Path]> = [
+  ['a plain batch', '[{"a":1},{"b":[2]}]', [{ a: 1 }, { b: [2] }], 'elements'],
+  ['a byte-order mark and whitespace around the array', '\ufeff \n[ {"a":1} ,\r\n\t{"b":2} ]\n', [{ a: 1 }, { b: 2 }], 'elements'],
+  ['arrays among the objects (step 3 names them)', '[{"a":1},[2,{"c":3}]]', [{ a: 1 }, [2, { c: 3 }]], 'elements'],
+  ['an element that is not JSON', '[{"a":1},{"b":01}]', 'invalid', 'elements'],
+  ['a scalar among the objects (step 3 names it)', '[{"a":1},7]', [{ a: 1 }, 7], 'whole'],
+  ['two objects without a comma', '[{"a":1}{"b":2}]', 'invalid', 'whole'],
+  ['two commas between objects', '[{"a":1},,{"b":2}]', 'invalid', 'whole'],
+  ['a trailing comma', '[{"a":1},]', 'invalid', 'whole'],
+  ['text after the array', '[{"a":1}] x', 'invalid', 'whole'],
+  ['a second array after the first', '[{"a":1}][{"b":2}]', 'invalid', 'whole'],
+  ['an object, not an array', '{"a":{"b":1}}', 'invalid', 'whole'],
+  ['a no-break space between elements (not JSON whitespace)', '[{"a":1},\u00a0{"b":2}]', 'invalid', 'whole'],
+  ['an empty array', '[ ]', 'invalid', 'whole'],
 ]
-for (const [name, body, expected] of scenarios) {
+for (const [name, text, expected, path] of scenarios) {
   test(`step 2: ${name}`, () => {
-    assert.deepEqual(parsedByStep2(Buffer.from(body)), expected)
-    assert.deepEqual(parsedWhole(Buffer.from(body)), expected)
+    const body = Buffer.from(text)
+    const { layout } = scanBody(body)
+    assert.equal(layout !== null && isArrayOfElements(body, layout) ? 'elements' : 'whole', path)
+    assert.deepEqual(parsedByStep2(body), expected)
+    assert.deepEqual(parsedWhole(body), expected)
   })
 }
+
+test('step 2: a supplier-shaped batch is parsed element by element', () => {
+  const body = Buffer.from(JSON.stringify(JSON.parse(readFileSync(new URL('../fixtures/batch-small.json', import.meta.url), 'utf8')), null, 2))
+  const { layout } = scanBody(body)
+  assert.ok(layout !== null && isArrayOfElements(body, layout))
+})
