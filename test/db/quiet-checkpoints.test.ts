@@ -76,6 +76,23 @@ async function trackedServer(db: Database, checkpoints: QuietCheckpoints) {
   return { server, url, held, requests, close }
 }
 
+/** A tracked server on a fresh database with hand-fired timers; everything closed afterwards. */
+async function withTrackedService(
+  run: (context: ReturnType<typeof handTimers> & { db: Database; checkpoints: QuietCheckpoints; service: Awaited<ReturnType<typeof trackedServer>> }) => Promise<void>,
+): Promise<void> {
+  const db = scratchDatabase()
+  const hand = handTimers()
+  const checkpoints = new QuietCheckpoints(db, (error) => assert.fail(String(error)), hand.timers)
+  const service = await trackedServer(db, checkpoints)
+  try {
+    await run({ ...hand, db, checkpoints, service })
+  } finally {
+    checkpoints.stop()
+    await service.close()
+    closeDatabase(db)
+  }
+}
+
 test('WAL: by default the commit of a batch-sized transaction copies it into the database file (what the service avoids)', () => {
   const db = scratchDatabase()
   try {
@@ -86,13 +103,9 @@ test('WAL: by default the commit of a batch-sized transaction copies it into the
   }
 })
 
-test('WAL: the service copies it into the database file once it has been quiet a moment, never while a request is in flight', async () => {
-  const db = scratchDatabase()
-  const { timers, pending, fire, clock } = handTimers()
-  const checkpoints = new QuietCheckpoints(db, (error) => assert.fail(String(error)), timers)
-  const service = await trackedServer(db, checkpoints)
-  const request = async (path: string) => assert.equal(await (await fetch(`${service.url}${path}`)).text(), 'ok')
-  try {
+test('WAL: the service copies it into the database file once it has been quiet a moment, never while a request is in flight', () =>
+  withTrackedService(async ({ db, pending, fire, clock, service }) => {
+    const request = async (path: string) => assert.equal(await (await fetch(`${service.url}${path}`)).text(), 'ok')
     assert.equal(db.sqlite.pragma('wal_autocheckpoint', { simple: true }), SAFETY_NET_PAGES)
 
     await request('/write')
@@ -118,19 +131,10 @@ test('WAL: the service copies it into the database file once it has been quiet a
 
     await request('/ping')
     assert.deepEqual([...pending.values()], [QUIET_MS], 'the next copy waits for a quiet moment again')
-  } finally {
-    checkpoints.stop()
-    await service.close()
-    closeDatabase(db)
-  }
-})
+  }))
 
-test('WAL: a copy due while a request is in flight waits for it to end', async () => {
-  const db = scratchDatabase()
-  const { timers, pending, fire } = handTimers()
-  const checkpoints = new QuietCheckpoints(db, (error) => assert.fail(String(error)), timers)
-  const service = await trackedServer(db, checkpoints)
-  try {
+test('WAL: a copy due while a request is in flight waits for it to end', () =>
+  withTrackedService(async ({ db, pending, fire, checkpoints, service }) => {
     checkpoints.soon()
     // A timer already firing when the request arrived (clearing it came too late) runs during it.
     const run = [...pending.keys()][0]!
@@ -144,19 +148,10 @@ test('WAL: a copy due while a request is in flight waits for it to end', async (
     assert.equal(pending.size, 1)
     fire()
     assert.ok(fileBytes(db) > TWELVE_MB, `copied once it ended: ${fileBytes(db)} bytes`)
-  } finally {
-    checkpoints.stop()
-    await service.close()
-    closeDatabase(db)
-  }
-})
+  }))
 
-test('WAL: a connection that drops with answers still queued on it does not keep the copy off for good', async () => {
-  const db = scratchDatabase()
-  const { timers, pending, fire } = handTimers()
-  const checkpoints = new QuietCheckpoints(db, (error) => assert.fail(String(error)), timers)
-  const service = await trackedServer(db, checkpoints)
-  try {
+test('WAL: a connection that drops with answers still queued on it does not keep the copy off for good', () =>
+  withTrackedService(async ({ db, pending, fire, service }) => {
     // Three requests in one write (pipelined): the second and third wait behind the held first;
     // the third is never answered, and a queued answer's own 'close' never comes once the connection drops.
     const socket = connect((service.server.address() as AddressInfo).port, '127.0.0.1')
@@ -173,12 +168,7 @@ test('WAL: a connection that drops with answers still queued on it does not keep
     assert.equal(pending.size, 1, 'due once every request of the dropped connection is over')
     fire()
     assert.ok(fileBytes(db) > TWELVE_MB, `copied: ${fileBytes(db)} bytes`)
-  } finally {
-    checkpoints.stop()
-    await service.close()
-    closeDatabase(db)
-  }
-})
+  }))
 
 test('WAL: after the service stopped, nothing is scheduled and a late timer does nothing', () => {
   const db = scratchDatabase()
