@@ -117,14 +117,14 @@ function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
-const COMMA = 0x2c
+export const COMMA = 0x2c
 const LETTER_U = 0x75
 const LETTER_D = 0x64
 const LETTER_D_UPPER = 0x44
 const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
-const OPEN_ARRAY = 0x5b
-const CLOSE_ARRAY = 0x5d
+export const OPEN_ARRAY = 0x5b
+export const CLOSE_ARRAY = 0x5d
 
 /** 1 for every byte the scan passes over outside strings (all but `"` `,` `{` `}` `[` `]`). */
 const UNREMARKABLE = new Uint8Array(256).fill(1)

@@ -3,7 +3,7 @@ import { invalidInput } from '../errors.ts'
 import { parseJsonText } from '../json-text.ts'
 import { invalidUtf8Offset } from '../unicode.ts'
 import { BODY_INVALID_MESSAGE } from './intake.answers.ts'
-import type { BodyLayout, BodyScan } from './body-layout.ts'
+import { CLOSE_ARRAY, COMMA, OPEN_ARRAY, type BodyLayout, type BodyScan } from './body-layout.ts'
 
 /**
  * What JSON.parse may be asked to build, in "bytes": an object or array costs 32, any other value
@@ -88,6 +88,3 @@ function isPunctuation(body: Buffer, from: number, to: number, mark: number): bo
 }
 
 const { MAX_STRING_LENGTH } = constants
-const OPEN_ARRAY = 0x5b
-const CLOSE_ARRAY = 0x5d
-const COMMA = 0x2c
