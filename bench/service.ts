@@ -1,5 +1,6 @@
 /** The service under measure: started in its own process on a fresh folder, talked to over HTTP. */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { request } from 'node:http'
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -79,10 +80,28 @@ export interface Answer {
   text: string
 }
 
-/** POST /api/v1/facturas/insertar with `body` as it is (extra headers, e.g. Content-Encoding). */
-export async function postBatch(url: string, body: Buffer, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(`${url}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY, 'Content-Type': 'application/json', ...headers }, body })
-  return { status: response.status, text: await response.text() }
+/**
+ * POST /api/v1/facturas/insertar with `body` as it is (extra headers, e.g. Content-Encoding), by
+ * node:http with its Content-Length, as a client holding the batch in memory sends it. Not fetch:
+ * undici works over a 56 MB body for ~60 ms on this side before the request's first byte leaves
+ * (measured: its headers reach a bare server 55–65 ms after the call, node:http's in 1–3 ms), so
+ * it timed the client as much as the service.
+ */
+export function postBatch(url: string, body: Buffer, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      `${url}/api/v1/facturas/insertar`,
+      { method: 'POST', headers: { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Length': body.length, ...headers } },
+      (response) => {
+        const pieces: Buffer[] = []
+        response.on('data', (piece: Buffer) => pieces.push(piece))
+        response.on('end', () => resolve({ status: response.statusCode!, text: Buffer.concat(pieces).toString('utf8') }))
+        response.on('error', reject)
+      },
+    )
+    sent.on('error', reject)
+    sent.end(body)
+  })
 }
 
 export async function postOperator(url: string, path: string, body: unknown): Promise<Answer> {
