@@ -11,6 +11,12 @@ import { brotliCompressSync, constants } from 'node:zlib'
  * The worker starts with the first batch and stops after a minute without one, so an idle
  * service holds no second JavaScript heap; it keeps the process alive only while it has work.
  */
+/** A body's compression under way. */
+export interface Compression {
+  chunks: Promise<Buffer[]>
+  cancel(): void
+}
+
 export class BodyCompressor {
   private worker: Worker | null = null
   /** The jobs of the current worker (a stopping worker fails only its own). */
@@ -28,19 +34,29 @@ export class BodyCompressor {
   /**
    * The body's bytes `ranges` (offsets into `body`), each compressed with brotli. Should the
    * worker fail, they are compressed here on the main thread: slower, but the batch is not lost.
+   * A body refused meanwhile is `cancel`led: the worker skips the chunks it has not begun, and
+   * `chunks` rejects (nothing is compressed here for it).
    */
-  compress(body: Buffer, ranges: ReadonlyArray<readonly [number, number]>): Promise<Buffer[]> {
+  compress(body: Buffer, ranges: ReadonlyArray<readonly [number, number]>): Compression {
     const worker = this.ensureWorker()
     if (this.idleTimer) clearTimeout(this.idleTimer)
     const id = this.nextId++
     const shared = body.buffer instanceof SharedArrayBuffer
     // A body outside shared memory (not read from a request) is copied to the worker.
     const source = shared ? { buffer: body.buffer, byteOffset: body.byteOffset, byteLength: body.byteLength } : { buffer: new Uint8Array(body), byteOffset: 0, byteLength: body.byteLength }
+    // Read by the worker before each chunk: set, it stops there.
+    const cancelled = new Int32Array(new SharedArrayBuffer(4))
     const done = new Promise<Buffer[]>((resolve, reject) => this.pending.set(id, { resolve, reject }))
     // While it has work the worker keeps the process alive; idle, it never does.
     worker.ref()
-    worker.postMessage({ id, ...source, ranges })
-    return done.catch(() => ranges.map(([start, end]) => brotliCompressSync(body.subarray(start, end), brotliOptions(end - start))))
+    worker.postMessage({ id, ...source, ranges, cancelled })
+    const chunks = done.catch((error: unknown) => {
+      if (Atomics.load(cancelled, 0) === 1) throw error
+      return ranges.map(([start, end]) => brotliCompressSync(body.subarray(start, end), brotliOptions(end - start)))
+    })
+    // A cancelled compression is never awaited: its failure must not go unhandled.
+    chunks.catch(() => {})
+    return { chunks, cancel: () => Atomics.store(cancelled, 0, 1) }
   }
 
   /** Stops the worker (the service is closing); a compression under way fails. */
@@ -108,12 +124,16 @@ export const bodyCompressor = new BodyCompressor()
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')
 const { brotliCompressSync, constants } = require('node:zlib')
-parentPort.on('message', ({ id, buffer, byteOffset, byteLength, ranges }) => {
+parentPort.on('message', ({ id, buffer, byteOffset, byteLength, ranges, cancelled }) => {
   try {
     const body = Buffer.from(buffer, byteOffset, byteLength)
-    const chunks = ranges.map(([start, end]) => brotliCompressSync(body.subarray(start, end), {
-      params: { [constants.BROTLI_PARAM_QUALITY]: ${BROTLI_QUALITY}, [constants.BROTLI_PARAM_LGWIN]: ${BROTLI_WINDOW_BITS}, [constants.BROTLI_PARAM_SIZE_HINT]: end - start },
-    }))
+    const chunks = []
+    for (const [start, end] of ranges) {
+      if (Atomics.load(cancelled, 0) === 1) return parentPort.postMessage({ id, error: 'cancelado' })
+      chunks.push(brotliCompressSync(body.subarray(start, end), {
+        params: { [constants.BROTLI_PARAM_QUALITY]: ${BROTLI_QUALITY}, [constants.BROTLI_PARAM_LGWIN]: ${BROTLI_WINDOW_BITS}, [constants.BROTLI_PARAM_SIZE_HINT]: end - start },
+      }))
+    }
     parentPort.postMessage({ id, chunks })
   } catch (error) {
     parentPort.postMessage({ id, error: String(error && error.message || error) })

@@ -6,7 +6,7 @@ import type { ClientContract } from '../contract.ts'
 import { rolledBack, transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput } from '../errors.ts'
 import { chunkRanges, insertBodyChunks } from '../batches/body-chunks.ts'
-import { bodyCompressor } from '../batches/body-compressor.ts'
+import { bodyCompressor, type Compression } from '../batches/body-compressor.ts'
 import { insertReceivedBatch, markBatchFailed, markBatchProcessed, markBatchRejectedWhole } from '../batches/batches.store.ts'
 import type { Alerter } from '../alerts/alerter.ts'
 import { applyBatch, type ApplyOutcome } from './intake.apply.ts'
@@ -59,7 +59,7 @@ export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): P
   if (sameBody) return sameBody
 
   const read = readBatch(deps, incoming, { compress: true })
-  const chunks = await read.compressed!
+  const chunks = await read.compression!.chunks
   // A turn of the event loop before steps 5–8 hold the process until the commit: chunks ready
   // before steps 2–4 ended make the await above resolve without letting a ping or a console page in.
   await new Promise((resolve) => setImmediate(resolve))
@@ -129,7 +129,7 @@ interface ReadBatch {
   todayDate: LocalDate
   layout: BodyLayout
   /** The body's chunks, compressing in a worker while steps 2–4 run (insertar only). */
-  compressed: Promise<Buffer[]> | null
+  compression: Compression | null
 }
 
 /** A batch that also passed steps 5 and 6, not yet recorded. */
@@ -141,19 +141,29 @@ interface CheckedBatch extends ReadBatch {
 
 /**
  * Steps 2–4, which read nothing stored: parse, structure, dates. With `compress`, the body's
- * chunks compress in a worker from the moment the body is known to be readable.
+ * chunks compress in a worker meanwhile, from the start: the chunks are fixed slices of the bytes,
+ * and on the first batch of a fresh service the worker, still starting, would otherwise finish
+ * after these steps. A body refused here cancels its compression.
  * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–4.
  */
 function readBatch(deps: IntakeDeps, incoming: IncomingBatch, options: { compress: boolean }): ReadBatch {
-  const { clock, config } = deps
   const { body } = incoming
+  const compression = options.compress ? bodyCompressor.compress(body, chunkRanges(body.length)) : null
+  try {
+    return { ...readSteps(deps, body), compression }
+  } catch (error) {
+    compression?.cancel()
+    throw error
+  }
+}
+
+/** Steps 2–4 themselves, for `readBatch`. */
+function readSteps(deps: IntakeDeps, body: Buffer): Omit<ReadBatch, 'compression'> {
+  const { clock, config } = deps
 
   // Step 2: a non-empty JSON array.
   const scan = scanBody(body)
   checkBatchBytes(body, scan)
-  const compressed = options.compress ? bodyCompressor.compress(body, chunkRanges(body.length)) : null
-  // A batch refused below never awaits its chunks: their failure must not go unhandled.
-  compressed?.catch(() => {})
   const batch = parseBatchBody(body, scan.layout)
 
   // Step 3: structure.
@@ -180,7 +190,7 @@ function readBatch(deps: IntakeDeps, incoming: IncomingBatch, options: { compres
     const answer = answers.datesInvalid(manifests, verdicts, invoices.length, deps.contract.intake.validManifests)
     throw invalidInput(answer.message, answer.details)
   }
-  return { batch, invoices, manifests, dates, todayDate, layout, compressed }
+  return { batch, invoices, manifests, dates, todayDate, layout }
 }
 
 /**

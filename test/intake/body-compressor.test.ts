@@ -19,7 +19,7 @@ for (const [name, meanwhile] of scenarios) {
     const compressor = new BodyCompressor()
     try {
       const bytes = body(2_500_000)
-      const pending = compressor.compress(bytes, chunkRanges(bytes.length))
+      const pending = compressor.compress(bytes, chunkRanges(bytes.length)).chunks
       meanwhile(compressor)
       const chunks = await pending
       assert.equal(chunks.length, 3)
@@ -34,7 +34,22 @@ test('body compressor: a body outside shared memory is copied to the worker', as
   const compressor = new BodyCompressor()
   try {
     const bytes = Buffer.from('[{"Nfactura":"F-1"}]')
-    const [chunk] = await compressor.compress(bytes, chunkRanges(bytes.length))
+    const [chunk] = await compressor.compress(bytes, chunkRanges(bytes.length)).chunks
+    assert.deepEqual(brotliDecompressSync(chunk!), bytes)
+  } finally {
+    await compressor.close()
+  }
+})
+
+test('body compressor: a cancelled compression rejects without compressing on the main thread, and the worker goes on with the next', async () => {
+  const compressor = new BodyCompressor()
+  try {
+    const refused = body(8_000_000)
+    const cancelled = compressor.compress(refused, chunkRanges(refused.length))
+    cancelled.cancel()
+    await assert.rejects(cancelled.chunks, /cancelado/)
+    const bytes = Buffer.from('[{"Nfactura":"F-2"}]')
+    const [chunk] = await compressor.compress(bytes, chunkRanges(bytes.length)).chunks
     assert.deepEqual(brotliDecompressSync(chunk!), bytes)
   } finally {
     await compressor.close()
