@@ -71,7 +71,9 @@ export function checkManifestDates(
     for (const [invoice, date] of dates) {
       if (date === null) continue // unreadable is INVALIDA, not a mix
       const key = date.toString()
-      byDate.set(key, [...(byDate.get(key) ?? []), invoice.nfactura])
+      const numbers = byDate.get(key)
+      if (numbers) numbers.push(invoice.nfactura)
+      else byDate.set(key, [invoice.nfactura])
     }
     if (byDate.size > 1) {
       const fechas = [...byDate.keys()].sort()
@@ -112,9 +114,9 @@ export function checkManifestDates(
     }
   }
 
-  const old = valid
-    .map(([invoice, date]) => [invoice, date, date.until(rules.today, ChronoUnit.DAYS)] as const)
-    .filter(([, , days]) => days > rules.maxAgeDays)
+  // More than maxAgeDays days old is before this date; only those are counted in days.
+  const oldest = rules.today.minusDays(rules.maxAgeDays)
+  const old = valid.filter(([, date]) => date.isBefore(oldest)).map(([invoice, date]) => [invoice, date, date.until(rules.today, ChronoUnit.DAYS)] as const)
   if (old.length > 0) {
     return {
       motivo: 'FECHA_FACTURA_DEMASIADO_ANTIGUA',
