@@ -1,6 +1,12 @@
 import { Worker } from 'node:worker_threads'
 import { brotliCompressSync, constants } from 'node:zlib'
 
+/** A body's compression under way. */
+export interface Compression {
+  chunks: Promise<Buffer[]>
+  cancel(): void
+}
+
 /**
  * Compresses batch bodies in a worker thread, while the main thread parses and checks them.
  * zlib's asynchronous API cannot do this: it hands each piece of output back to the main thread,
@@ -11,12 +17,6 @@ import { brotliCompressSync, constants } from 'node:zlib'
  * The worker starts with the first batch and stops after a minute without one, so an idle
  * service holds no second JavaScript heap; it keeps the process alive only while it has work.
  */
-/** A body's compression under way. */
-export interface Compression {
-  chunks: Promise<Buffer[]>
-  cancel(): void
-}
-
 export class BodyCompressor {
   private worker: Worker | null = null
   /** The jobs of the current worker (a stopping worker fails only its own). */
