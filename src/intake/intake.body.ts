@@ -1,6 +1,6 @@
 import { constants } from 'node:buffer'
 import { invalidInput } from '../errors.ts'
-import { parseJsonText } from '../json-text.ts'
+import { byteOrderMarkLength, parseJsonText } from '../json-text.ts'
 import { invalidUtf8Offset } from '../unicode.ts'
 import { BODY_INVALID_MESSAGE } from './intake.answers.ts'
 import { CLOSE_ARRAY, COMMA, OPEN_ARRAY, type BodyLayout, type BodyScan } from './body-layout.ts'
@@ -70,7 +70,7 @@ function parseElements(body: Buffer, layout: BodyLayout): unknown[] {
 export function isArrayOfElements(body: Buffer, layout: BodyLayout): boolean {
   const { count, starts, ends } = layout
   if (count === 0) return false
-  const from = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
+  const from = byteOrderMarkLength(body)
   if (!isPunctuation(body, from, starts[0]!, OPEN_ARRAY)) return false
   for (let i = 1; i < count; i++) if (!isPunctuation(body, ends[i - 1]!, starts[i]!, COMMA)) return false
   return isPunctuation(body, ends[count - 1]!, body.length, CLOSE_ARRAY)
