@@ -96,3 +96,63 @@ test('body scan: a lone surrogate can only come from a \\uD800–\\uDFFF escape 
   ]
   for (const [body, expected] of cases) assert.equal(scanBody(Buffer.from(body)).mayHoldLoneSurrogate, expected, body)
 })
+
+/** The scan's specification: a byte at a time (the scan reads string bytes four at a time). */
+function scanByteByByte(body: Uint8Array) {
+  let depth = 0
+  let maxDepth = 0
+  let containers = 0
+  let commas = 0
+  let surrogateEscape = false
+  const starts: number[] = []
+  const ends: number[] = []
+  for (let i = 0; i < body.length; i++) {
+    const char = String.fromCharCode(body[i]!)
+    if (char === '"') {
+      for (i++; i < body.length && body[i] !== 0x22; i++) {
+        if (body[i] !== 0x5c) continue
+        if (body[i + 1] === 0x75 && (body[i + 2] === 0x64 || body[i + 2] === 0x44)) surrogateEscape = true
+        i++
+      }
+      if (i >= body.length) return { containers, commas, maxDepth, mayHoldLoneSurrogate: surrogateEscape, places: null }
+    } else if (char === ',') commas++
+    else if (char === '{' || char === '[') {
+      containers++
+      if (depth === 1) starts.push(i)
+      maxDepth = Math.max(maxDepth, ++depth)
+    } else if (char === '}' || char === ']') {
+      if (--depth === 1) ends.push(i + 1)
+    }
+  }
+  return { containers, commas, maxDepth, mayHoldLoneSurrogate: surrogateEscape, places: depth === 0 ? { starts, ends } : null }
+}
+
+test('body scan: any bytes, at any alignment in memory, are scanned as a byte-by-byte reading does', () => {
+  // Runs of these, JSON or not: quotes and backslashes land at every position of a 4-byte word,
+  // escapes straddle words, strings end at the body's last bytes or never.
+  const piece = fc.oneof(
+    fc.constantFrom('"', '\\', '\\"', '\\\\', '\\u', '\\ud8', '\\uD', 'u', 'd', '{', '}', '[', ']', ',', ':', ' ', 'ñ', '😀'),
+    fc.string({ maxLength: 9 }),
+  )
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 0, max: 7 }), (pieces, offset) => {
+      const text = Buffer.from(`[${pieces.join('')}`)
+      const memory = Buffer.alloc(offset + text.length)
+      text.copy(memory, offset)
+      const body = memory.subarray(offset)
+      const scan = scanBody(body)
+      const expected = scanByteByByte(body)
+      assert.deepEqual(
+        {
+          containers: scan.containers,
+          commas: scan.commas,
+          maxDepth: scan.maxDepth,
+          mayHoldLoneSurrogate: scan.mayHoldLoneSurrogate,
+          places: scan.layout && { starts: [...scan.layout.starts], ends: [...scan.layout.ends] },
+        },
+        expected,
+      )
+    }),
+    { numRuns: 3000, seed: 24 },
+  )
+})
