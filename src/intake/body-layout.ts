@@ -134,9 +134,9 @@ function closingQuote(body: Uint8Array, words: DataView, from: number, seen: { s
  * xor-ed with each of the two bytes.
  */
 function quoteOrBackslashBytes(word: number): number {
-  const quotes = word ^ 0x22222222
-  const backslashes = word ^ 0x5c5c5c5c
-  return (((quotes - 0x01010101) & ~quotes) | ((backslashes - 0x01010101) & ~backslashes)) & 0x80808080
+  const quotes = word ^ FOUR_QUOTES
+  const backslashes = word ^ FOUR_BACKSLASHES
+  return (((quotes - FOUR_ONES) & ~quotes) | ((backslashes - FOUR_ONES) & ~backslashes)) & FOUR_HIGH_BITS
 }
 
 /**
@@ -164,6 +164,12 @@ const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
 export const OPEN_ARRAY = 0x5b
 export const CLOSE_ARRAY = 0x5d
+
+/** 32-bit words whose four bytes are the same byte, for `quoteOrBackslashBytes`. */
+const FOUR_ONES = 0x01010101
+const FOUR_QUOTES = QUOTE * FOUR_ONES
+const FOUR_BACKSLASHES = BACKSLASH * FOUR_ONES
+const FOUR_HIGH_BITS = 0x80 * FOUR_ONES
 
 /** 1 for every byte the scan passes over outside strings (all but `"` `,` `{` `}` `[` `]`). */
 const UNREMARKABLE = new Uint8Array(256).fill(1)
