@@ -13,6 +13,11 @@ export interface ReadBodyOptions {
    * inflated as it arrives, and `maxBytes`, `inspect` and the answer all see the inflated bytes.
    */
   gzip?: boolean
+  /**
+   * Allocates the buffer the body is read into (default: shared memory, see `sharedBuffer`); the
+   * batch intake reads into memory its scan works in (src/intake/body-layout.ts `bodyBuffer`).
+   */
+  allocate?: (size: number) => Buffer
 }
 
 /** Inflated bytes per chunk: fewer, larger chunks for `inspect` than zlib's 16 KB default. */
@@ -35,7 +40,8 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
   // into one buffer as it arrives: a 50 MB batch never exists twice (chunks, then their concat).
   // A gzip body's Content-Length is its compressed size, which says nothing of the inflated one.
   const declared = Number(request.headers['content-length'])
-  const whole = !options.gzip && Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes ? sharedBuffer(declared) : null
+  const allocate = options.allocate ?? sharedBuffer
+  const whole = !options.gzip && Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes ? allocate(declared) : null
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -81,7 +87,7 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
     }
     const finish = () => {
       if (whole !== null && chunks.length === 0) settle(null, whole.subarray(0, size))
-      else settle(null, concatShared(whole === null ? chunks : [whole.subarray(0, Math.min(size, whole.length)), ...chunks], size))
+      else settle(null, concatInto(allocate(size), whole === null ? chunks : [whole.subarray(0, Math.min(size, whole.length)), ...chunks]))
     }
     if (inflater === null) {
       request.on('data', take)
@@ -125,8 +131,7 @@ function sharedBuffer(size: number): Buffer {
   return Buffer.from(new SharedArrayBuffer(size))
 }
 
-function concatShared(parts: readonly Buffer[], size: number): Buffer {
-  const body = sharedBuffer(size)
+function concatInto(body: Buffer, parts: readonly Buffer[]): Buffer {
   let offset = 0
   for (const part of parts) offset += part.copy(body, offset)
   return body

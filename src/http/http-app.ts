@@ -145,7 +145,7 @@ export function createHttpApp(settings: HttpAppOptions): App {
       sessionToken,
       clientIp,
       keyFingerprint,
-      readBody: (inspect) => readBody(event, { ...limits, ...(inspect ? { inspect } : {}) }),
+      readBody: (inspect, allocate) => readBody(event, { ...limits, ...(inspect ? { inspect } : {}), ...(allocate ? { allocate } : {}) }),
       logContext,
     })
     return sendReply(event, reply)

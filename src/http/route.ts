@@ -76,11 +76,11 @@ export interface RouteRequest<Params, Query, Headers = unknown, Body = unknown, 
   /** Fingerprint of the key that authenticated the request (empty for public routes and sessions). */
   keyFingerprint: string
   /**
-   * Raw-body routes: reads the body (within its limit and time), showing each chunk to `inspect`;
-   * a gzip body (Content-Encoding: gzip) is inflated as it arrives, and the chunks, the limit and
-   * the answer are its inflated bytes.
+   * Raw-body routes: reads the body (within its limit and time) into a buffer from `allocate` (or
+   * shared memory), showing each chunk to `inspect`; a gzip body (Content-Encoding: gzip) is
+   * inflated as it arrives, and the chunks, the limit and the answer are its inflated bytes.
    */
-  readBody: (inspect?: (chunk: Buffer) => void) => Promise<Buffer>
+  readBody: (inspect?: (chunk: Buffer) => void, allocate?: (size: number) => Buffer) => Promise<Buffer>
   /** What the request's log line should also carry (the batch uuid). */
   logContext: { batchUuid?: string }
 }

@@ -1,4 +1,5 @@
 import type { OriginalPlace } from '../batches/body-chunks.ts'
+import { BODY_SCAN_WASM } from './body-scan.wasm.ts'
 
 /**
  * One pass over a batch's bytes, before JSON.parse is asked to build anything: how many values
@@ -42,51 +43,40 @@ export interface BodyLayout {
 const MAX_RECORDED = 1_000_000
 
 /**
- * Scans the body. Inside a string only `"` and `\` matter, so bytes ≥ 0x80 (UTF-8) never look
- * structural; scalars at the top level are not listed (step 2 then parses the body whole).
+ * Scans the body (src/intake/body-scan.wat: compiled WebAssembly, at full speed from the first
+ * byte). Inside a string only `"` and `\` matter, so bytes ≥ 0x80 (UTF-8) never look structural;
+ * scalars at the top level are not listed (step 2 then parses the body whole). A body read into
+ * `bodyBuffer` is scanned where it lies; any other is copied into a memory of its own first.
  */
 export function scanBody(body: Uint8Array): BodyScan {
-  let starts = new Uint32Array(1024)
-  let ends = new Uint32Array(1024)
-  let count = 0
-  let depth = 0
-  let maxDepth = 0
-  let containers = 0
-  let commas = 0
-  let closed = true
-  const seen = { surrogateEscape: false }
+  const memory = memoryHolding(body) ?? memoryWithCopyOf(body)
   const length = body.length
-  const words = new DataView(body.buffer, body.byteOffset, body.byteLength)
-  for (let i = 0; i < length; i++) {
-    const byte = body[i]!
-    // Most bytes outside strings are digits, letters of literals, colons and spaces: one test for them.
-    if (UNREMARKABLE[byte] === 1) continue
-    if (byte === QUOTE) {
-      i = closingQuote(body, words, i + 1, seen)
-      if (i === -1) {
-        closed = false
-        break
-      }
-    } else if (byte === COMMA) {
-      commas += 1
-    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
-      containers += 1
-      if (depth === 1 && count < MAX_RECORDED) {
-        if (count === starts.length) {
-          starts = grown(starts)
-          ends = grown(ends)
-        }
-        starts[count] = i
-      }
-      depth += 1
-      if (depth > maxDepth) maxDepth = depth
-    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
-      depth -= 1
-      if (depth === 1 && count++ < MAX_RECORDED) ends[count - 1] = i + 1
-    }
+  const places = placesAfter(length)
+  const answers = new WebAssembly.Instance(scanModule, { body: { memory } }).exports as ScanExports
+  answers.scan(BODY_OFFSET, BODY_OFFSET + length, places.starts, places.ends, places.max)
+  const count = answers.count.value
+  const closed = answers.closed.value === 1 && answers.depth.value === 0 && count <= MAX_RECORDED
+  // Copied out: the body's memory is freed with the body, the layout lives as long as the batch.
+  const layout = closed ? { count, starts: new Uint32Array(memory.buffer, places.starts, count).slice(), ends: new Uint32Array(memory.buffer, places.ends, count).slice() } : null
+  return {
+    bytes: length,
+    containers: answers.containers.value,
+    commas: answers.commas.value,
+    maxDepth: answers.maxDepth.value,
+    mayHoldLoneSurrogate: answers.surrogateEscape.value === 1,
+    layout,
   }
-  const layout = closed && depth === 0 && count <= MAX_RECORDED ? { count, starts: starts.subarray(0, count), ends: ends.subarray(0, count) } : null
-  return { bytes: length, containers, commas, maxDepth, mayHoldLoneSurrogate: seen.surrogateEscape, layout }
+}
+
+/**
+ * A buffer for a body of `size` bytes that `scanBody` reads in place: in a WebAssembly memory laid
+ * out as body-scan.wat says, shared (SharedArrayBuffer) like every body, so the compression worker
+ * reads it too (src/batches/body-compressor.ts).
+ */
+export function bodyBuffer(size: number): Buffer {
+  const memory = scanMemory(size)
+  memories.set(memory.buffer, memory)
+  return Buffer.from(memory.buffer, BODY_OFFSET, size)
 }
 
 /** Where invoice `index` (0-based position in the batch) lies in the body. */
@@ -94,83 +84,62 @@ export function placeOf(layout: BodyLayout, index: number): OriginalPlace {
   return { offset: layout.starts[index]!, length: layout.ends[index]! - layout.starts[index]! }
 }
 
-/**
- * Where the string opened before `from` closes: the next `"` not escaped by a `\`; -1 if none.
- * Two thirds of a supplier's batch are string bytes, so they are read four at a time (a 32-bit
- * word, little-endian: the first byte is the lowest) until a word holds a quote or a backslash; a
- * 56 MB batch scans in ~73 ms instead of ~100 byte by byte. Not `indexOf`: the body lives in
- * shared memory (src/http/body.ts), where a native call per string (millions of short ones) costs
- * more than the whole loop.
- */
-function closingQuote(body: Uint8Array, words: DataView, from: number, seen: { surrogateEscape: boolean }): number {
-  const length = body.length
-  let i = from
-  for (;;) {
-    while (i + 4 <= length) {
-      const found = quoteOrBackslashBytes(words.getInt32(i, true))
-      if (found !== 0) {
-        i += lowestByteOf(found)
-        break
-      }
-      i += 4
-    }
-    if (i >= length) return -1
-    const byte = body[i]!
-    if (byte === QUOTE) return i
-    if (byte === BACKSLASH) {
-      if (body[i + 1] === LETTER_U && (body[i + 2] === LETTER_D || body[i + 2] === LETTER_D_UPPER)) seen.surrogateEscape = true
-      // The byte after the backslash is part of the string, whatever it is.
-      i += 2
-    } else {
-      // A word's last bytes before the end of the body, read one at a time.
-      i += 1
-    }
-  }
+interface ScanExports {
+  scan: (body: number, end: number, starts: number, ends: number, max: number) => void
+  containers: WebAssembly.Global
+  commas: WebAssembly.Global
+  maxDepth: WebAssembly.Global
+  depth: WebAssembly.Global
+  count: WebAssembly.Global
+  surrogateEscape: WebAssembly.Global
+  closed: WebAssembly.Global
 }
+
+const scanModule = new WebAssembly.Module(Buffer.from(BODY_SCAN_WASM, 'base64'))
+
+/** The memories `bodyBuffer` made, by their buffer. */
+const memories = new WeakMap<ArrayBufferLike, WebAssembly.Memory>()
+
+/** The byte classes come first (body-scan.wat), then the body. */
+const BODY_OFFSET = 256
+/** Zero bytes after the body: the scan reads 16 bytes at a time. */
+const PADDING = 16
+const PAGE_BYTES = 64 * 1024
 
 /**
- * The high bit of each byte of `word` that is `"` or `\`, and possibly of bytes after such a one
- * (never before it): the classic "has a zero byte" test, `(x - 0x01…) & ~x & 0x80…`, over the word
- * xor-ed with each of the two bytes.
+ * Where the places of a body of `length` bytes go: after it and its padding, room for as many
+ * elements as it can hold (each takes at least `{}` and a comma) up to MAX_RECORDED. Only the
+ * pages written are ever given memory by the system.
  */
-function quoteOrBackslashBytes(word: number): number {
-  const quotes = word ^ FOUR_QUOTES
-  const backslashes = word ^ FOUR_BACKSLASHES
-  return (((quotes - FOUR_ONES) & ~quotes) | ((backslashes - FOUR_ONES) & ~backslashes)) & FOUR_HIGH_BITS
+function placesAfter(length: number): { starts: number; ends: number; max: number } {
+  const max = Math.min(MAX_RECORDED, Math.floor(length / 2) + 1)
+  const starts = Math.ceil((BODY_OFFSET + length + PADDING) / 4) * 4
+  return { starts, ends: starts + max * 4, max }
 }
 
-/**
- * Which byte (0–3) of a little-endian word is the first marked in `bits` (bits 7, 15, 23, 31). Two
- * tests rather than `clz32(bits & -bits)`, whose negation leaves 32-bit integers for 0x80000000.
- */
-function lowestByteOf(bits: number): number {
-  if ((bits & 0x8080) !== 0) return (bits & 0x80) !== 0 ? 0 : 1
-  return (bits & 0x800000) !== 0 ? 2 : 3
+function scanMemory(size: number): WebAssembly.Memory {
+  const places = placesAfter(size)
+  const pages = Math.ceil((places.ends + places.max * 4) / PAGE_BYTES)
+  return new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true })
 }
 
-function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
-  const larger = new Uint32Array(array.length * 2)
-  larger.set(array)
-  return larger
+/** The memory `bodyBuffer` put this body in, when the scan can use it as it is. */
+function memoryHolding(body: Uint8Array): WebAssembly.Memory | null {
+  const memory = memories.get(body.buffer)
+  if (memory === undefined || body.byteOffset !== BODY_OFFSET) return null
+  const places = placesAfter(body.length)
+  if (places.ends + places.max * 4 > memory.buffer.byteLength) return null
+  // A body shorter than its buffer (a client that sent less than it announced) has zeros after it.
+  const after = new Uint8Array(memory.buffer, BODY_OFFSET + body.length, PADDING)
+  return after.every((byte) => byte === 0) ? memory : null
 }
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
+function memoryWithCopyOf(body: Uint8Array): WebAssembly.Memory {
+  const memory = scanMemory(body.length)
+  new Uint8Array(memory.buffer, BODY_OFFSET, body.length).set(body)
+  return memory
+}
+
 export const COMMA = 0x2c
-const LETTER_U = 0x75
-const LETTER_D = 0x64
-const LETTER_D_UPPER = 0x44
-const OPEN_OBJECT = 0x7b
-const CLOSE_OBJECT = 0x7d
 export const OPEN_ARRAY = 0x5b
 export const CLOSE_ARRAY = 0x5d
-
-/** 32-bit words whose four bytes are the same byte, for `quoteOrBackslashBytes`. */
-const FOUR_ONES = 0x01010101
-const FOUR_QUOTES = QUOTE * FOUR_ONES
-const FOUR_BACKSLASHES = BACKSLASH * FOUR_ONES
-const FOUR_HIGH_BITS = 0x80 * FOUR_ONES
-
-/** 1 for every byte the scan passes over outside strings (all but `"` `,` `{` `}` `[` `]`). */
-const UNREMARKABLE = new Uint8Array(256).fill(1)
-for (const byte of [QUOTE, COMMA, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY]) UNREMARKABLE[byte] = 0

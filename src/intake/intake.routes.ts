@@ -28,6 +28,7 @@ import {
   SimulatedStructureInvalid,
 } from './intake.schemas.ts'
 import { receiveBatch, simulateBatch, type IncomingBatch, type IntakeDeps } from './intake.service.ts'
+import { bodyBuffer } from './body-layout.ts'
 import { INSERT_200, INSERT_422, INSERT_500, INSERT_503, SAMPLE_BATCH, simulatedExamples } from './intake.examples.ts'
 
 export interface IntakeRouteDeps extends IntakeDeps {
@@ -137,7 +138,8 @@ async function receiving(
     const uuid = randomUUID()
     if (options.compress) bodyCompressor.warm()
     const hash = createHash('sha256')
-    const body = await request.readBody((chunk) => hash.update(chunk))
+    // Into memory the scan of step 2 reads in place (src/intake/body-layout.ts).
+    const body = await request.readBody((chunk) => hash.update(chunk), bodyBuffer)
     const bodyHash = hash.digest('hex')
     // The log names the batch the answer names: the original one for a duplicate, none for a
     // batch refused before it was recorded (steps 2–5).

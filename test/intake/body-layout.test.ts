@@ -8,7 +8,7 @@ import { brotliCompressSync } from 'node:zlib'
 import { BODY_CHUNK_BYTES, chunkRanges, findChunkedBody, insertBodyChunks, readOriginalBytes } from '../../src/batches/body-chunks.ts'
 import { closeDatabase, openDatabase } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
-import { placeOf, scanBody } from '../../src/intake/body-layout.ts'
+import { bodyBuffer, placeOf, scanBody } from '../../src/intake/body-layout.ts'
 import { insertBatchRow } from '../support/fixtures.ts'
 
 /** Objects and arrays in a parsed value: what the scan must count as containers. */
@@ -97,7 +97,7 @@ test('body scan: a lone surrogate can only come from a \\uD800–\\uDFFF escape 
   for (const [body, expected] of cases) assert.equal(scanBody(Buffer.from(body)).mayHoldLoneSurrogate, expected, body)
 })
 
-/** The scan's specification: a byte at a time (the scan reads string bytes four at a time). */
+/** The scan's specification: a byte at a time (the scan reads string bytes sixteen at a time). */
 function scanByteByByte(body: Uint8Array) {
   let depth = 0
   let maxDepth = 0
@@ -127,19 +127,19 @@ function scanByteByByte(body: Uint8Array) {
   return { containers, commas, maxDepth, mayHoldLoneSurrogate: surrogateEscape, places: depth === 0 ? { starts, ends } : null }
 }
 
-test('body scan: any bytes, at any alignment in memory, are scanned as a byte-by-byte reading does', () => {
-  // Runs of these, JSON or not: quotes and backslashes land at every position of a 4-byte word,
-  // escapes straddle words, strings end at the body's last bytes or never.
+test('body scan: any bytes, read into the scan\'s memory or anywhere else, are scanned as a byte-by-byte reading does', () => {
+  // Runs of these, JSON or not: quotes and backslashes land at every position of a 16-byte read,
+  // escapes straddle reads, strings end at the body's last bytes or never.
   const piece = fc.oneof(
     fc.constantFrom('"', '\\', '\\"', '\\\\', '\\u', '\\ud8', '\\uD', 'u', 'd', '{', '}', '[', ']', ',', ':', ' ', 'ñ', '😀'),
     fc.string({ maxLength: 9 }),
+    fc.string({ maxLength: 40 }),
   )
   fc.assert(
-    fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 0, max: 7 }), (pieces, offset) => {
+    fc.property(fc.array(piece, { maxLength: 40 }), fc.boolean(), (pieces, inPlace) => {
       const text = Buffer.from(`[${pieces.join('')}`)
-      const memory = Buffer.alloc(offset + text.length)
-      text.copy(memory, offset)
-      const body = memory.subarray(offset)
+      const body = inPlace ? bodyBuffer(text.length) : Buffer.alloc(text.length)
+      text.copy(body)
       const scan = scanBody(body)
       const expected = scanByteByByte(body)
       assert.deepEqual(
@@ -155,4 +155,13 @@ test('body scan: any bytes, at any alignment in memory, are scanned as a byte-by
     }),
     { numRuns: 3000, seed: 24 },
   )
+})
+
+test('body scan: a body read into the scan\'s memory is in shared memory, and one shorter than announced scans as itself', () => {
+  const announced = bodyBuffer(64)
+  assert.ok(announced.buffer instanceof SharedArrayBuffer, 'the compression worker reads bodies from shared memory')
+  const sent = Buffer.from('[{"a":"}"},[1]]')
+  sent.copy(announced)
+  const scan = scanBody(announced.subarray(0, sent.length))
+  assert.deepEqual({ count: scan.layout?.count, starts: [...scan.layout!.starts], ends: [...scan.layout!.ends] }, { count: 2, starts: [1, 11], ends: [10, 14] })
 })
