@@ -23,7 +23,7 @@ import { parseQuery } from './query.ts'
 import { RateLimiter, type RateGroup } from './rate-limit.ts'
 import { createRedactor, type Redactor } from './redaction.ts'
 import { requestIdOf, requestScope } from './request-scope.ts'
-import { declaredHeaders, JSON_BODY_MAX_BYTES, readJsonBody, rejectOversizedBody } from './request-input.ts'
+import { announcedBodyBytes, declaredHeaders, JSON_BODY_MAX_BYTES, readJsonBody, rejectOversizedBody } from './request-input.ts'
 import type { Reply, Route } from './route.ts'
 import { RouteTable } from './route-table.ts'
 import { decodeInput, decodeParams } from './validation.ts'
@@ -146,6 +146,7 @@ export function createHttpApp(settings: HttpAppOptions): App {
       clientIp,
       keyFingerprint,
       readBody: (inspect, allocate) => readBody(event, { ...limits, ...(inspect ? { inspect } : {}), ...(allocate ? { allocate } : {}) }),
+      bodyBytes: limits.gzip ? null : announcedBodyBytes(event),
       logContext,
     })
     return sendReply(event, reply)

@@ -55,9 +55,15 @@ export async function readJsonBody(event: H3Event, validators: RouteValidators, 
   return decodeInput(validators.body!, 'body', body)
 }
 
+/** The body's size as its Content-Length announces it; null without one (a chunked body). */
+export function announcedBodyBytes(event: H3Event): number | null {
+  const declared = Number(event.node.req.headers['content-length'])
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : null
+}
+
 /** A declared body over the limit is refused before it is read; the connection is then closed. */
 export function rejectOversizedBody(event: H3Event, maxBodyBytes: number): void {
-  const declared = Number(event.node.req.headers['content-length'] ?? 0)
+  const declared = announcedBodyBytes(event) ?? 0
   if (declared > maxBodyBytes) {
     throw new DomainError(
       'PAYLOAD_TOO_LARGE',

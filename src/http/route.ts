@@ -81,6 +81,8 @@ export interface RouteRequest<Params, Query, Headers = unknown, Body = unknown, 
    * inflated as it arrives, and the chunks, the limit and the answer are its inflated bytes.
    */
   readBody: (inspect?: (chunk: Buffer) => void, allocate?: (size: number) => Buffer) => Promise<Buffer>
+  /** Raw-body routes: the body's size as announced (Content-Length), null until read (gzip, chunked). */
+  bodyBytes: number | null
   /** What the request's log line should also carry (the batch uuid). */
   logContext: { batchUuid?: string }
 }

@@ -6,6 +6,7 @@ import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
 import { defineRoute, type Reply, type Route, type RouteRequest } from '../http/route.ts'
 import { ErrorBody, errorResponse } from '../http/schemas.ts'
 import { bodyCompressor } from '../batches/body-compressor.ts'
+import { BODY_CHUNK_BYTES } from '../batches/body-chunks.ts'
 import {
   BatchBodyInvalid,
   BatchDatesInvalid,
@@ -136,7 +137,8 @@ async function receiving(
   const release = deps.uploads.acquire()
   try {
     const uuid = randomUUID()
-    if (options.compress) bodyCompressor.warm()
+    // The worker boots while the body arrives; a body of one chunk is compressed without it.
+    if (options.compress && !(request.bodyBytes !== null && request.bodyBytes <= BODY_CHUNK_BYTES)) bodyCompressor.warm()
     const hash = createHash('sha256')
     // Into memory the scan of step 2 reads in place (src/intake/body-layout.ts).
     const body = await request.readBody((chunk) => hash.update(chunk), bodyBuffer)

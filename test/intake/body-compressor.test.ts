@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { brotliDecompressSync } from 'node:zlib'
-import { chunkRanges } from '../../src/batches/body-chunks.ts'
+import { BODY_CHUNK_BYTES, chunkRanges } from '../../src/batches/body-chunks.ts'
 import { BodyCompressor } from '../../src/batches/body-compressor.ts'
 
 const body = (size: number) => {
@@ -33,6 +33,7 @@ for (const [name, meanwhile] of scenarios) {
 test('body compressor: a body outside shared memory is copied to the worker', async () => {
   const compressor = new BodyCompressor()
   try {
+    compressor.warm()
     const bytes = Buffer.from('[{"Nfactura":"F-1"}]')
     const [chunk] = await compressor.compress(bytes, chunkRanges(bytes.length)).chunks
     assert.deepEqual(brotliDecompressSync(chunk!), bytes)
@@ -51,6 +52,28 @@ test('body compressor: a cancelled compression rejects without compressing on th
     const bytes = Buffer.from('[{"Nfactura":"F-2"}]')
     const [chunk] = await compressor.compress(bytes, chunkRanges(bytes.length)).chunks
     assert.deepEqual(brotliDecompressSync(chunk!), bytes)
+  } finally {
+    await compressor.close()
+  }
+})
+
+test('body compressor: a body of one chunk, with no worker running, is compressed here without starting one; cancelled, it rejects', async () => {
+  const compressor = new BodyCompressor()
+  try {
+    const bytes = body(BODY_CHUNK_BYTES)
+    const ranges = chunkRanges(bytes.length)
+    assert.equal(ranges.length, 1)
+    const [chunk] = await compressor.compress(bytes, ranges).chunks
+    assert.deepEqual(brotliDecompressSync(chunk!), bytes)
+    assert.equal(compressor.running, false, 'no worker for one chunk')
+
+    const refused = compressor.compress(bytes, ranges)
+    refused.cancel()
+    await assert.rejects(refused.chunks, /cancelado/)
+
+    const twoChunks = body(bytes.length + 1)
+    await compressor.compress(twoChunks, chunkRanges(twoChunks.length)).chunks
+    assert.equal(compressor.running, true, 'more than one chunk goes to the worker')
   } finally {
     await compressor.close()
   }
