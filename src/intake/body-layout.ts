@@ -49,29 +49,30 @@ const MAX_RECORDED = 1_000_000
  * `bodyBuffer` is scanned where it lies; any other is copied into a memory of its own first.
  */
 export function scanBody(body: Uint8Array): BodyScan {
+  const places = new Places()
   const memory = memoryHolding(body) ?? memoryWithCopyOf(body)
-  const length = body.length
-  const places = placesAfter(length)
-  const answers = new WebAssembly.Instance(scanModule, { body: { memory } }).exports as ScanExports
-  answers.scan(BODY_OFFSET, BODY_OFFSET + length, places.starts, places.ends, places.max)
-  const count = answers.count.value
-  const closed = answers.closed.value === 1 && answers.depth.value === 0 && count <= MAX_RECORDED
-  // Copied out: the body's memory is freed with the body, the layout lives as long as the batch.
-  const layout = closed ? { count, starts: new Uint32Array(memory.buffer, places.starts, count).slice(), ends: new Uint32Array(memory.buffer, places.ends, count).slice() } : null
+  const element = (start: number, end: number) => places.add(start, end)
+  const answers = new WebAssembly.Instance(scanModule, { body: { memory, element } }).exports as ScanExports
+  answers.scan(BODY_OFFSET, BODY_OFFSET + body.length)
+  // Read unsigned: a body of 2 GiB can count 2³¹ of something.
+  const count = answers.count.value >>> 0
+  const closed = answers.stringsClosed.value === 1 && answers.depth.value === 0n && count <= MAX_RECORDED
   return {
-    bytes: length,
-    containers: answers.containers.value,
-    commas: answers.commas.value,
-    maxDepth: answers.maxDepth.value,
+    bytes: body.length,
+    containers: answers.containers.value >>> 0,
+    commas: answers.commas.value >>> 0,
+    maxDepth: Number(answers.maxDepth.value),
     mayHoldLoneSurrogate: answers.surrogateEscape.value === 1,
-    layout,
+    layout: closed ? places.layout() : null,
   }
 }
 
 /**
  * A buffer for a body of `size` bytes that `scanBody` reads in place: in a WebAssembly memory laid
  * out as body-scan.wat says, shared (SharedArrayBuffer) like every body, so the compression worker
- * reads it too (src/batches/body-compressor.ts).
+ * reads it too (src/batches/body-compressor.ts). Each such memory reserves ~10 GB of address space
+ * (not memory) while it lives, V8's guard for WebAssembly memories; Node's own HTTP client makes
+ * one at start-up too, so a process limited below that (`ulimit -v`) never starts either way.
  */
 export function bodyBuffer(size: number): Buffer {
   const memory = scanMemory(size)
@@ -85,14 +86,42 @@ export function placeOf(layout: BodyLayout, index: number): OriginalPlace {
 }
 
 interface ScanExports {
-  scan: (body: number, end: number, starts: number, ends: number, max: number) => void
+  scan: (body: number, end: number) => void
   containers: WebAssembly.Global
   commas: WebAssembly.Global
-  maxDepth: WebAssembly.Global
-  depth: WebAssembly.Global
+  maxDepth: WebAssembly.Global<bigint>
+  depth: WebAssembly.Global<bigint>
   count: WebAssembly.Global
   surrogateEscape: WebAssembly.Global
-  closed: WebAssembly.Global
+  stringsClosed: WebAssembly.Global
+}
+
+/** The elements' places as the scan finds them, up to MAX_RECORDED (more are only counted). */
+class Places {
+  private count = 0
+  private starts = new Uint32Array(1024)
+  private ends = new Uint32Array(1024)
+
+  add(start: number, end: number): void {
+    if (this.count === MAX_RECORDED) return
+    if (this.count === this.starts.length) {
+      this.starts = grown(this.starts)
+      this.ends = grown(this.ends)
+    }
+    this.starts[this.count] = start
+    this.ends[this.count] = end
+    this.count += 1
+  }
+
+  layout(): BodyLayout {
+    return { count: this.count, starts: this.starts.subarray(0, this.count), ends: this.ends.subarray(0, this.count) }
+  }
+}
+
+function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
+  const larger = new Uint32Array(array.length * 2)
+  larger.set(array)
+  return larger
 }
 
 const scanModule = new WebAssembly.Module(Buffer.from(BODY_SCAN_WASM, 'base64'))
@@ -102,36 +131,20 @@ const memories = new WeakMap<ArrayBufferLike, WebAssembly.Memory>()
 
 /** The byte classes come first (body-scan.wat), then the body. */
 const BODY_OFFSET = 256
-/** Zero bytes after the body: the scan reads 16 bytes at a time. */
-const PADDING = 16
+/** Room after the body for the scan's last 16-byte read. */
+const AFTER_BODY = 16
 const PAGE_BYTES = 64 * 1024
 
-/**
- * Where the places of a body of `length` bytes go: after it and its padding, room for as many
- * elements as it can hold (each takes at least `{}` and a comma) up to MAX_RECORDED. Only the
- * pages written are ever given memory by the system.
- */
-function placesAfter(length: number): { starts: number; ends: number; max: number } {
-  const max = Math.min(MAX_RECORDED, Math.floor(length / 2) + 1)
-  const starts = Math.ceil((BODY_OFFSET + length + PADDING) / 4) * 4
-  return { starts, ends: starts + max * 4, max }
-}
-
 function scanMemory(size: number): WebAssembly.Memory {
-  const places = placesAfter(size)
-  const pages = Math.ceil((places.ends + places.max * 4) / PAGE_BYTES)
+  const pages = Math.ceil((BODY_OFFSET + size + AFTER_BODY) / PAGE_BYTES)
   return new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true })
 }
 
-/** The memory `bodyBuffer` put this body in, when the scan can use it as it is. */
+/** The memory `bodyBuffer` put this body in, when the body lies where the scan expects it. */
 function memoryHolding(body: Uint8Array): WebAssembly.Memory | null {
   const memory = memories.get(body.buffer)
-  if (memory === undefined || body.byteOffset !== BODY_OFFSET) return null
-  const places = placesAfter(body.length)
-  if (places.ends + places.max * 4 > memory.buffer.byteLength) return null
-  // A body shorter than its buffer (a client that sent less than it announced) has zeros after it.
-  const after = new Uint8Array(memory.buffer, BODY_OFFSET + body.length, PADDING)
-  return after.every((byte) => byte === 0) ? memory : null
+  const fits = memory !== undefined && body.byteOffset === BODY_OFFSET && BODY_OFFSET + body.length + AFTER_BODY <= memory.buffer.byteLength
+  return fits ? memory : null
 }
 
 function memoryWithCopyOf(body: Uint8Array): WebAssembly.Memory {

@@ -3,17 +3,20 @@
 ;; src/intake/body-scan.wasm.ts by `npm run build:wasm` (a test checks the two agree).
 ;;
 ;; Why not JavaScript: the scan runs once per batch, so on a service that just started (or a batch
-;; hours after the last one) V8 runs it in its interpreter for the first megabytes: ~14 ms for a
-;; 5.7 MB batch, ~2 ms for 60 KB. Compiled WebAssembly runs at full speed from the first byte, and
-;; reads a string's bytes 16 at a time (SIMD): ~3 ms for 5.7 MB, ~35 ms for 56 MB.
+;; hours after the last one) V8 ran it in its interpreter for the first megabytes. Compiled
+;; WebAssembly runs at full speed from the first byte, and reads a string's bytes 16 at a time
+;; (SIMD). In the service: 6-10 ms for the supplier's 5.7 MB batch (12-20 in JavaScript), 53-59 ms
+;; for 56 MB (92-100).
 ;;
-;; The memory, laid out by body-layout.ts:
-;;   [0, 256)            what each byte means outside strings (the data segments below)
-;;   [body, end)         the body, as received
-;;   [end, end + 16)     zero bytes: a 16-byte read that starts inside the body finds no quote past it
-;;   [starts, ...)       where each element starts, then [ends, ...) where it ends: up to `max` each
+;; The memory, laid out by body-layout.ts: [0, 256) what each byte means outside strings (the
+;; data segments below), then the body at `body`, then 16 bytes of any value (a 16-byte read that
+;; starts inside the body ends there; what it finds past the body is never taken for the body's).
+;; Nothing else is written: each element's place goes to the imported `element`.
 (module
   (import "body" "memory" (memory 1 65536 shared))
+  ;; Called for each element one level inside the top-level value, when it closes: where it starts
+  ;; and where it ends (past its last byte), as offsets from the body's first byte.
+  (import "body" "element" (func $element (param i32 i32)))
 
   ;; Byte classes outside strings: 0 passes, 1 quote, 2 comma, 3 opens a container, 4 closes one.
   (data (i32.const 0x22) "\01")   ;; "
@@ -23,20 +26,21 @@
   (data (i32.const 0x7b) "\03")   ;; {
   (data (i32.const 0x7d) "\04")   ;; }
 
-  ;; The answers (an instance scans one body).
+  ;; The answers (an instance scans one body). Counts are unsigned (a body may have 2 GiB); the
+  ;; depth is 64-bit, since stray closers take it below zero.
   (global $containers (export "containers") (mut i32) (i32.const 0))
   (global $commas (export "commas") (mut i32) (i32.const 0))
-  (global $maxDepth (export "maxDepth") (mut i32) (i32.const 0))
-  (global $depth (export "depth") (mut i32) (i32.const 0))
-  ;; Elements one level inside the top-level value; only the first `max` are placed.
+  (global $maxDepth (export "maxDepth") (mut i64) (i64.const 0))
+  (global $depth (export "depth") (mut i64) (i64.const 0))
+  ;; Elements one level inside the top-level value.
   (global $count (export "count") (mut i32) (i32.const 0))
   ;; A `\ud` or `\uD` escape was seen in a string (a lone surrogate half is possible).
   (global $surrogateEscape (export "surrogateEscape") (mut i32) (i32.const 0))
   ;; 0 when a string never closes.
-  (global $closed (export "closed") (mut i32) (i32.const 1))
+  (global $stringsClosed (export "stringsClosed") (mut i32) (i32.const 1))
 
-  (func (export "scan") (param $body i32) (param $end i32) (param $starts i32) (param $ends i32) (param $max i32)
-    (local $i i32) (local $byte i32) (local $depth i32) (local $count i32) (local $hits i32)
+  (func (export "scan") (param $body i32) (param $end i32)
+    (local $i i32) (local $byte i32) (local $depth i64) (local $count i32) (local $hits i32) (local $elementStart i32)
     (local.set $i (local.get $body))
     (block $done
       (loop $next
@@ -60,25 +64,27 @@
                   (then
                     (local.set $i (i32.add (local.get $i) (i32.const 16)))
                     (br_if $inString (i32.lt_u (local.get $i) (local.get $end)))
-                    (global.set $closed (i32.const 0))
+                    (global.set $stringsClosed (i32.const 0))
                     (br $done)))
                 ;; The first quote or backslash of the 16.
                 (local.set $i (i32.add (local.get $i) (i32.ctz (local.get $hits))))
                 (if (i32.ge_u (local.get $i) (local.get $end))
                   (then
-                    (global.set $closed (i32.const 0))
+                    (global.set $stringsClosed (i32.const 0))
                     (br $done)))
                 (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x5c))
                   (then
-                    ;; `\u` then `d` or `D` (0x44 | 0x20 = 0x64).
-                    (if (i32.and
-                          (i32.eq (i32.load8_u offset=1 (local.get $i)) (i32.const 0x75))
-                          (i32.eq (i32.or (i32.load8_u offset=2 (local.get $i)) (i32.const 0x20)) (i32.const 0x64)))
-                      (then (global.set $surrogateEscape (i32.const 1))))
+                    ;; `\u` then `d` or `D` (0x44 | 0x20 = 0x64), both inside the body.
+                    (if (i32.lt_u (i32.add (local.get $i) (i32.const 2)) (local.get $end))
+                      (then
+                        (if (i32.and
+                              (i32.eq (i32.load8_u offset=1 (local.get $i)) (i32.const 0x75))
+                              (i32.eq (i32.or (i32.load8_u offset=2 (local.get $i)) (i32.const 0x20)) (i32.const 0x64)))
+                          (then (global.set $surrogateEscape (i32.const 1))))))
                     ;; The byte after the backslash is part of the string, whatever it is.
                     (local.set $i (i32.add (local.get $i) (i32.const 2)))
                     (br_if $inString (i32.lt_u (local.get $i) (local.get $end)))
-                    (global.set $closed (i32.const 0))
+                    (global.set $stringsClosed (i32.const 0))
                     (br $done))))
               ;; Past the closing quote.
               (local.set $i (i32.add (local.get $i) (i32.const 1)))
@@ -89,25 +95,20 @@
 
           ;; `{` or `[`, at $i - 1.
           (global.set $containers (i32.add (global.get $containers) (i32.const 1)))
-          (if (i32.and (i32.eq (local.get $depth) (i32.const 1)) (i32.lt_u (local.get $count) (local.get $max)))
-            (then
-              (i32.store
-                (i32.add (local.get $starts) (i32.shl (local.get $count) (i32.const 2)))
-                (i32.sub (i32.sub (local.get $i) (i32.const 1)) (local.get $body)))))
-          (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
-          (if (i32.gt_s (local.get $depth) (global.get $maxDepth))
+          (if (i64.eq (local.get $depth) (i64.const 1))
+            (then (local.set $elementStart (i32.sub (local.get $i) (i32.const 1)))))
+          (local.set $depth (i64.add (local.get $depth) (i64.const 1)))
+          (if (i64.gt_s (local.get $depth) (global.get $maxDepth))
             (then (global.set $maxDepth (local.get $depth))))
           (br $next))
 
-        ;; `}` or `]`: an element ends where it closes back to depth 1 (counted past `max` too).
-        (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
-        (if (i32.eq (local.get $depth) (i32.const 1))
+        ;; `}` or `]`: an element ends where it closes back to depth 1.
+        (local.set $depth (i64.sub (local.get $depth) (i64.const 1)))
+        (if (i64.eq (local.get $depth) (i64.const 1))
           (then
-            (if (i32.lt_u (local.get $count) (local.get $max))
-              (then
-                (i32.store
-                  (i32.add (local.get $ends) (i32.shl (local.get $count) (i32.const 2)))
-                  (i32.sub (local.get $i) (local.get $body)))))
+            (call $element
+              (i32.sub (local.get $elementStart) (local.get $body))
+              (i32.sub (local.get $i) (local.get $body)))
             (local.set $count (i32.add (local.get $count) (i32.const 1)))))
         (br $next)))
     (global.set $depth (local.get $depth))

@@ -157,11 +157,16 @@ test('body scan: any bytes, read into the scan\'s memory or anywhere else, are s
   )
 })
 
-test('body scan: a body read into the scan\'s memory is in shared memory, and one shorter than announced scans as itself', () => {
-  const announced = bodyBuffer(64)
-  assert.ok(announced.buffer instanceof SharedArrayBuffer, 'the compression worker reads bodies from shared memory')
-  const sent = Buffer.from('[{"a":"}"},[1]]')
-  sent.copy(announced)
-  const scan = scanBody(announced.subarray(0, sent.length))
-  assert.deepEqual({ count: scan.layout?.count, starts: [...scan.layout!.starts], ends: [...scan.layout!.ends] }, { count: 2, starts: [1, 11], ends: [10, 14] })
+test('body scan: a body read into the scan\'s memory is in shared memory, and a part of it scans as itself, whatever follows it', () => {
+  const buffer = bodyBuffer(64)
+  assert.ok(buffer.buffer instanceof SharedArrayBuffer, 'the compression worker reads bodies from shared memory')
+  buffer.fill('ud"}],')
+  const whole = Buffer.from('[{"a":"}"},[1]]')
+  whole.copy(buffer)
+  const scan = scanBody(buffer.subarray(0, whole.length))
+  assert.deepEqual({ count: scan.layout?.count, starts: [...scan.layout!.starts], ends: [...scan.layout!.ends], containers: scan.containers, commas: scan.commas }, { count: 2, starts: [1, 11], ends: [10, 14], containers: 3, commas: 1 })
+  // A string cut after its backslash: the `ud"]` that follows in memory is not the body's.
+  Buffer.from('["\\ud"]').copy(buffer)
+  const cut = scanBody(buffer.subarray(0, 3))
+  assert.deepEqual({ layout: cut.layout, surrogate: cut.mayHoldLoneSurrogate }, { layout: null, surrogate: false })
 })
