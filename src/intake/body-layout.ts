@@ -71,8 +71,9 @@ export function scanBody(body: Uint8Array): BodyScan {
  * A buffer for a body of `size` bytes that `scanBody` reads in place: in a WebAssembly memory laid
  * out as body-scan.wat says, shared (SharedArrayBuffer) like every body, so the compression worker
  * reads it too (src/batches/body-compressor.ts). Each such memory reserves ~10 GB of address space
- * (not memory) while it lives, V8's guard for WebAssembly memories; Node's own HTTP client makes
- * one at start-up too, so a process limited below that (`ulimit -v`) never starts either way.
+ * (not memory) while it lives, V8's guard for WebAssembly memories. Node's own HTTP parser
+ * (undici's llhttp) is WebAssembly too and is set up as the service starts: a process limited
+ * below that (`ulimit -v`) did not start before this scan either.
  */
 export function bodyBuffer(size: number): Buffer {
   const memory = scanMemory(size)
