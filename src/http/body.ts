@@ -39,9 +39,9 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
   // With a Content-Length (the pipeline already refused one over the limit) a plain body is copied
   // into one buffer as it arrives: a 50 MB batch never exists twice (chunks, then their concat).
   // A gzip body's Content-Length is its compressed size, which says nothing of the inflated one.
-  const declared = Number(request.headers['content-length'])
+  const declared = announcedBodyBytes(event)
   const allocate = options.allocate ?? sharedBuffer
-  const whole = !options.gzip && Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes ? allocate(declared) : null
+  const whole = !options.gzip && declared !== null && declared > 0 && declared <= maxBytes ? allocate(declared) : null
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -121,6 +121,12 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
       if (!request.complete) settle(new DomainError('CLIENT_CLOSED', 'El cliente cerró la conexión antes de terminar de enviar el cuerpo.'))
     })
   })
+}
+
+/** The body's size as its Content-Length announces it; null without one (a chunked body). */
+export function announcedBodyBytes(event: H3Event): number | null {
+  const declared = Number(event.node.req.headers['content-length'])
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : null
 }
 
 /**

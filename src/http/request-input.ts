@@ -4,7 +4,7 @@ import { Compile } from 'typebox/compile'
 import { DomainError, invalidInput } from '../errors.ts'
 import { parseJsonText } from '../json-text.ts'
 import { findMalformedText, invalidUtf8Offset } from '../unicode.ts'
-import { formatMB, readBody } from './body.ts'
+import { announcedBodyBytes, formatMB, readBody } from './body.ts'
 import { headerText } from './headers.ts'
 import type { RouteValidators } from './route-table.ts'
 import { decodeInput } from './validation.ts'
@@ -53,12 +53,6 @@ export async function readJsonBody(event: H3Event, validators: RouteValidators, 
   const malformed = findMalformedText(body)
   if (malformed !== null) throw invalidInput(`Cuerpo inválido: ${malformed}: el texto tiene caracteres Unicode inválidos (un sustituto suelto).`)
   return decodeInput(validators.body!, 'body', body)
-}
-
-/** The body's size as its Content-Length announces it; null without one (a chunked body). */
-export function announcedBodyBytes(event: H3Event): number | null {
-  const declared = Number(event.node.req.headers['content-length'])
-  return Number.isSafeInteger(declared) && declared >= 0 ? declared : null
 }
 
 /** A declared body over the limit is refused before it is read; the connection is then closed. */
