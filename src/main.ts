@@ -9,6 +9,7 @@ import { keyList, type LoadedConfig } from './config.ts'
 import { closeDatabase, openDatabase } from './db/database.ts'
 import { migrateDatabase } from './db/migrate.ts'
 import { QuietCheckpoints } from './db/quiet-checkpoints.ts'
+import { collectStartupGarbage } from './startup-heap.ts'
 import { startServer } from './http/server.ts'
 import { createLogger } from './logger.ts'
 import { MONITOR_EVERY_MS } from './monitoring/monitor.ts'
@@ -68,6 +69,7 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
     const monitorTimer = setInterval(watch, MONITOR_EVERY_MS).unref()
 
     announce({ config, file, log, url: serviceUrl(config.server, listener.address.port), schema: migration.to, administrators: countAdministrators({ db }) })
+    collectStartupGarbage()
 
     const stop = () =>
       (stopping ??= (async () => {
