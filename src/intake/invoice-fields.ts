@@ -108,3 +108,21 @@ export function columnValue(spec: FieldSpec<string>, value: unknown): string | n
   if (spec.kind === 'text') return textOf(value as string | number)
   return numberOf(value as string | number)
 }
+
+/** Writes `columnValue` of each field of an object into `params`, the first at `params[at]`. */
+export type ColumnValuesWriter = (object: Record<string, unknown>, params: unknown[], at: number) => void
+
+/**
+ * `columnValue` of every field, as straight-line code made once from the list: each field read by
+ * its own name. A loop reading `object[spec.name]` asks V8 for a different property at one place
+ * for every field, the slowest kind of read, and step 8 does it for every field of every line
+ * (~145,000 reads for the supplier's batch of 1,000 invoices): ~6 ms of it on a fresh service.
+ * The code is made from this file's own lists (names quoted as JSON), never from input.
+ */
+export function compileColumnValues(fields: ReadonlyArray<FieldSpec<string>>): ColumnValuesWriter {
+  const assignments = fields.map(
+    (spec, index) => `value = object[${JSON.stringify(spec.name)}]; params[at + ${index}] = value === undefined || value === null ? null : ${spec.kind === 'text' ? 'textOf' : 'numberOf'}(value)`,
+  )
+  const source = `return function columnValues(object, params, at) {\n  let value\n  ${assignments.join('\n  ')}\n}`
+  return new Function('textOf', 'numberOf', source)(textOf, numberOf) as ColumnValuesWriter
+}

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { WarehouseScope } from '../actor.ts'
 import { all, first, preparedStatement, run, type Database } from '../db/database.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
-import { columnValue, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from '../intake/invoice-fields.ts'
+import { compileColumnValues, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from '../intake/invoice-fields.ts'
 import { readOriginalBytes, type ChunkCache, type OriginalPlace } from '../batches/body-chunks.ts'
 
 /**
@@ -117,6 +117,8 @@ export interface ReplacingWrite extends VersionWrite {
 const HEADER_FIELDS = INVOICE_FIELDS.filter((spec) => spec.column !== null && spec.column !== 'fecha_factura' && spec.column !== 'nfactura')
 const HEADER_COLUMNS = HEADER_FIELDS.map((spec) => spec.column!)
 const LINE_COLUMNS = LINE_FIELDS.map((spec) => spec.column!)
+const headerValues = compileColumnValues(HEADER_FIELDS)
+const lineValues = compileColumnValues(LINE_FIELDS)
 
 /** Inserts an invoice and its lines with statements prepared once per database. */
 export function insertInvoice(db: Database, invoice: InvoiceWrite): number {
@@ -126,7 +128,7 @@ export function insertInvoice(db: Database, invoice: InvoiceWrite): number {
       .values(placeholders(['nfactura', 'manifest_id', 'batch_id', 'fecha_factura', ...HEADER_COLUMNS, 'original', 'original_offset', 'original_length', 'fingerprint', 'created_at'])),
   )
   const params: unknown[] = [invoice.nfactura, invoice.manifestId, invoice.batchId, invoice.fecha]
-  for (const spec of HEADER_FIELDS) params.push(columnValue(spec, invoice.raw[spec.name]))
+  headerValues(invoice.raw, params, params.length)
   // '' = no text of its own: the original is the batch's bytes at `place`.
   params.push('', invoice.place.offset, invoice.place.length, invoice.fingerprint, invoice.at)
   const id = Number(statement.run(params).lastInsertRowid)
@@ -143,7 +145,7 @@ export function replaceInvoice(db: Database, invoiceId: number, invoice: Replaci
       .where('id', '=', 0),
   )
   const params: unknown[] = [invoice.fecha]
-  for (const spec of HEADER_FIELDS) params.push(columnValue(spec, invoice.raw[spec.name]))
+  headerValues(invoice.raw, params, params.length)
   params.push(invoice.original, null, null, invoice.fingerprint, invoice.at, invoiceId)
   statement.run(params)
   run(db, db.query.deleteFrom('invoice_lines').where('invoice_id', '=', invoiceId))
@@ -160,7 +162,7 @@ function insertLines(db: Database, invoiceId: number, raw: Record<string, unknow
   for (let position = 0; position < lines.length; position++) {
     const line = lines[position]!
     params[1] = position
-    for (let i = 0; i < LINE_FIELDS.length; i++) params[i + 2] = columnValue(LINE_FIELDS[i]!, line[LINE_FIELDS[i]!.name])
+    lineValues(line, params, 2)
     statement.run(params)
   }
 }
