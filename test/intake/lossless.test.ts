@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { all } from '../../src/db/database.ts'
+import { columnValue, LINE_FIELDS } from '../../src/intake/invoice-fields.ts'
 import { exampleBatch, invoice, postBatch, storedOriginal } from '../support/batches.ts'
 import { rawRequest } from '../support/raw-request.ts'
 import { API_KEY, withService } from '../support/service.ts'
@@ -28,6 +29,34 @@ test('intake: the realistic example (dates shifted to today) is accepted and eve
     ])
     const manifest = await (await service.client('/api/v1/manifiestos/905112/estado')).json()
     assert.deepEqual((manifest as { resumen: unknown }).resumen, { total_facturas: 2, total_importe: 2489.15, fecha_ingreso: '2026-11-22 10:00:00' })
+  }))
+
+test('intake: every line of invoices of 1 to 33 lines is stored in its place with its columns (lines go in 16 per statement)', () =>
+  withService({}, async (service) => {
+    const counts = [1, 15, 16, 17, 32, 33]
+    const template = (exampleBatch()[0]!.LineasFactura as Array<Record<string, unknown>>)[0]!
+    const batch = counts.map((count) =>
+      invoice(`F-${count}`, '905112', {
+        LineasFactura: Array.from({ length: count }, (_, index) => ({
+          ...template,
+          NumeroLinea: index + 1,
+          ProductoId: index % 3 === 0 ? 7000 + index : `P-${count}-${index}`,
+          Total: index % 4 === 0 ? `${index}.25` : index + 0.5,
+          CantidadCaja: index % 5 === 0 ? null : index,
+          Peso: undefined,
+        })),
+      }),
+    )
+    const { status, body } = await postBatch(service, batch)
+    assert.equal(status, 200, JSON.stringify(body))
+    for (const sent of batch) {
+      const stored = service.db.sqlite
+        .prepare(`SELECT position, ${LINE_FIELDS.map((spec) => spec.column).join(', ')} FROM invoice_lines WHERE invoice_id = (SELECT id FROM invoices WHERE nfactura = ?) ORDER BY id`)
+        .raw()
+        .all(sent.Nfactura)
+      const lines = sent.LineasFactura as Array<Record<string, unknown>>
+      assert.deepEqual(stored, lines.map((line, position) => [position, ...LINE_FIELDS.map((spec) => columnValue(spec, line[spec.name]))]))
+    }
   }))
 
 test('intake: __proto__ and constructor keys are kept as data and pollute nothing', () =>
