@@ -10,41 +10,42 @@ const body = (size: number) => {
   return shared
 }
 
+/** A compressor of the test's own, closed (its worker stopped) whatever the test does. */
+async function withCompressor(work: (compressor: BodyCompressor) => Promise<void>): Promise<void> {
+  const compressor = new BodyCompressor()
+  try {
+    await work(compressor)
+  } finally {
+    await compressor.close()
+  }
+}
+
 const scenarios: Array<[string, (compressor: BodyCompressor) => void]> = [
   ['in the worker, from shared memory', () => {}],
   ['on the main thread when the worker stops under it (the batch is not lost)', (compressor) => void compressor.close()],
 ]
 for (const [name, meanwhile] of scenarios) {
-  test(`body compressor: ${name}, the chunks decompress to the body`, async () => {
-    const compressor = new BodyCompressor()
-    try {
+  test(`body compressor: ${name}, the chunks decompress to the body`, () =>
+    withCompressor(async (compressor) => {
       const bytes = body(2_500_000)
       const pending = compressor.compress(bytes, chunkRanges(bytes.length)).chunks
       meanwhile(compressor)
       const chunks = await pending
       assert.equal(chunks.length, 3)
       assert.deepEqual(Buffer.concat(chunks.map((chunk) => brotliDecompressSync(chunk))), bytes)
-    } finally {
-      await compressor.close()
-    }
-  })
+    }))
 }
 
-test('body compressor: a body outside shared memory is copied to the worker', async () => {
-  const compressor = new BodyCompressor()
-  try {
+test('body compressor: a body outside shared memory is copied to the worker', () =>
+  withCompressor(async (compressor) => {
     compressor.warm()
     const bytes = Buffer.from('[{"Nfactura":"F-1"}]')
     const [chunk] = await compressor.compress(bytes, chunkRanges(bytes.length)).chunks
     assert.deepEqual(brotliDecompressSync(chunk!), bytes)
-  } finally {
-    await compressor.close()
-  }
-})
+  }))
 
-test('body compressor: a cancelled compression rejects without compressing on the main thread, and the worker goes on with the next', async () => {
-  const compressor = new BodyCompressor()
-  try {
+test('body compressor: a cancelled compression rejects without compressing on the main thread, and the worker goes on with the next', () =>
+  withCompressor(async (compressor) => {
     const refused = body(8_000_000)
     const cancelled = compressor.compress(refused, chunkRanges(refused.length))
     cancelled.cancel()
@@ -52,14 +53,10 @@ test('body compressor: a cancelled compression rejects without compressing on th
     const bytes = Buffer.from('[{"Nfactura":"F-2"}]')
     const [chunk] = await compressor.compress(bytes, chunkRanges(bytes.length)).chunks
     assert.deepEqual(brotliDecompressSync(chunk!), bytes)
-  } finally {
-    await compressor.close()
-  }
-})
+  }))
 
-test('body compressor: a body of one chunk, with no worker running, is compressed here without starting one; cancelled, it rejects', async () => {
-  const compressor = new BodyCompressor()
-  try {
+test('body compressor: a body of one chunk, with no worker running, is compressed here without starting one; cancelled, it rejects', () =>
+  withCompressor(async (compressor) => {
     const bytes = body(BODY_CHUNK_BYTES)
     const ranges = chunkRanges(bytes.length)
     assert.equal(ranges.length, 1)
@@ -74,7 +71,4 @@ test('body compressor: a body of one chunk, with no worker running, is compresse
     const twoChunks = body(bytes.length + 1)
     await compressor.compress(twoChunks, chunkRanges(twoChunks.length)).chunks
     assert.equal(compressor.running, true, 'more than one chunk goes to the worker')
-  } finally {
-    await compressor.close()
-  }
-})
+  }))
