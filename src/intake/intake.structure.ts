@@ -5,6 +5,7 @@ import { canonicalJson, CanonicalWriter, MalformedTextError, MAX_NESTING, Nestin
 import { problemsOf, shown } from '../schema-errors.ts'
 import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, textOf, type FieldSpec } from './invoice-fields.ts'
 import { InvoiceSchema } from './intake.schemas.ts'
+import { isPlainInvoice } from './plain-invoice.ts'
 import { fingerprintOfInvoice } from '../reissues/fingerprint.ts'
 
 /** An invoice that passed step 3, with what the later steps need computed once. */
@@ -39,7 +40,9 @@ export interface BodyHints {
 
 /**
  * Step 3: each invoice checked by the compiled TypeBox schema (required fields, accepted types,
- * limits), then the batch-wide rule (an Nfactura only once), the nesting limit and valid Unicode.
+ * limits; one in the plain form every real batch has is accepted without it, see
+ * src/intake/plain-invoice.ts), then the batch-wide rule (an Nfactura only once), the nesting
+ * limit and valid Unicode.
  * Problems are named by position, Nfactura and field. The first 200 are listed; counting goes on
  * for at most 10,000 more invoices, so a body of millions of broken entries is answered at once.
  */
@@ -63,7 +66,7 @@ export function checkStructure(batch: readonly unknown[], hints: BodyHints): Str
     }
     const raw = value as Record<string, unknown>
     const label = invoiceLabel(position, raw)
-    if (!validator.Check(raw)) {
+    if (!isPlainInvoice(raw) && !validator.Check(raw)) {
       for (const message of describeSchemaErrors(raw)) problems.add(`${label}: ${message}`)
       continue
     }
