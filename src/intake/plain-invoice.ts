@@ -11,8 +11,8 @@ import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_AMOUNT, MAX_FACTOR, type 
  * other accepted forms (a numeric string, an integer in a text field) are still accepted.
  *
  * Why beside the schema: the schema's code reads each field up to six times through nested
- * alternatives, and on a fresh service most of a batch runs before V8 optimises it. The first
- * 1,000 invoices of the supplier's shape took ~9 ms there; this reads each field once.
+ * alternatives, and on a fresh service most of a batch runs before V8 optimises it: the
+ * supplier's 1,000 invoices took ~5.5 ms there, ~3 here, reading each field once.
  */
 export const isPlainInvoice = compilePlainCheck()
 
