@@ -28,6 +28,8 @@ const numericText = (pattern: string, min: number, max: number) =>
  * The accepted types of one field (contracts §3 and §9): string fields also take a JSON number
  * that is an exact (safe) integer, kept as its decimal text; numeric fields also take a numeric
  * string; every number is finite and within its limits. Required: null and "" are missing.
+ * Each kind's first alternative is also written out in `plainForm` (src/intake/plain-invoice.ts,
+ * step 3's quick yes): a limit added here goes there too.
  */
 function fieldSchema(spec: FieldSpec<string>): TSchema {
   const options = { ...(spec.description ? { description: spec.description } : {}), errorMessage: EXPECTED[spec.kind === 'number' && spec.nonNegative ? 'amount' : spec.kind] }
