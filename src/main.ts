@@ -10,6 +10,7 @@ import { closeDatabase, openDatabase } from './db/database.ts'
 import { migrateDatabase } from './db/migrate.ts'
 import { QuietCheckpoints } from './db/quiet-checkpoints.ts'
 import { collectStartupGarbage } from './startup-heap.ts'
+import { prepareInvoiceInserts } from './invoices/invoices.store.ts'
 import { startServer } from './http/server.ts'
 import { createLogger } from './logger.ts'
 import { MONITOR_EVERY_MS } from './monitoring/monitor.ts'
@@ -38,6 +39,7 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
       const segundos = Math.round((clock.now().toEpochMilli() - migrationStarted.toEpochMilli()) / 100) / 10
       log.info({ desde: migration.from, hasta: migration.to, segundos }, 'base de datos migrada')
     }
+    prepareInvoiceInserts(db)
     const interrupted = failInterruptedBatches({ db, clock })
     if (interrupted > 0) log.warn({ lotes: interrupted }, 'lotes interrumpidos por una detención anterior: marcados como fallidos (un reenvío se procesa)')
     const { listener: requestListener, monitor, snapshots, errors } = createApp({ config, db, clock, log })

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { all } from '../../src/db/database.ts'
 import { columnValue, LINE_FIELDS } from '../../src/intake/invoice-fields.ts'
+import { prepareInvoiceInserts } from '../../src/invoices/invoices.store.ts'
 import { exampleBatch, invoice, postBatch, storedOriginal } from '../support/batches.ts'
 import { rawRequest } from '../support/raw-request.ts'
 import { API_KEY, withService } from '../support/service.ts'
@@ -29,6 +30,21 @@ test('intake: the realistic example (dates shifted to today) is accepted and eve
     ])
     const manifest = await (await service.client('/api/v1/manifiestos/905112/estado')).json()
     assert.deepEqual((manifest as { resumen: unknown }).resumen, { total_facturas: 2, total_importe: 2489.15, fecha_ingreso: '2026-11-22 10:00:00' })
+  }))
+
+test('intake: the statements that write invoices and lines, prepared as the service starts, are the ones every batch uses', () =>
+  withService({}, async (service) => {
+    const insertStatements = () => [...service.db.statements.keys()].filter((key) => key.startsWith('named:insert-')).sort()
+    assert.deepEqual(insertStatements(), [])
+    prepareInvoiceInserts(service.db)
+    const prepared = insertStatements()
+    assert.deepEqual(prepared, ['named:insert-invoice', ...Array.from({ length: 16 }, (_, i) => `named:insert-lines-${i + 1}`)].sort())
+    const template = (exampleBatch()[0]!.LineasFactura as Array<Record<string, unknown>>)[0]!
+    const batch = [1, 7, 16, 17, 40].map((count) => invoice(`F-${count}`, '905112', { LineasFactura: Array.from({ length: count }, (_, index) => ({ ...template, NumeroLinea: index + 1 })) }))
+    const { status, body } = await postBatch(service, batch)
+    assert.equal(status, 200, JSON.stringify(body))
+    assert.deepEqual(insertStatements(), prepared)
+    assert.equal(service.db.sqlite.prepare('SELECT count(*) FROM invoice_lines').pluck().get(), 1 + 7 + 16 + 17 + 40)
   }))
 
 test('intake: every line of invoices of 1 to 33 lines is stored in its place with its columns (lines go in 16 per statement)', () =>
