@@ -2,7 +2,9 @@
  * Batches end to end (issue 15): each batch on a fresh service, against the bare floor measured in
  * the same run on the same file. Two kinds: the bench's own generator (every field of the example
  * invoice, 100 invoices per manifest) and batches shaped like the supplier's (gen.mjs: ~8 lines,
- * ~330 invoices per manifest). For the largest supplier-shaped batch also: what it takes on disk,
+ * ~330 invoices per manifest). Beside the floors, the bare HTTP transfer of the same bytes
+ * (bench/transfer.ts): the floor reads its batch from a file, the service receives it over HTTP.
+ * For the largest supplier-shaped batch also: what it takes on disk,
  * the longest stall of a ping loop while it is taken in, and the same batch sent gzipped.
  */
 import { request, Agent } from 'node:http'
@@ -11,6 +13,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { bareFloor, generateSupplierBatch, ownFloor, requireSharedPerf, type FloorRuns } from './floors.ts'
 import { generateBatch } from './generator.ts'
+import { bareTransfer } from './transfer.ts'
 import { memoryOf, postBatch, sleep, startService, storedSize, type Answer } from './service.ts'
 import { format, median, type Bench } from './table.ts'
 
@@ -45,6 +48,8 @@ interface IntakeRun {
 
 export async function benchBatches(bench: Bench, sizes: number[]): Promise<void> {
   requireSharedPerf()
+  // The bench's HTTP client loads and compiles its code on its first request: not on a measured one.
+  await bareTransfer(Buffer.from('[]'), 1)
   for (const size of sizes) await benchBatch(bench, ownBatch(bench, size))
   // Sizes ascend: the last supplier-shaped batch is the largest, the one the extra rows are about.
   let largest: { batch: BatchFile; bare: FloorRuns; runs: IntakeRun[] } | undefined
@@ -78,6 +83,7 @@ function supplierBatch(bench: Bench, size: number): BatchFile {
 async function benchBatch(bench: Bench, batch: BatchFile): Promise<{ bare: FloorRuns; runs: IntakeRun[] }> {
   const bare = bareFloor(batch.file, bench.runs)
   const own = ownFloor(batch.file, bench.work, bench.runs)
+  const transferMs = await bareTransfer(batch.bytes, bench.runs)
   const runs: IntakeRun[] = []
   for (let run = 0; run < bench.runs; run++) runs.push(await intakeRun(bench, batch))
   const { label } = batch
@@ -85,6 +91,13 @@ async function benchBatch(bench: Bench, batch: BatchFile): Promise<{ bare: Floor
   bench.rows.push(
     { measure: `${label}: bare floor (floor.mjs)`, value: bare.ms, unit: 'ms', note: `parse ${format(bare.parseMs)} ms, inserts ${format(bare.insertMs)} ms` },
     { measure: `${label}: own floor (project schema)`, value: own.ms, unit: 'ms', floor: bare.ms, note: 'information: every index, originals as places in the body' },
+    {
+      measure: `${label}: bare HTTP transfer (bench/bare-http.mjs)`,
+      value: transferMs,
+      unit: 'ms',
+      floor: bare.ms,
+      note: 'information: node:http, the body hashed and copied, nothing else (the floor reads a file)',
+    },
     { measure: `${label}: end to end`, value: median(runs.map((run) => run.ms)), unit: 'ms', floor: bare.ms, ratioBudget: END_TO_END_BUDGET },
     { measure: `${label}: same batch resent (duplicate)`, value: median(runs.map((run) => run.resendMs)), unit: 'ms', floor: bare.ms, ratioBudget: RESEND_BUDGET },
     { measure: `${label}: bare floor peak memory`, value: bare.peakMB, unit: 'MB', note: `own floor ${format(own.peakMB)} MB` },

@@ -1,0 +1,36 @@
+/**
+ * The bare HTTP transfer of a batch: bench/bare-http.mjs (node:http, the body hashed and copied,
+ * nothing else) on a fresh process, sent the batch by the client that sends it to the service.
+ * Information beside the bare floor, which reads the batch from a file: how much of the service's
+ * end-to-end time the transport alone takes on this machine.
+ */
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { postBatch, ROOT } from './service.ts'
+import { median } from './table.ts'
+
+const BARE_HTTP = join(ROOT, 'bench/bare-http.mjs')
+
+export async function bareTransfer(body: Buffer, runs: number): Promise<number> {
+  const times: number[] = []
+  for (let run = 0; run < runs; run++) times.push(await transferOnce(body))
+  return median(times)
+}
+
+async function transferOnce(body: Buffer): Promise<number> {
+  const server = spawn(process.execPath, [BARE_HTTP], { stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      server.stdout.once('data', (line: Buffer) => resolve(Number(line.toString('utf8').trim())))
+      server.once('exit', (code) => reject(new Error(`bench/bare-http.mjs exited (${code}) before listening`)))
+    })
+    ;(globalThis as { gc?: () => void }).gc?.()
+    const started = performance.now()
+    const answer = await postBatch(`http://127.0.0.1:${port}`, body)
+    const ms = performance.now() - started
+    if (answer.status !== 200 || (JSON.parse(answer.text) as { bytes: number }).bytes !== body.length) throw new Error(`bare HTTP transfer answered ${answer.status}: ${answer.text}`)
+    return ms
+  } finally {
+    server.kill()
+  }
+}
