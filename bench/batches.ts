@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib'
 import { bareFloor, generateSupplierBatch, ownFloor, requireSharedPerf, type FloorRuns } from './floors.ts'
 import { generateBatch } from './generator.ts'
 import { bareTransfer } from './transfer.ts'
-import { memoryOf, postBatch, sleep, startService, storedSize, type Answer } from './service.ts'
+import { memoryOf, postBatch, settleClient, sleep, startService, storedSize, type Answer } from './service.ts'
 import { format, median, type Bench } from './table.ts'
 
 /** Issue 15's budgets, as multiples of the bare floor. */
@@ -244,16 +244,6 @@ async function benchGzip(bench: Bench, batch: BatchFile, bare: FloorRuns): Promi
     }
   }
   bench.rows.push({ measure, value: median(times), unit: 'ms', floor: bare.ms, note: 'vs the bare floor of the plain batch' })
-}
-
-/**
- * The bench's own garbage (batches generated, parsed answers) collected before a timed request,
- * so a collection in this process does not land inside a measure of the service: with 2 cores,
- * a major collection here added 100–300 ms to a resend the service answered in ~100 ms. Needs
- * `--expose-gc` (the `bench` script passes it); without it, nothing happens.
- */
-function settleClient(): void {
-  ;(globalThis as { gc?: () => void }).gc?.()
 }
 
 function label(kind: string, size: number, bytes: Buffer, manifests: number): string {

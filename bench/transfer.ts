@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { postBatch, ROOT } from './service.ts'
+import { postBatch, ROOT, settleClient } from './service.ts'
 import { median } from './table.ts'
 
 const BARE_HTTP = join(ROOT, 'bench/bare-http.mjs')
@@ -24,7 +24,7 @@ async function transferOnce(body: Buffer): Promise<number> {
       server.stdout.once('data', (line: Buffer) => resolve(Number(line.toString('utf8').trim())))
       server.once('exit', (code) => reject(new Error(`bench/bare-http.mjs exited (${code}) before listening`)))
     })
-    ;(globalThis as { gc?: () => void }).gc?.()
+    settleClient()
     const started = performance.now()
     const answer = await postBatch(`http://127.0.0.1:${port}`, body)
     const ms = performance.now() - started
