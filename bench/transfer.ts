@@ -31,6 +31,11 @@ async function transferOnce(body: Buffer): Promise<number> {
     if (answer.status !== 200 || (JSON.parse(answer.text) as { bytes: number }).bytes !== body.length) throw new Error(`bare HTTP transfer answered ${answer.status}: ${answer.text}`)
     return ms
   } finally {
-    server.kill()
+    // Gone before the next measure starts, not dying beside it.
+    const exited = new Promise((resolve) => server.once('exit', resolve))
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill()
+      await exited
+    }
   }
 }
