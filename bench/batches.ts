@@ -11,7 +11,7 @@ import { request, Agent } from 'node:http'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { bareFloor, generateSupplierBatch, ownFloor, requireSharedPerf, type FloorRuns } from './floors.ts'
+import { bareFloor, generateSupplierBatch, medianFloor, ownFloor, requireSharedPerf, type Floor } from './floors.ts'
 import { generateBatch } from './generator.ts'
 import { bareTransfer } from './transfer.ts'
 import { memoryOf, postBatch, settleClient, sleep, startService, storedSize, type Answer } from './service.ts'
@@ -27,6 +27,13 @@ const BYTES_PER_INVOICE_BUDGET = 3072
  * the runtime itself (the service's idle memory has its own budget), not the batch.
  */
 const PEAK_MEMORY_FROM = 10_000
+/**
+ * Runs of a batch under SMALL_BATCH_BELOW invoices (larger ones: `bench.runs`). Its times are ~60–110 ms, and on a 2-core machine one run
+ * of the service varies by ±10 ms: the median of 3 put the same code at 1.44× and at 1.65× its
+ * floor in two bench runs. Eleven runs cost ~20 s a batch and hold the median to a few ms.
+ */
+export const SMALL_BATCH_RUNS = 11
+const SMALL_BATCH_BELOW = 10_000
 const PING_EVERY_MS = 20
 /** Statuses of a service that does not take `Content-Encoding: gzip` yet (the gzip row is n/a then). */
 const GZIP_NOT_TAKEN = new Set([400, 415, 422])
@@ -49,10 +56,10 @@ interface IntakeRun {
 export async function benchBatches(bench: Bench, sizes: number[]): Promise<void> {
   requireSharedPerf()
   // The bench's HTTP client loads and compiles its code on its first request: not on a measured one.
-  await bareTransfer(Buffer.from('[]'), 1)
+  await bareTransfer(Buffer.from('[]'))
   for (const size of sizes) await benchBatch(bench, ownBatch(bench, size))
   // Sizes ascend: the last supplier-shaped batch is the largest, the one the extra rows are about.
-  let largest: { batch: BatchFile; bare: FloorRuns; runs: IntakeRun[] } | undefined
+  let largest: { batch: BatchFile; bare: Floor; runs: IntakeRun[] } | undefined
   for (const size of sizes) {
     const batch = supplierBatch(bench, size)
     largest = { batch, ...(await benchBatch(bench, batch)) }
@@ -79,13 +86,25 @@ function supplierBatch(bench: Bench, size: number): BatchFile {
   return { file, bytes, invoices: size, label: label('gen.mjs', size, bytes, manifests) }
 }
 
-/** Floors, then `runs` fresh services each taking the batch and its identical resend. */
-async function benchBatch(bench: Bench, batch: BatchFile): Promise<{ bare: FloorRuns; runs: IntakeRun[] }> {
-  const bare = bareFloor(batch.file, bench.runs)
-  const own = ownFloor(batch.file, bench.work, bench.runs)
-  const transferMs = await bareTransfer(batch.bytes, bench.runs)
+/**
+ * Each run: the floors, the bare transfer, then a fresh service taking the batch and its identical
+ * resend. Runs one after the other, so the machine's drift during a row (load, CPU clock) weighs on
+ * the floor and the service alike; each row is the median of its runs.
+ */
+async function benchBatch(bench: Bench, batch: BatchFile): Promise<{ bare: Floor; runs: IntakeRun[] }> {
+  const bares: Floor[] = []
+  const owns: Floor[] = []
+  const transfers: number[] = []
   const runs: IntakeRun[] = []
-  for (let run = 0; run < bench.runs; run++) runs.push(await intakeRun(bench, batch))
+  for (let run = 0; run < runsOf(bench, batch); run++) {
+    bares.push(bareFloor(batch.file))
+    owns.push(ownFloor(batch.file, bench.work))
+    transfers.push(await bareTransfer(batch.bytes))
+    runs.push(await intakeRun(bench, batch))
+  }
+  const bare = medianFloor(bares)
+  const own = medianFloor(owns)
+  const transferMs = median(transfers)
   const { label } = batch
   const peakBudget = batch.invoices >= PEAK_MEMORY_FROM ? PEAK_MEMORY_BUDGET : undefined
   bench.rows.push(
@@ -111,6 +130,10 @@ async function benchBatch(bench: Bench, batch: BatchFile): Promise<{ bare: Floor
     },
   )
   return { bare, runs }
+}
+
+function runsOf(bench: Bench, batch: BatchFile): number {
+  return bench.smoke || batch.invoices >= SMALL_BATCH_BELOW ? bench.runs : SMALL_BATCH_RUNS
 }
 
 async function intakeRun(bench: Bench, batch: BatchFile): Promise<IntakeRun> {
@@ -151,7 +174,7 @@ function expectDuplicateOf(resend: Answer, first: Answer): void {
   if (!same) throw new Error(`the resend was not answered as a duplicate of the first batch: ${resend.status} ${resend.text.slice(0, 300)}`)
 }
 
-function storageRows(bench: Bench, batch: BatchFile, bare: FloorRuns, runs: IntakeRun[]): void {
+function storageRows(bench: Bench, batch: BatchFile, bare: Floor, runs: IntakeRun[]): void {
   const stored = runs.map((run) => run.stored)
   if (stored.some((run) => run.invoices !== batch.invoices)) throw new Error(`the database holds ${stored.map((run) => run.invoices).join(', ')} invoices, not ${batch.invoices}`)
   const bytes = median(stored.map((run) => run.bytes))
@@ -222,7 +245,7 @@ function ping(url: string, agent: Agent): Promise<void> {
  * The batch sent with `Content-Encoding: gzip` (compressed once, here), end to end. A service that
  * does not take gzip yet answers 4xx: the row is then n/a, so it lights up once it does.
  */
-async function benchGzip(bench: Bench, batch: BatchFile, bare: FloorRuns): Promise<void> {
+async function benchGzip(bench: Bench, batch: BatchFile, bare: Floor): Promise<void> {
   const gzipped = gzipSync(batch.bytes)
   const measure = `${batch.label}: gzipped (${megabytes(gzipped.length)} MB), end to end`
   const times: number[] = []

@@ -18,13 +18,14 @@ const SMALL_PARENT = join(ROOT, 'bench/small-parent.mjs')
 /** bench/floor.ts bundled, so it runs on plain node like the service. */
 export const OWN_FLOOR = join(ROOT, 'build/cache/bench/floor.mjs')
 
-export interface FloorRuns {
-  /** Median time of the request path (floor.mjs: its `total_ms`, setup and close excluded). */
+/** A floor's measures: of one run, or the median of several (`medianFloor`). */
+export interface Floor {
+  /** Time of the request path (floor.mjs: its `total_ms`, setup and close excluded). */
   ms: number
   peakMB: number
-  /** Median database size the floor left (bare floor only). */
+  /** Database size the floor left (bare floor only). */
   dbBytes?: number
-  /** Median of the phases worth showing. */
+  /** The phases worth showing. */
   parseMs: number
   insertMs: number
 }
@@ -44,16 +45,11 @@ interface BareFloorLine {
   db_bytes: number
 }
 
-export function bareFloor(file: string, runs: number): FloorRuns {
+/** One run of the bare floor, in a process of its own. */
+export function bareFloor(file: string): Floor {
   // floor.mjs loads better-sqlite3 from the current folder: the project's root.
-  const lines = repeat(runs, () => JSON.parse(runNode([BARE_FLOOR, file], 'bare floor')) as BareFloorLine)
-  return {
-    ms: median(lines.map((line) => line.total_ms)),
-    peakMB: median(lines.map((line) => line.peak_rss_kb / 1024)),
-    dbBytes: median(lines.map((line) => line.db_bytes)),
-    parseMs: median(lines.map((line) => line.parse_ms)),
-    insertMs: median(lines.map((line) => line.insert_ms)),
-  }
+  const line = JSON.parse(runNode([BARE_FLOOR, file], 'bare floor')) as BareFloorLine
+  return { ms: line.total_ms, peakMB: line.peak_rss_kb / 1024, dbBytes: line.db_bytes, parseMs: line.parse_ms, insertMs: line.insert_ms }
 }
 
 interface OwnFloorLine {
@@ -63,13 +59,22 @@ interface OwnFloorLine {
   peakMB: number
 }
 
-export function ownFloor(file: string, work: string, runs: number): FloorRuns {
-  const lines = repeat(runs, () => JSON.parse(runNode([OWN_FLOOR, file, mkdtempSync(join(work, 'floor-'))], 'own floor')) as OwnFloorLine)
+/** One run of the project's own floor, in a process of its own, on a fresh database. */
+export function ownFloor(file: string, work: string): Floor {
+  const line = JSON.parse(runNode([OWN_FLOOR, file, mkdtempSync(join(work, 'floor-'))], 'own floor')) as OwnFloorLine
+  return { ms: line.ms, peakMB: line.peakMB, parseMs: line.parseMs, insertMs: line.insertMs }
+}
+
+/** Each measure's median over `runs`. */
+export function medianFloor(runs: readonly Floor[]): Floor {
+  const of = (measure: (run: Floor) => number) => median(runs.map(measure))
+  const withSize = runs.every((run) => run.dbBytes !== undefined)
   return {
-    ms: median(lines.map((line) => line.ms)),
-    peakMB: median(lines.map((line) => line.peakMB)),
-    parseMs: median(lines.map((line) => line.parseMs)),
-    insertMs: median(lines.map((line) => line.insertMs)),
+    ms: of((run) => run.ms),
+    peakMB: of((run) => run.peakMB),
+    dbBytes: withSize ? of((run) => run.dbBytes!) : undefined,
+    parseMs: of((run) => run.parseMs),
+    insertMs: of((run) => run.insertMs),
   }
 }
 
@@ -86,8 +91,4 @@ function runNode(args: string[], what: string): string {
   const out = spawnSync(process.execPath, [SMALL_PARENT, process.execPath, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 })
   if (out.status !== 0) throw new Error(`${what} failed (${out.status}): ${out.stderr}`)
   return out.stdout
-}
-
-function repeat<T>(times: number, make: () => T): T[] {
-  return Array.from({ length: times }, make)
 }

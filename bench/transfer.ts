@@ -7,17 +7,11 @@
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { postBatch, ROOT, settleClient } from './service.ts'
-import { median } from './table.ts'
 
 const BARE_HTTP = join(ROOT, 'bench/bare-http.mjs')
 
-export async function bareTransfer(body: Buffer, runs: number): Promise<number> {
-  const times: number[] = []
-  for (let run = 0; run < runs; run++) times.push(await transferOnce(body))
-  return median(times)
-}
-
-async function transferOnce(body: Buffer): Promise<number> {
+/** One run: ms from the request to the whole answer. */
+export async function bareTransfer(body: Buffer): Promise<number> {
   const server = spawn(process.execPath, [BARE_HTTP], { stdio: ['ignore', 'pipe', 'inherit'] })
   try {
     const port = await new Promise<number>((resolve, reject) => {
