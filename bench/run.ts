@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bundleService } from '../build/bundle.ts'
-import { benchBatches, SMALL_BATCH_RUNS } from './batches.ts'
+import { benchBatches, SMALL_BATCH_BELOW, SMALL_BATCH_RUNS } from './batches.ts'
 import { benchIdleAndStart } from './executable.ts'
 import { OWN_FLOOR } from './floors.ts'
 import { benchHostileBodies } from './hostile.ts'
@@ -50,6 +50,6 @@ try {
 } finally {
   rmSync(bench.work, { recursive: true, force: true })
 }
-const mode = smoke ? 'smoke (smallest sizes, 1 run, no budget enforced)' : `median of ${bench.runs} runs (batches under 10,000 invoices: ${SMALL_BATCH_RUNS}; each batch run beside its floors)`
+const mode = smoke ? 'smoke (smallest sizes, 1 run, no budget enforced)' : `median of ${bench.runs} runs (batches under ${SMALL_BATCH_BELOW.toLocaleString('en')} invoices: ${SMALL_BATCH_RUNS}; each batch run beside its floors)`
 const missed = printTable(headerLine(only === undefined ? mode : `${mode}, only ${only.join(', ')}`), bench.rows)
 process.exitCode = !smoke && missed > 0 ? 1 : 0
