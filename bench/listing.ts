@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase } from '../src/db/database.ts'
 import { generateBatch } from './generator.ts'
-import { API_KEY, postBatch, postOperator, startService } from './service.ts'
+import { API_KEY, getBytes, postBatch, postOperator, settleClient, startService } from './service.ts'
 import { median, type Bench } from './table.ts'
 
 /** Issue 15's budgets for one page. */
@@ -36,6 +36,7 @@ export async function benchListing(bench: Bench, count: number): Promise<void> {
       const extra = await postOperator(service.url, 'devoluciones', { factura: batch[count - 1 - run]!.Nfactura, concepto: 'DANADO', fecha: bench.today, lineas: [{ numeroLinea: 6, unidades: 1 }], aprobar: true })
       if (extra.status !== 201) throw new Error(`return refused: ${extra.text}`)
       const onPage = Math.min(count + run + 1, 1000)
+      settleClient()
       cold.push(await timeListing(service.url, { Fecha: fecha }, onPage))
       for (let i = 0; i < 20; i++) cached.push(await timeListing(service.url, { Fecha: fecha }, onPage))
     }
@@ -77,6 +78,7 @@ async function benchListingRange(bench: Bench, url: string, contract: 'v1' | 'v2
   const cached: number[] = []
   for (let run = 0; run < Math.max(bench.runs, 5); run++) {
     const range = { Fecha: dayMonthYear(addDays(bench.today, run - 30)), FechaHasta: dayMonthYear(addDays(bench.today, run)) }
+    settleClient()
     cold.push(await timeListing(url, range, onPage))
     for (let i = 0; i < 20; i++) cached.push(await timeListing(url, range, onPage))
   }
@@ -86,13 +88,16 @@ async function benchListingRange(bench: Bench, url: string, contract: 'v1' | 'v2
   )
 }
 
-/** One listing request, timed; it must answer `expected` returns (an empty page measures nothing). */
+/**
+ * One listing request, timed to its last byte (by node:http, see `getBytes`); it must answer
+ * `expected` returns (an empty page measures nothing).
+ */
 async function timeListing(url: string, headers: Record<string, string>, expected: number): Promise<number> {
   const started = performance.now()
-  const response = await fetch(`${url}/api/v1/devoluciones/listar`, { headers: { ApiKey: API_KEY, ...headers } })
-  const text = await response.text()
+  const { status, bytes } = await getBytes(`${url}/api/v1/devoluciones/listar`, { ApiKey: API_KEY, ...headers })
   const elapsed = performance.now() - started
-  if (response.status !== 200 || !text.startsWith('[')) throw new Error(`listing answered ${response.status}: ${text.slice(0, 200)}`)
+  const text = bytes.toString('utf8')
+  if (status !== 200 || !text.startsWith('[')) throw new Error(`listing answered ${status}: ${text.slice(0, 200)}`)
   const count = (JSON.parse(text) as unknown[]).length
   if (count !== expected) throw new Error(`listing ${JSON.stringify(headers)} answered ${count} returns, not ${expected}`)
   return elapsed
