@@ -11,7 +11,8 @@ import { runInNewContext } from 'node:vm'
  * heap while the batch ran and compacted it before the answer (10–25 ms of a ~140 ms batch,
  * measured with `--trace-gc`). After one full collection the limit is computed from what is live,
  * with room to grow, as for the rest of the process's life. Node's `--initial-old-space-size`
- * does the same, but flags cannot be given to the single executable.
+ * does the same, but a flag reaches only the runs that are given it (the executable's `execArgv`
+ * in build/build.ts, not `npm start` or the bench's bundle); this call covers them all.
  *
  * `gc` is only reachable through a context created while `--expose-gc` is set (as Jest's leak
  * detector does); the flag is unset again at once, so nothing else sees it. ~12 ms, before the
