@@ -41,20 +41,35 @@ export interface FingerprintMatch {
 }
 
 /**
- * The invoices, not annulled, with one of `fingerprints` and dated `from`..`to` (YYYY-MM-DD,
- * inclusive): one query for a whole batch, on the (fingerprint, fecha_factura) index.
+ * For each fingerprint of `fingerprints` and each invoice date `from`..`to` (YYYY-MM-DD,
+ * inclusive), the first two stored invoices (not annulled, lowest ids) that lie in different
+ * manifests. That is all re-issue detection needs: the lowest id of that day outside any one
+ * manifest is one of these two, however many look-alikes are stored (a shop that buys the same
+ * basket every week has thousands). One query for a whole batch, on the (fingerprint,
+ * fecha_factura) index; the rows it answers are bounded by fingerprints × days × 2.
  */
 export function findInvoicesByFingerprints(db: Database, fingerprints: readonly string[], from: string, to: string): FingerprintMatch[] {
   return all(
     db,
     db.query
-      .selectFrom('invoices as i')
+      .with('firsts', (query) =>
+        query
+          .selectFrom('invoices')
+          .select(['fingerprint', 'fecha_factura', sql<number>`min(id)`.as('id')])
+          .where(sql<boolean>`fingerprint IN (SELECT value FROM json_each(${JSON.stringify(fingerprints)}))`)
+          .where('fecha_factura', '>=', from)
+          .where('fecha_factura', '<=', to)
+          .where('annulled_at', 'is', null)
+          .groupBy(['fingerprint', 'fecha_factura', 'manifest_id']),
+      )
+      .with('ranked', (query) =>
+        query.selectFrom('firsts').select(['id', sql<number>`row_number() OVER (PARTITION BY fingerprint, fecha_factura ORDER BY id)`.as('rank')]),
+      )
+      .selectFrom('ranked as r')
+      .innerJoin('invoices as i', 'i.id', 'r.id')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
       .select(['i.id', 'i.nfactura', 'i.fingerprint', 'i.fecha_factura', 'm.numero as manifest_numero'])
-      .where(sql<boolean>`i.fingerprint IN (SELECT value FROM json_each(${JSON.stringify(fingerprints)}))`)
-      .where('i.fecha_factura', '>=', from)
-      .where('i.fecha_factura', '<=', to)
-      .where('i.annulled_at', 'is', null)
+      .where('r.rank', '<=', 2)
       .$narrowType<{ fingerprint: string }>(),
   )
 }

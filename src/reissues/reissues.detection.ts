@@ -10,8 +10,11 @@ import { findInvoicesByFingerprints, type FingerprintMatch } from '../invoices/i
  * a day later; a legitimate repeat order (the same weekly basket) comes 5–7 days apart.
  */
 
-/** Stored invoices by fingerprint: what the new invoices of one batch could repeat. */
-export type ReissueCandidates = ReadonlyMap<string, readonly FingerprintMatch[]>
+/**
+ * Stored look-alikes by fingerprint, then by invoice date (epoch day): per day at most the two
+ * lowest ids that lie in different manifests (see `findInvoicesByFingerprints`), lowest first.
+ */
+export type ReissueCandidates = ReadonlyMap<string, ReadonlyMap<number, readonly FingerprintMatch[]>>
 
 export interface PossibleReissue {
   invoice: ReceivedInvoice
@@ -24,8 +27,9 @@ export const NO_CANDIDATES: ReissueCandidates = new Map()
 
 /**
  * The stored invoices (not annulled) that share a fingerprint with `invoices` and are dated
- * within reach of them: one query for the whole batch. Invoices of the same batch are not
- * compared with each other; only what was stored before it.
+ * within reach of them: one query for the whole batch, bounded by fingerprints × days × 2 rows
+ * whatever is stored. Invoices of the same batch are not compared with each other; only what was
+ * stored before it.
  */
 export function findReissueCandidates(db: Database, invoices: ReadonlyArray<{ fingerprint: string; date: LocalDate }>, windowDays: number): ReissueCandidates {
   if (invoices.length === 0) return NO_CANDIDATES
@@ -36,16 +40,24 @@ export function findReissueCandidates(db: Database, invoices: ReadonlyArray<{ fi
     if (date.isAfter(latest)) latest = date
   }
   const fingerprints = [...new Set(invoices.map((invoice) => invoice.fingerprint))]
-  const byFingerprint = new Map<string, FingerprintMatch[]>()
+  const byFingerprint = new Map<string, Map<number, FingerprintMatch[]>>()
   for (const match of findInvoicesByFingerprints(db, fingerprints, earliest.minusDays(windowDays).toString(), latest.plusDays(windowDays).toString())) {
-    const list = byFingerprint.get(match.fingerprint)
+    let byDay = byFingerprint.get(match.fingerprint)
+    if (byDay === undefined) byFingerprint.set(match.fingerprint, (byDay = new Map()))
+    const day = LocalDate.parse(match.fecha_factura).toEpochDay()
+    const list = byDay.get(day)
     if (list) list.push(match)
-    else byFingerprint.set(match.fingerprint, [match])
+    else byDay.set(day, [match])
   }
+  for (const byDay of byFingerprint.values()) for (const list of byDay.values()) list.sort((a, b) => a.id - b.id)
   return byFingerprint
 }
 
-/** The new invoices of manifest `numero` that repeat a stored invoice of another manifest. */
+/**
+ * The new invoices of manifest `numero` that repeat a stored invoice of another manifest. Each
+ * looks at most at 2 × (2 × windowDays + 1) stored invoices: the days nearest to its own first,
+ * and on each day the lowest id outside its manifest.
+ */
 export function findPossibleReissues(
   candidates: ReissueCandidates,
   numero: string,
@@ -55,17 +67,23 @@ export function findPossibleReissues(
 ): PossibleReissue[] {
   const found: PossibleReissue[] = []
   for (const invoice of newInvoices) {
-    const stored = candidates.get(invoice.fingerprint)
-    if (stored === undefined) continue
+    const byDay = candidates.get(invoice.fingerprint)
+    if (byDay === undefined) continue
     const day = dates.get(invoice)!.toEpochDay()
-    let best: PossibleReissue | null = null
-    for (const original of stored) {
-      if (original.manifest_numero === numero) continue
-      const daysApart = Math.abs(day - LocalDate.parse(original.fecha_factura).toEpochDay())
-      if (daysApart > windowDays) continue
-      if (best === null || daysApart < best.daysApart || (daysApart === best.daysApart && original.id < best.original.id)) best = { invoice, original, daysApart }
+    for (let daysApart = 0; daysApart <= windowDays; daysApart++) {
+      const before = firstOutside(byDay.get(day - daysApart), numero)
+      const after = daysApart === 0 ? undefined : firstOutside(byDay.get(day + daysApart), numero)
+      const original = before === undefined || (after !== undefined && after.id < before.id) ? after : before
+      if (original !== undefined) {
+        found.push({ invoice, original, daysApart })
+        break
+      }
     }
-    if (best !== null) found.push(best)
   }
   return found
+}
+
+/** The lowest-id invoice of a day's look-alikes that is not in manifest `numero`. */
+function firstOutside(matches: readonly FingerprintMatch[] | undefined, numero: string): FingerprintMatch | undefined {
+  return matches?.find((match) => match.manifest_numero !== numero)
 }
