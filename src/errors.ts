@@ -46,3 +46,22 @@ export function notFound(message: string, details?: Record<string, unknown>): Do
 export function invalidInput(message: string, details?: Record<string, unknown>): DomainError {
   return new DomainError('INVALID_INPUT', message, details)
 }
+
+/**
+ * A change refused because the database file was deleted, moved or replaced under the running
+ * service (contract §9): written to the file SQLite still has open, it would be acknowledged and
+ * lost. Thrown before a change is handled and again before each transaction commits (a batch
+ * uploading for a minute may lose its file meanwhile); answered 503, logged and alerted.
+ */
+export class DatabaseFileGoneError extends Error {
+  override readonly name = 'DatabaseFileGone'
+
+  constructor(readonly problem: string) {
+    super(`Base de datos inutilizable: ${problem}`)
+  }
+
+  /** What whoever sent the change is told. */
+  get answer(): string {
+    return `No se guardó nada: ${this.problem}. El servicio no acepta cambios hasta que el administrador restaure la base de datos y lo reinicie.`
+  }
+}

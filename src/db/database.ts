@@ -10,6 +10,7 @@ import {
   type Compilable,
 } from 'kysely'
 import { LRUCache } from 'lru-cache'
+import { DatabaseFileGoneError } from '../errors.ts'
 import { nativeAddon } from './native-addon.ts'
 import type { Tables } from './tables.ts'
 
@@ -161,9 +162,18 @@ export function run(db: Database, query: Compilable<unknown>): BetterSqlite3.Run
  * Runs `work` in one IMMEDIATE transaction (the write lock is taken at BEGIN, so the
  * transaction cannot fail half-way for lack of it). Rolls back if `work` throws.
  * `work` must be synchronous: no awaits, no network or file I/O inside.
+ * @throws DatabaseFileGoneError (rolled back) when the file was deleted or replaced under the
+ * service: its commit would be acknowledged and lost.
  */
 export function transaction<T>(db: Database, work: () => T): T {
-  return db.sqlite.transaction(work).immediate()
+  return db.sqlite
+    .transaction(() => {
+      const result = work()
+      const problem = databaseFileProblem(db)
+      if (problem !== null) throw new DatabaseFileGoneError(problem)
+      return result
+    })
+    .immediate()
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode } from '../errors.ts'
+import { DatabaseFileGoneError, DomainError, type ErrorCode } from '../errors.ts'
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
@@ -38,5 +38,6 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       internal: error.code === 'INTERNAL',
     }
   }
+  if (error instanceof DatabaseFileGoneError) return { status: 503, body: { success: false, message: error.answer }, headers: {}, internal: false }
   return { status: 500, body: { success: false, message: INTERNAL_ERROR_MESSAGE }, headers: {}, internal: true }
 }

@@ -12,7 +12,7 @@ import type { Logger } from 'pino'
 import type { Clock } from '../clock.ts'
 import { consoleAnswer } from '../console/console.handler.ts'
 import type { ConsoleFiles } from '../console/console-files.ts'
-import { DomainError } from '../errors.ts'
+import { DatabaseFileGoneError, DomainError } from '../errors.ts'
 import { announcedBodyBytes, readBody } from './body.ts'
 import { requireRight } from '../actor.ts'
 import { hasKeyInQuery, keyInQueryError } from './auth.ts'
@@ -124,7 +124,7 @@ export function createHttpApp(settings: HttpAppOptions): App {
     event.context.keyFingerprint = keyFingerprint
     event.context.usuario = actor?.usuario ?? undefined
     if (route.right !== undefined && actor !== null) requireRight(actor, route.right)
-    if (event.method !== 'GET') requireWritableDatabase(event, options)
+    if (event.method !== 'GET') requireWritableDatabase(options)
 
     const params = validators.params ? decodeParams(validators.params, rawParams, route.paramsNotFound?.(rawParams) ?? `No existe el recurso ${safePath}.`) : rawParams
     const rawQuery = parseQuery(search)
@@ -155,20 +155,12 @@ export function createHttpApp(settings: HttpAppOptions): App {
 
 /**
  * A write to a database file that was deleted or replaced under the service would be acknowledged
- * and then lost: refused (503) like ping, logged and alerted (contract §9).
+ * and then lost: refused (503) like ping, logged and alerted (contract §9). Checked again before
+ * each transaction commits (src/db/database.ts).
  */
-function requireWritableDatabase(event: H3Event, options: Pipeline): void {
+function requireWritableDatabase(options: Pipeline): void {
   const problem = options.databaseFileProblem()
-  if (problem === null) return
-  const failure = new Error(`Base de datos inutilizable: ${problem}`)
-  failure.name = 'DatabaseFileGone'
-  const path = options.redact(splitUrl(event.node.req.url ?? '/').pathname)
-  options.log.error({ err: failure, method: event.method, path }, 'base de datos inutilizable: escritura rechazada')
-  options.onInternalError?.(failure, { method: event.method, path })
-  throw new DomainError(
-    'UNAVAILABLE',
-    `No se guardó nada: ${problem}. El servicio no acepta cambios hasta que el administrador restaure la base de datos y lo reinicie.`,
-  )
+  if (problem !== null) throw new DatabaseFileGoneError(problem)
 }
 
 function sendReply(event: H3Event, reply: Reply): Promise<void> {
@@ -183,6 +175,11 @@ function sendReply(event: H3Event, reply: Reply): Promise<void> {
 }
 
 function sendError(event: H3Event, error: unknown, options: Pipeline): Promise<void> | void {
+  if (error instanceof DatabaseFileGoneError) {
+    const path = options.redact(splitUrl(event.node.req.url ?? '/').pathname)
+    options.log.error({ err: error, method: event.method, path }, 'base de datos inutilizable: escritura rechazada')
+    options.onInternalError?.(error, { method: event.method, path })
+  }
   const response = toErrorResponse(error)
   if (response.internal) {
     // An internal DomainError carries the real failure as its cause (with the stack to log).

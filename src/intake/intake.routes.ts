@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import Type from 'typebox'
-import { DomainError } from '../errors.ts'
+import { DatabaseFileGoneError, DomainError } from '../errors.ts'
 import { UploadSlots } from '../http/upload-slots.ts'
 import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
 import { defineRoute, type Reply, type Route, type RouteRequest } from '../http/route.ts'
@@ -157,6 +157,8 @@ async function receiving(
         logAnswered(error.details.batch_uuid)
         throw error
       }
+      // Nothing was stored: the batch may be sent again once the database is restored.
+      if (error instanceof DatabaseFileGoneError) throw error
       logAnswered(uuid)
       throw new DomainError('INTERNAL', INTERNAL_ERROR_MESSAGE, options.internalDetails(uuid), {}, { cause: error })
     }

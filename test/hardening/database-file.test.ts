@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test, type TestContext } from 'node:test'
@@ -8,7 +9,7 @@ import Database from 'better-sqlite3'
 import { databaseState, exampleBatch, postBatch } from '../support/batches.ts'
 import { runCli } from '../support/cli.ts'
 import { operator } from '../support/operator.ts'
-import { withService } from '../support/service.ts'
+import { API_KEY, withService } from '../support/service.ts'
 import { startWebhook } from '../support/webhook.ts'
 
 test('hardening: a database file deleted under the service refuses batches and operator changes (503), logged and alerted', async () => {
@@ -32,6 +33,48 @@ test('hardening: a database file deleted under the service refuses batches and o
     hook.close()
   }
 })
+
+/** How the file goes away while a batch is still arriving. */
+const goneDuringUpload: Array<{ name: string; remove: (path: string) => void; says: RegExp }> = [
+  { name: 'deleted', remove: (path) => unlinkSync(path), says: /^No se guardó nada: el archivo .*manifiesto\.db ya no existe \(ENOENT\): se borró o se movió con el servicio en marcha\. / },
+  {
+    name: 'replaced by another file',
+    remove: (path) => {
+      writeFileSync(`${path}.otra`, Buffer.alloc(8192))
+      renameSync(`${path}.otra`, path)
+    },
+    says: /^No se guardó nada: el archivo .*manifiesto\.db fue reemplazado por otro con el servicio en marcha\. /,
+  },
+]
+
+for (const scenario of goneDuringUpload) {
+  test(`hardening: the database file ${scenario.name} between a batch's first and last byte → 503, nothing acknowledged`, async () => {
+    await withService({}, async (service) => {
+      const before = databaseState(service.db)
+      const body = Buffer.from(JSON.stringify(exampleBatch()))
+      const answer = await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+        const sent = request(`${service.url}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Length': String(body.length) } }, (response) => {
+          const pieces: Buffer[] = []
+          response.on('data', (piece: Buffer) => pieces.push(piece))
+          response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(pieces).toString('utf8')) as Record<string, unknown> }))
+        })
+        sent.on('error', reject)
+        // The pipeline's check passes with the first bytes; the file goes before the last.
+        sent.write(body.subarray(0, 100))
+        setTimeout(() => {
+          scenario.remove(service.db.path)
+          sent.end(body.subarray(100))
+        }, 200)
+      })
+      assert.equal(answer.status, 503, JSON.stringify(answer.body))
+      assert.match(String(answer.body.message), scenario.says)
+      const after = databaseState(service.db)
+      assert.deepEqual({ ...after, batches: before.batches }, before, 'no invoice, manifest or line was written')
+      assert.equal(Number(service.db.sqlite.prepare("SELECT count(*) FROM batches WHERE estado = 'processed'").pluck().get()), 0)
+      assert.ok(service.logLines().some((line) => line.msg === 'base de datos inutilizable: escritura rechazada'))
+    })
+  })
+}
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'manifiesto-file-'))
