@@ -3,6 +3,7 @@ import { Link, Redirect, Route, Router, Switch, useLocation, useSearch } from 'w
 import { api } from './api/client.ts'
 import { ROLES } from './format.ts'
 import { currentUser, isAdmin, isSupervisor, loadSession } from './session.ts'
+import { addressSegmentAfter } from './ui/address.ts'
 import { AuditScreen } from './screens/auditoria/auditoria.tsx'
 import { ConceptsScreen } from './screens/conceptos/conceptos.tsx'
 import { ConflictsScreen } from './screens/conflictos/conflictos.tsx'
@@ -67,8 +68,8 @@ function Shell() {
           <Route path="/" component={HomeScreen} />
           <Route path="/manifiestos" component={ManifestsScreen} />
           <Route path="/manifiestos/:numero">{(params) => <ManifestScreen numero={params.numero} />}</Route>
-          <Route path="/facturas/:nfactura">{(params) => <InvoiceScreen nfactura={params.nfactura} />}</Route>
-          <Route path="/facturas/:nfactura/devolver">{(params) => <RegisterReturnScreen nfactura={params.nfactura} />}</Route>
+          <Route path="/facturas/:nfactura">{() => <InvoiceScreen nfactura={addressSegmentAfter('facturas')} />}</Route>
+          <Route path="/facturas/:nfactura/devolver">{() => <RegisterReturnScreen nfactura={addressSegmentAfter('facturas')} />}</Route>
           <Route path="/devoluciones" component={ReturnsScreen} />
           <Route path="/conflictos">{isSupervisor.value ? <ConflictsScreen /> : <NotAllowed />}</Route>
           <Route path="/lotes">{isSupervisor.value ? <BatchesScreen /> : <NotAllowed />}</Route>

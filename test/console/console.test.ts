@@ -110,6 +110,20 @@ test('consola: a manifest found by number, an invoice in it found by client', { 
     assert.match(page.url(), /\/consola\/manifiestos\/905112$/)
   }))
 
+test('consola: an invoice whose Nfactura holds / ? # & % and accents opens from its link, and its return form too', { skip }, () =>
+  withConsole(async (page, service) => {
+    const nfactura = 'FAC/2026?a#b&c 50%25 ñ'
+    await createAccount(service, 'ana', 'operador', 'todos')
+    assert.equal((await postBatch(service, [invoice(nfactura, '905112')])).status, 200)
+    await logInThroughUi(page, service, 'ana', '/consola/manifiestos/905112')
+    await page.getByRole('link', { name: nfactura }).click()
+    await page.getByRole('heading', { name: `Factura ${nfactura}` }).waitFor()
+    await page.getByRole('link', { name: 'Registrar devolución' }).click()
+    await page.getByRole('link', { name: `Factura ${nfactura}` }).waitFor()
+    await page.reload()
+    await page.getByRole('link', { name: `Factura ${nfactura}` }).waitFor()
+  }))
+
 test('consola: a return registered with boxes and units lowers the available units; a 422 is shown on the line it names', { skip }, () =>
   withConsole(async (page, service) => {
     await createAccount(service, 'ana', 'operador', ['OAC'])
