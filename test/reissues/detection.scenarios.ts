@@ -236,6 +236,40 @@ export const reissueScenarios: ReissueScenario[] = [
     body: processed(['905101'], 1),
     flagged: [['A-1', 'A-0', 2], ['B-1', 'A-1', 1]],
   },
+  // Many look-alikes (a shop that buys the same basket every week): the detection looks at a
+  // bounded few of them, and names the same original as comparing with every one would.
+  {
+    name: 'five look-alikes in three manifests: the closest in date, then the first stored',
+    before: [{ invoices: [inv('L-1', '905090', 'C1', '2026-11-19'), inv('L-2', '905090', 'C1', '2026-11-19'), inv('L-3', '905091', 'C1', '2026-11-21'), inv('L-4', '905092', 'C1', '2026-11-21'), inv('L-5', '905091', 'C1', '2026-11-21')] }],
+    batch: [COPIES[0]!],
+    status: 200,
+    body: processed(['905101'], 1),
+    flagged: [['B-1', 'L-3', 1]],
+  },
+  {
+    name: 'look-alikes of the same day in its own manifest come first by id: the first of another manifest is named',
+    before: [{ at: '2026-11-22T14:00:00Z', invoices: [inv('A-1', '905101', 'C1'), inv('A-2', '905101', 'C1'), inv('A-3', '905102', 'C1'), inv('A-4', '905103', 'C1')] }],
+    batch: [inv('B-1', '905101', 'C1')],
+    status: 200,
+    body: processed(['905101'], 1),
+    flagged: [['B-1', 'A-3', 0]],
+  },
+  {
+    name: 'one look-alike a day before and one a day after: the first stored (the later date)',
+    before: [{ at: '2026-11-22T14:00:00Z', invoices: [inv('X-1', '905090', 'C1', '2026-11-22'), inv('X-2', '905091', 'C1', '2026-11-20')] }],
+    batch: [inv('B-1', '905101', 'C1', '2026-11-21')],
+    status: 200,
+    body: processed(['905101'], 1),
+    flagged: [['B-1', 'X-1', 1]],
+  },
+  {
+    name: 'one look-alike a day before and one a day after: the first stored (the earlier date)',
+    before: [{ at: '2026-11-22T14:00:00Z', invoices: [inv('X-2', '905091', 'C1', '2026-11-20'), inv('X-1', '905090', 'C1', '2026-11-22')] }],
+    batch: [inv('B-1', '905101', 'C1', '2026-11-21')],
+    status: 200,
+    body: processed(['905101'], 1),
+    flagged: [['B-1', 'X-2', 1]],
+  },
 ]
 
 /** The state a row's batch meets: its earlier batches, each at its instant and accepted; then today. */
