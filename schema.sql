@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 9, PRAGMA user_version = 9).
+-- manifiesto: the current database schema (schema version 10, PRAGMA user_version = 10).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
@@ -116,7 +116,11 @@ CREATE TABLE invoices (
   -- Set when a possible re-issue is confirmed: the copy leaves its manifest's totals.
   annulled_at TEXT,
   original_offset INTEGER,
-  original_length INTEGER
+  original_length INTEGER,
+  -- Counted up whenever the stored version is replaced: the intake compares a batch's invoices
+  -- with the stored versions ahead of its transaction, and uses a comparison only while the
+  -- revision it was made against is still the stored one.
+  revision INTEGER NOT NULL DEFAULT 0
 );
 -- A manifest's invoices, whether it has any in a user's warehouses, and its count and sum of
 -- the invoices in scope, from the index alone (no invoice row is read for a manifest list).

@@ -441,6 +441,11 @@ DROP INDEX invoice_lines_numero;
     name: "per manifest and warehouse totals of invoices and returns, kept by triggers, for the manifest lists; what a returns search reads, copied onto each return as one text; the audit log by kind of subject",
     sql: LIST_AGGREGATES_SQL,
   },
+  {
+    version: 10,
+    name: "each invoice's revision, counted up whenever its stored version is replaced: what the intake compared ahead of a batch's transaction is still what is stored",
+    sql: `ALTER TABLE invoices ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version

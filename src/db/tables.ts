@@ -144,6 +144,8 @@ export interface InvoiceTable {
   fingerprint: string | null
   /** When a possible re-issue was confirmed: the copy no longer counts in its manifest's totals. */
   annulled_at: string | null
+  /** Counted up at each replacement of the stored version (migration 10). */
+  revision: Generated<number>
 }
 
 export interface InvoiceLineTable {

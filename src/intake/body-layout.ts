@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import type { OriginalPlace } from '../batches/body-chunks.ts'
 import { BODY_SCAN_WASM } from './body-scan.wasm.ts'
+import type { TimeSlices } from './time-slices.ts'
 
 /**
  * One pass over a batch's bytes, before JSON.parse is asked to build anything: how many values
@@ -24,11 +25,23 @@ export interface BodyScan {
    */
   mayHoldLoneSurrogate: boolean
   /**
+   * The most bytes between a string's quotes (keys included). A string of n bytes has at most n
+   * characters: a body whose strings are all within the limit of text (contract §9) has no string
+   * of an invoice measured in step 3.
+   */
+  longestStringBytes: number
+  /**
    * The objects and arrays one level inside the body's top-level value; null when the body does
    * not close, or holds more than MAX_RECORDED. They are the batch's elements only when the rest
    * of the body is an array's punctuation, which step 2 checks before using them (`parseBatchBody`).
    */
   layout: BodyLayout | null
+  /**
+   * Commas one level inside the top-level value, at least PIECE_BYTES apart: when that value is an
+   * array, they cut it into pieces of whole elements that parse one at a time (`parseBatchBody`),
+   * so a body of millions of scalars is never one JSON.parse.
+   */
+  pieceEnds: number[]
 }
 
 export interface BodyLayout {
@@ -44,17 +57,32 @@ export interface BodyLayout {
 const MAX_RECORDED = 1_000_000
 
 /**
- * Scans the body (src/intake/body-scan.wat: compiled WebAssembly, at full speed from the first
- * byte). Inside a string only `"` and `\` matter, so bytes ≥ 0x80 (UTF-8) never look structural;
- * scalars at the top level are not listed (step 2 then parses the body whole). A body read into
- * `bodyBuffer` is scanned where it lies; any other is copied into a memory of its own first.
+ * The least size of a piece of a body that is not a plain array of objects: its parse takes
+ * ~5–10 ms at the densest a body may be (step 2's density rule), so a body of 128 MB of numbers is
+ * parsed in 512 pieces with the event loop let in between (src/intake/time-slices.ts).
  */
-export function scanBody(body: Uint8Array): BodyScan {
+export const PIECE_BYTES = 256 * 1024
+
+/**
+ * Scans the body (src/intake/body-scan.wat: compiled WebAssembly, at full speed from the first
+ * byte), SCAN_PART_BYTES at a time with the event loop let in between (`slices`). Inside a string
+ * only `"` and `\` matter, so bytes ≥ 0x80 (UTF-8) never look structural; scalars at the top level
+ * are not listed (step 2 then parses the body by pieces). A body read into `bodyBuffer` is scanned
+ * where it lies; any other is copied into a memory of its own first.
+ */
+export async function scanBody(body: Uint8Array, options: ScanOptions = {}): Promise<BodyScan> {
+  const { slices, pieceBytes = PIECE_BYTES, partBytes = SCAN_PART_BYTES } = options
   const places = new Places()
+  const pieceEnds: number[] = []
   const memory = memoryHolding(body) ?? memoryWithCopyOf(body)
   const element = (start: number, end: number) => places.add(start, end)
-  const answers = new WebAssembly.Instance(scanModule, { body: { memory, element } }).exports as ScanExports
-  answers.scan(BODY_OFFSET, BODY_OFFSET + body.length)
+  const piece = (comma: number) => pieceEnds.push(comma)
+  const answers = new WebAssembly.Instance(scanModule, { body: { memory, element, piece } }).exports as ScanExports
+  const end = BODY_OFFSET + body.length
+  for (let at = BODY_OFFSET; at < end; ) {
+    at = answers.scan(BODY_OFFSET, at, Math.min(at + partBytes, end), end, pieceBytes, MAX_RECORDED)
+    if (slices?.due()) await slices.next()
+  }
   // Read unsigned: a body of 2 GiB can count 2³¹ of something.
   const count = answers.count.value >>> 0
   const closed = answers.stringsClosed.value === 1 && answers.depth.value === 0n && count <= MAX_RECORDED
@@ -64,9 +92,23 @@ export function scanBody(body: Uint8Array): BodyScan {
     commas: answers.commas.value >>> 0,
     maxDepth: Number(answers.maxDepth.value),
     mayHoldLoneSurrogate: answers.surrogateEscape.value === 1,
+    longestStringBytes: answers.longestString.value >>> 0,
     layout: closed ? places.layout() : null,
+    pieceEnds,
   }
 }
+
+export interface ScanOptions {
+  /** Lets the event loop in between parts (none: the whole body at once). */
+  slices?: TimeSlices
+  /** See PIECE_BYTES (tests cut bodies into tiny pieces). */
+  pieceBytes?: number
+  /** See SCAN_PART_BYTES (tests cut bodies into tiny parts). */
+  partBytes?: number
+}
+
+/** ~10 ms of scanning at the densest; the supplier's 56 MB batch is scanned in 7 parts. */
+const SCAN_PART_BYTES = 8 * 1024 * 1024
 
 /**
  * A buffer for a body of `size` bytes that `scanBody` reads in place: in a WebAssembly memory laid
@@ -88,13 +130,14 @@ export function placeOf(layout: BodyLayout, index: number): OriginalPlace {
 }
 
 interface ScanExports {
-  scan: (body: number, end: number) => void
+  scan: (body: number, from: number, to: number, end: number, pieceBytes: number, maxElements: number) => number
   containers: WebAssembly.Global
   commas: WebAssembly.Global
   maxDepth: WebAssembly.Global<bigint>
   depth: WebAssembly.Global<bigint>
   count: WebAssembly.Global
   surrogateEscape: WebAssembly.Global
+  longestString: WebAssembly.Global
   stringsClosed: WebAssembly.Global
 }
 
@@ -105,7 +148,6 @@ class Places {
   private ends = new Uint32Array(1024)
 
   add(start: number, end: number): void {
-    if (this.count === MAX_RECORDED) return
     if (this.count === this.starts.length) {
       this.starts = grown(this.starts)
       this.ends = grown(this.ends)

@@ -11,12 +11,17 @@
 ;; The memory, laid out by body-layout.ts: [0, 256) what each byte means outside strings (the
 ;; data segments below), then the body at `body`, then 16 bytes of any value (a 16-byte read that
 ;; starts inside the body ends there; what it finds past the body is never taken for the body's).
-;; Nothing else is written: each element's place goes to the imported `element`.
+;; Nothing else is written: each element's place goes to the imported `element`, each piece's end
+;; to the imported `piece`.
 (module
   (import "body" "memory" (memory 1 65536 shared))
   ;; Called for each element one level inside the top-level value, when it closes: where it starts
   ;; and where it ends (past its last byte), as offsets from the body's first byte.
   (import "body" "element" (func $element (param i32 i32)))
+  ;; Called at a comma one level inside the top-level value that lies at least `pieceBytes` past
+  ;; the previous one called (or the body's start): where it is. The commas cut the body into
+  ;; pieces that can be parsed one at a time whatever its elements are (scalars included).
+  (import "body" "piece" (func $piece (param i32)))
 
   ;; Byte classes outside strings: 0 passes, 1 quote, 2 comma, 3 opens a container, 4 closes one.
   (data (i32.const 0x22) "\01")   ;; "
@@ -38,13 +43,32 @@
   (global $surrogateEscape (export "surrogateEscape") (mut i32) (i32.const 0))
   ;; 0 when a string never closes.
   (global $stringsClosed (export "stringsClosed") (mut i32) (i32.const 1))
+  ;; The most bytes between a string's quotes (keys included): a string of n bytes has at most n
+  ;; characters, so a body whose strings are all short needs no string measured (step 3).
+  (global $longestString (export "longestString") (mut i32) (i32.const 0))
+  ;; Where the open element and the current piece began: kept between calls.
+  (global $elementStart (mut i32) (i32.const 0))
+  (global $pieceStart (mut i32) (i32.const 0))
 
-  (func (export "scan") (param $body i32) (param $end i32)
+  ;; Scans from $from (the body's start $body on the first call, then what the previous call
+  ;; answered) until past $to, and answers where it stopped: at $to, or further when a string runs
+  ;; past it, or $end, the body's end. A body is scanned in parts with the event loop let in
+  ;; between (a 128 MB body takes ~150 ms). `element` is called for the first $maxElements
+  ;; elements only (the rest are counted): a body of 40 million `{}` must not call JavaScript
+  ;; 40 million times.
+  (func (export "scan") (param $body i32) (param $from i32) (param $to i32) (param $end i32) (param $pieceBytes i32) (param $maxElements i32) (result i32)
     (local $i i32) (local $byte i32) (local $depth i64) (local $count i32) (local $hits i32) (local $elementStart i32)
-    (local.set $i (local.get $body))
+    (local $pieceStart i32) (local $stringStart i32)
+    (local.set $i (local.get $from))
+    (if (i32.eq (local.get $from) (local.get $body))
+      (then (global.set $pieceStart (local.get $body))))
+    (local.set $depth (global.get $depth))
+    (local.set $count (global.get $count))
+    (local.set $elementStart (global.get $elementStart))
+    (local.set $pieceStart (global.get $pieceStart))
     (block $done
       (loop $next
-        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (br_if $done (i32.ge_u (local.get $i) (local.get $to)))
         (local.set $byte (i32.load8_u (local.get $i)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (block $closes
@@ -54,6 +78,7 @@
                 (br_table $next $quote $comma $opens $closes (i32.load8_u (local.get $byte))))
 
               ;; A string, from $i: only `"` and `\` matter in it, looked for 16 bytes at a time.
+              (local.set $stringStart (local.get $i))
               (loop $inString
                 (local.set $hits
                   (i8x16.bitmask
@@ -65,12 +90,14 @@
                     (local.set $i (i32.add (local.get $i) (i32.const 16)))
                     (br_if $inString (i32.lt_u (local.get $i) (local.get $end)))
                     (global.set $stringsClosed (i32.const 0))
+                    (local.set $i (local.get $end))
                     (br $done)))
                 ;; The first quote or backslash of the 16.
                 (local.set $i (i32.add (local.get $i) (i32.ctz (local.get $hits))))
                 (if (i32.ge_u (local.get $i) (local.get $end))
                   (then
                     (global.set $stringsClosed (i32.const 0))
+                    (local.set $i (local.get $end))
                     (br $done)))
                 (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 0x5c))
                   (then
@@ -85,12 +112,22 @@
                     (local.set $i (i32.add (local.get $i) (i32.const 2)))
                     (br_if $inString (i32.lt_u (local.get $i) (local.get $end)))
                     (global.set $stringsClosed (i32.const 0))
+                    (local.set $i (local.get $end))
                     (br $done))))
-              ;; Past the closing quote.
+              ;; At the closing quote, then past it.
+              (if (i32.gt_u (i32.sub (local.get $i) (local.get $stringStart)) (global.get $longestString))
+                (then (global.set $longestString (i32.sub (local.get $i) (local.get $stringStart)))))
               (local.set $i (i32.add (local.get $i) (i32.const 1)))
               (br $next))
 
             (global.set $commas (i32.add (global.get $commas) (i32.const 1)))
+            ;; The comma is at $i - 1.
+            (if (i32.and
+                  (i64.eq (local.get $depth) (i64.const 1))
+                  (i32.ge_u (i32.sub (local.get $i) (local.get $pieceStart)) (local.get $pieceBytes)))
+              (then
+                (local.set $pieceStart (local.get $i))
+                (call $piece (i32.sub (i32.sub (local.get $i) (i32.const 1)) (local.get $body)))))
             (br $next))
 
           ;; `{` or `[`, at $i - 1.
@@ -106,11 +143,16 @@
         (local.set $depth (i64.sub (local.get $depth) (i64.const 1)))
         (if (i64.eq (local.get $depth) (i64.const 1))
           (then
-            (call $element
-              (i32.sub (local.get $elementStart) (local.get $body))
-              (i32.sub (local.get $i) (local.get $body)))
+            (if (i32.lt_u (local.get $count) (local.get $maxElements))
+              (then
+                (call $element
+                  (i32.sub (local.get $elementStart) (local.get $body))
+                  (i32.sub (local.get $i) (local.get $body)))))
             (local.set $count (i32.add (local.get $count) (i32.const 1)))))
         (br $next)))
     (global.set $depth (local.get $depth))
-    (global.set $count (local.get $count)))
+    (global.set $count (local.get $count))
+    (global.set $elementStart (local.get $elementStart))
+    (global.set $pieceStart (local.get $pieceStart))
+    (local.get $i))
 )

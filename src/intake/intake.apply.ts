@@ -3,15 +3,15 @@ import { insertAuditEntry } from '../audit/audit.store.ts'
 import type { Config } from '../config.ts'
 import type { ClientContract } from '../contract.ts'
 import type { Database } from '../db/database.ts'
-import { canonicalJson } from './canonical-json.ts'
 import { findPendingConflictId, insertConflict } from '../conflicts/conflicts.store.ts'
-import { findInvoiceOriginal, findInvoicesByNumbers, insertInvoice, replaceInvoice, type ExistingInvoice } from '../invoices/invoices.store.ts'
+import { findInvoicesByNumbers, insertInvoice, replaceInvoice, type ExistingInvoice } from '../invoices/invoices.store.ts'
 import { insertManifest, type ExistingManifest } from '../manifests/manifests.store.ts'
 import { findPossibleReissues, findReissueCandidates, NO_CANDIDATES, type PossibleReissue } from '../reissues/reissues.detection.ts'
 import { insertReissue } from '../reissues/reissues.store.ts'
 import { updateReturnsInvoiceDate } from '../returns/returns.store.ts'
 import type { Advertencia, RejectedManifest, Resumen } from './intake.schemas.ts'
-import { invoiceContentHash, normalize, type ReceivedInvoice } from './intake.structure.ts'
+import { invoiceContentHash, type ReceivedInvoice } from './intake.structure.ts'
+import { compareWithStoredVersion, type Comparisons } from './intake.compare.ts'
 import type { ChunkCache, OriginalPlace } from '../batches/body-chunks.ts'
 import { numberOf, textOf } from './invoice-fields.ts'
 
@@ -37,6 +37,8 @@ export interface ApplyContext {
   dates: ReadonlyMap<ReceivedInvoice, LocalDate | null>
   /** Where the invoice's bytes are in the batch's body chunks (its original as stored). */
   originalPlace: (invoice: ReceivedInvoice) => OriginalPlace
+  /** The comparisons with stored versions made ahead of step 8 (src/intake/intake.compare.ts). */
+  comparisons: Comparisons
   /** The last day for returns of a manifest created now (`YYYY-MM-DD`), or null: no window. */
   returnsDeadline: string | null
   reissue: Config['intake']['reissue']
@@ -200,9 +202,10 @@ function findRejection(
 }
 
 /**
- * An invoice already stored under the same number in the same manifest: unchanged (the same
- * JSON, or the same content once normalised), updated in place (every differing field
- * auto-updatable), or held for review with a conflict record.
+ * An invoice already stored under the same number in the same manifest: unchanged, updated in
+ * place (every differing field auto-updatable), or held for review with a conflict record. The
+ * comparison made ahead of step 8 is used while the stored version is still the one it was made
+ * against (src/intake/intake.compare.ts).
  */
 function compareWithStored(
   context: ApplyContext,
@@ -213,11 +216,11 @@ function compareWithStored(
   storedChunks: ChunkCache,
 ): 'sin_cambios' | 'actualizadas' | 'pendientes_revision' {
   const { db } = context
-  const existingOriginal = findInvoiceOriginal(db, existing.id, storedChunks)
-  const write = writeOf(context, invoice)
-  if (write.original === existingOriginal) return 'sin_cambios'
-  const changed = changedFields(JSON.parse(existingOriginal) as Record<string, unknown>, invoice.raw)
-  if (changed.length === 0) return 'sin_cambios'
+  const ahead = context.comparisons.get(existing.id)
+  const verdict = ahead !== undefined && ahead.revision === existing.revision ? ahead.verdict : compareWithStoredVersion(db, invoice, existing.id, storedChunks)
+  if (verdict.same) return 'sin_cambios'
+  const { changed, existingOriginal, incomingOriginal } = verdict
+  const write = writeOf(context, invoice, incomingOriginal)
   if (changed.every((field) => context.autoUpdateFields.has(field))) {
     replaceInvoice(db, existing.id, write)
     updateReturnsInvoiceDate(db, existing.id, write.fecha)
@@ -254,27 +257,12 @@ function compareWithStored(
   return 'pendientes_revision'
 }
 
-/**
- * Top-level fields whose normalised values differ, in the incoming invoice's key order and then
- * the fields only the existing version had; any line difference is `LineasFactura`.
- */
-export function changedFields(existingRaw: Record<string, unknown>, incomingRaw: Record<string, unknown>): string[] {
-  const existing = normalize(existingRaw)
-  const incoming = normalize(incomingRaw)
-  const keys = [...new Set([...Object.keys(incoming), ...Object.keys(existing)])]
-  return keys.filter((key) => {
-    const before = Object.hasOwn(existing, key) ? canonicalJson(existing[key]) : undefined
-    const after = Object.hasOwn(incoming, key) ? canonicalJson(incoming[key]) : undefined
-    return before !== after
-  })
-}
-
 /** A received version that replaces a stored one: its original is kept as text with it. */
-function writeOf(context: ApplyContext, invoice: ReceivedInvoice) {
+function writeOf(context: ApplyContext, invoice: ReceivedInvoice, original: string) {
   return {
     fecha: String(context.dates.get(invoice)),
     raw: invoice.raw,
-    original: JSON.stringify(invoice.raw),
+    original,
     fingerprint: invoice.fingerprint,
     at: context.at,
   }

@@ -1,9 +1,10 @@
 import { constants } from 'node:buffer'
 import { invalidInput } from '../errors.ts'
-import { byteOrderMarkLength, parseJsonText } from '../json-text.ts'
+import { byteOrderMarkLength } from '../json-text.ts'
 import { invalidUtf8Offset } from '../unicode.ts'
 import { BODY_INVALID_MESSAGE } from './intake.answers.ts'
 import { CLOSE_ARRAY, COMMA, OPEN_ARRAY, type BodyLayout, type BodyScan } from './body-layout.ts'
+import type { TimeSlices } from './time-slices.ts'
 
 /**
  * What JSON.parse may be asked to build, in "bytes": an object or array costs 32, any other value
@@ -33,34 +34,72 @@ export function checkBatchBytes(body: Buffer, scan: BodyScan): void {
 }
 
 /**
- * Step 2, parsed: a non-empty JSON array (after `checkBatchBytes`). A body that is only its
- * array's top-level objects or arrays (a real batch always is) is parsed one element at a time,
- * from the places the scan found, and answers what parsing it whole answers: if every element
- * parses and the bytes between them are an array's punctuation, the whole body is that array;
- * if the whole body is JSON, the scan found its real elements and each of them parses. But the
- * body never exists as one string (as large as the body, twice that with any character beyond
- * Latin-1): ~55 MB less at the peak of a 56 MB batch, and less for the garbage collector to move.
- * Anything else (top-level scalars, text around the array) is parsed whole, and so is a body too
- * large for one string (over ~512 MB), which keeps being refused as it always was.
+ * Step 2, parsed: a non-empty JSON array (after `checkBatchBytes`), parsed a part at a time with
+ * the event loop let in between (`slices`), never as one JSON.parse of the whole body. A body that
+ * is only its array's top-level objects or arrays (a real batch always is) is parsed one element
+ * at a time, from the places the scan found; any other is parsed by pieces of whole elements cut at
+ * the array's commas (`BodyScan.pieceEnds`). Both answer what parsing the whole body answers: if
+ * every part parses and the bytes between them are an array's punctuation, the whole body is that
+ * array; if the whole body is JSON, the scan found its real elements and commas and each part
+ * parses. The body never exists as one string either (as large as the body, twice that with any
+ * character beyond Latin-1). A body too large for one string (over ~512 MB) keeps being refused.
  * @throws DomainError INVALID_INPUT (422) with the body-invalid answer.
  */
-export function parseBatchBody(body: Buffer, layout: BodyLayout | null): unknown[] {
-  const byElement = layout !== null && body.length <= MAX_STRING_LENGTH && isArrayOfElements(body, layout)
-  let parsed: unknown
+export async function parseBatchBody(body: Buffer, scan: Pick<BodyScan, 'layout' | 'pieceEnds'>, slices: TimeSlices): Promise<unknown[]> {
+  const { layout } = scan
+  let parsed: unknown[] | null
   try {
-    parsed = byElement ? parseElements(body, layout) : parseJsonText(body.toString('utf8'))
+    if (layout !== null && isArrayOfElements(body, layout)) parsed = await parseElements(body, layout, slices)
+    else parsed = body.length <= MAX_STRING_LENGTH ? await parsePieces(body, scan.pieceEnds, slices) : null
   } catch {
-    throw invalidInput(BODY_INVALID_MESSAGE)
+    parsed = null
   }
-  if (!Array.isArray(parsed) || parsed.length === 0) throw invalidInput(BODY_INVALID_MESSAGE)
+  if (parsed === null || parsed.length === 0) throw invalidInput(BODY_INVALID_MESSAGE)
   return parsed
 }
 
-function parseElements(body: Buffer, layout: BodyLayout): unknown[] {
+async function parseElements(body: Buffer, layout: BodyLayout, slices: TimeSlices): Promise<unknown[]> {
   const elements = new Array<unknown>(layout.count)
-  // Each element starts and ends at an ASCII bracket: decoded alone, it is the same text as in the whole.
-  for (let i = 0; i < layout.count; i++) elements[i] = JSON.parse(body.toString('utf8', layout.starts[i], layout.ends[i]))
+  for (let i = 0; i < layout.count; i++) {
+    // Each element starts and ends at an ASCII bracket: decoded alone, it is the same text as in the whole.
+    elements[i] = JSON.parse(body.toString('utf8', layout.starts[i], layout.ends[i]))
+    if (slices.due()) await slices.next()
+  }
   return elements
+}
+
+/**
+ * The body as `[`, pieces of elements separated at `pieceEnds` (commas), `]`, with JSON whitespace
+ * around: each piece parsed as an array of its own. Null when the body is not an array or a piece
+ * does not parse as one with at least one element (`[1,,2]` cut at either comma leaves a piece
+ * that does not).
+ */
+async function parsePieces(body: Buffer, pieceEnds: readonly number[], slices: TimeSlices): Promise<unknown[] | null> {
+  const open = skipWhitespace(body, byteOrderMarkLength(body))
+  let close = body.length - 1
+  while (close > open && isWhitespace(body[close]!)) close--
+  if (body[open] !== OPEN_ARRAY || close <= open || body[close] !== CLOSE_ARRAY) return null
+  const elements: unknown[] = []
+  let start = open + 1
+  for (const end of [...pieceEnds.filter((comma) => comma > open && comma < close), close]) {
+    const piece = JSON.parse(`[${body.toString('utf8', start, end)}]`) as unknown[]
+    // An empty piece: the whole body is `[]`, or two commas or a trailing comma meet here.
+    if (piece.length === 0 && !(start === open + 1 && end === close)) return null
+    for (const element of piece) elements.push(element)
+    start = end + 1
+    if (slices.due()) await slices.next()
+  }
+  return elements
+}
+
+function skipWhitespace(body: Buffer, from: number): number {
+  let at = from
+  while (at < body.length && isWhitespace(body[at]!)) at++
+  return at
+}
+
+function isWhitespace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09
 }
 
 /**
@@ -82,7 +121,7 @@ function isPunctuation(body: Buffer, from: number, to: number, mark: number): bo
   for (let i = from; i < to; i++) {
     const byte = body[i]!
     if (byte === mark) marks++
-    else if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false
+    else if (!isWhitespace(byte)) return false
   }
   return marks === 1
 }

@@ -7,7 +7,10 @@ import { DomainError } from '../errors.ts'
 import { parseJsonText } from '../json-text.ts'
 import * as answers from './intake.answers.ts'
 import type { BatchDuplicate, Resumen } from './intake.schemas.ts'
-import { batchContentHash, type ReceivedInvoice } from './intake.structure.ts'
+import { BatchContentHash, batchContentHash, type ReceivedInvoice } from './intake.structure.ts'
+import { scanBody } from './body-layout.ts'
+import { parseBatchBody } from './intake.body.ts'
+import type { TimeSlices } from './time-slices.ts'
 
 /**
  * Step 6: an identical batch already processed today is answered from its record (contract
@@ -17,6 +20,8 @@ import { batchContentHash, type ReceivedInvoice } from './intake.structure.ts'
  * - the same content in other bytes: only a batch of the day with the same invoice numbers in
  *   the same order can have it, so the canonical content hash (a few hundred ms for 10,000
  *   invoices) is computed only then, for this batch and for that one (from its kept body, once).
+ *   Both are computed ahead of step 6, in slices (`contentHashesAhead`): step 6 runs with the
+ *   steps up to the commit, which never let the event loop in.
  */
 
 /** The duplicate answer for a body whose exact bytes were processed today, or null. */
@@ -37,13 +42,20 @@ export interface ContentCheck {
  * @throws DomainError UNAVAILABLE when a batch of the same content is still being processed
  * (only possible if two processes shared the database).
  */
-export function duplicateOfContent(db: Database, log: Logger, batch: readonly unknown[], invoices: readonly ReceivedInvoice[], receivedDate: string): ContentCheck {
-  const numbersHash = sha256(invoices.map((invoice) => invoice.nfactura).join('\n'))
+export function duplicateOfContent(
+  db: Database,
+  log: Logger,
+  batch: readonly unknown[],
+  invoices: readonly ReceivedInvoice[],
+  receivedDate: string,
+  ahead: ContentHashes | null,
+): ContentCheck {
+  const numbersHash = numbersHashOf(invoices)
   const candidates = findBatchesWithSameNumbers(db, receivedDate, numbersHash)
   if (candidates.length === 0) return { numbersHash, contentHash: null, duplicate: null }
-  const contentHash = batchContentHash(batch)
+  const contentHash = ahead?.batch ?? batchContentHash(batch)
   for (const candidate of candidates) {
-    if (contentHashOf(db, log, candidate) !== contentHash) continue
+    if (contentHashOf(db, log, candidate, ahead?.earlier.get(candidate.id)) !== contentHash) continue
     if (candidate.estado === 'received') {
       throw new DomainError('UNAVAILABLE', 'Un lote idéntico se está procesando en este momento; reenvíe en unos segundos.')
     }
@@ -52,15 +64,67 @@ export function duplicateOfContent(db: Database, log: Logger, batch: readonly un
   return { numbersHash, contentHash, duplicate: null }
 }
 
-/** An earlier batch's content hash: recorded, or computed from its kept body and recorded. */
-function contentHashOf(db: Database, log: Logger, batch: BatchRow & { content_hash: string | null }): string | null {
+/** Step 6's content hashes, computed ahead of it. */
+export interface ContentHashes {
+  /** This batch's. */
+  batch: string
+  /** Those of the earlier batches of the day with the same numbers and no recorded hash, by id (null: its body is gone). */
+  earlier: ReadonlyMap<number, string | null>
+}
+
+/**
+ * Step 6's content hashes, ahead of it and in slices: null when no earlier batch of the day has
+ * the same invoice numbers (step 6 then computes none). Nothing is recorded here (a dry run
+ * stores nothing): step 6 records the earlier batches' hashes.
+ */
+export async function contentHashesAhead(
+  db: Database,
+  batch: readonly unknown[],
+  invoices: readonly ReceivedInvoice[],
+  receivedDate: string,
+  slices: TimeSlices,
+): Promise<ContentHashes | null> {
+  const candidates = findBatchesWithSameNumbers(db, receivedDate, numbersHashOf(invoices))
+  if (candidates.length === 0) return null
+  const earlier = new Map<number, string | null>()
+  for (const candidate of candidates) {
+    if (candidate.content_hash !== null || candidate.estado === 'received') continue
+    const body = bodyOf(db, candidate.id)
+    earlier.set(candidate.id, body === undefined ? null : await contentHashInSlices(await parseKeptBody(body, slices), slices))
+  }
+  return { batch: await contentHashInSlices(batch, slices), earlier }
+}
+
+function numbersHashOf(invoices: readonly ReceivedInvoice[]): string {
+  return sha256(invoices.map((invoice) => invoice.nfactura).join('\n'))
+}
+
+async function contentHashInSlices(batch: readonly unknown[], slices: TimeSlices): Promise<string> {
+  const hash = new BatchContentHash()
+  for (const invoice of batch) {
+    hash.add(invoice)
+    if (slices.due()) await slices.next()
+  }
+  return hash.digest()
+}
+
+/** A kept body of a processed batch (a valid one), parsed as step 2 parses a body. */
+async function parseKeptBody(body: Buffer, slices: TimeSlices): Promise<unknown[]> {
+  return parseBatchBody(body, await scanBody(body, { slices }), slices)
+}
+
+/**
+ * An earlier batch's content hash: recorded, or computed ahead (`computed`), or from its kept body
+ * now; recorded once computed.
+ */
+function contentHashOf(db: Database, log: Logger, batch: BatchRow & { content_hash: string | null }, computed: string | null | undefined): string | null {
   if (batch.content_hash !== null) return batch.content_hash
-  const body = bodyOf(db, batch.id)
-  if (body === undefined) {
+  const body = computed === undefined ? bodyOf(db, batch.id) : null
+  const hash = computed ?? (body ? batchContentHash(parseJsonText(body.toString('utf8')) as unknown[]) : null)
+  if (hash === null) {
     log.warn({ batch_uuid: batch.uuid }, 'el cuerpo del lote no se guardó: no se puede comparar su contenido con un lote nuevo')
     return null
   }
-  const hash = batchContentHash(parseJsonText(body.toString('utf8')) as unknown[])
   setBatchContentHash(db, batch.id, hash)
   return hash
 }

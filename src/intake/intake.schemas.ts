@@ -1,5 +1,5 @@
 import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox'
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_AMOUNT, MAX_FACTOR, type FieldSpec } from './invoice-fields.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MANIFEST_NUMBER_PATTERN, MAX_AMOUNT, MAX_FACTOR, MAX_TEXT_LENGTH, type FieldSpec } from './invoice-fields.ts'
 
 const NUMERIC = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
 const NON_NEGATIVE = '^(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
@@ -10,7 +10,8 @@ const SAFE = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEG
 
 /** What each kind of field accepts, in the words of step 3's messages. */
 const EXPECTED = {
-  text: 'texto, o un número entero exacto de hasta 15 dígitos',
+  text: (maxLength: number) => `texto de hasta ${maxLength} caracteres, o un número entero exacto de hasta 15 dígitos`,
+  digits: 'el número del manifiesto: de 1 a 20 dígitos, sin letras, espacios ni signos',
   integer: 'un entero exacto de hasta 15 dígitos',
   factor: `un entero de 1 a ${MAX_FACTOR} (unidades por caja)`,
   number: `un número de -${MAX_AMOUNT} a ${MAX_AMOUNT}`,
@@ -32,11 +33,13 @@ const numericText = (pattern: string, min: number, max: number) =>
  * step 3's quick yes): a limit added here goes there too.
  */
 function fieldSchema(spec: FieldSpec<string>): TSchema {
-  const options = { ...(spec.description ? { description: spec.description } : {}), errorMessage: EXPECTED[spec.kind === 'number' && spec.nonNegative ? 'amount' : spec.kind] }
+  const options = { ...(spec.description ? { description: spec.description } : {}), errorMessage: expectedOf(spec) }
   const minimum = spec.nonNegative ? 0 : -MAX_AMOUNT
   let accepted: TSchema[]
-  if (spec.kind === 'text') {
-    accepted = [Type.String(spec.required ? { minLength: 1 } : {}), Type.Integer(SAFE)]
+  if (spec.kind === 'text' && spec.digits) {
+    accepted = [Type.String({ pattern: MANIFEST_NUMBER_PATTERN }), Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })]
+  } else if (spec.kind === 'text') {
+    accepted = [Type.String({ ...(spec.required ? { minLength: 1 } : {}), maxLength: spec.maxLength ?? MAX_TEXT_LENGTH }), Type.Integer(SAFE)]
   } else if (spec.kind === 'integer') {
     accepted = [Type.Integer(SAFE), Type.String({ pattern: INTEGER })]
   } else if (spec.kind === 'factor') {
@@ -46,6 +49,11 @@ function fieldSchema(spec: FieldSpec<string>): TSchema {
   }
   if (spec.required) return Type.Union(accepted, options)
   return Type.Optional(Type.Union([...accepted, Type.Null()], options))
+}
+
+function expectedOf(spec: FieldSpec<string>): string {
+  if (spec.kind === 'text') return spec.digits ? EXPECTED.digits : EXPECTED.text(spec.maxLength ?? MAX_TEXT_LENGTH)
+  return EXPECTED[spec.kind === 'number' && spec.nonNegative ? 'amount' : spec.kind]
 }
 
 function objectSchema(fields: ReadonlyArray<FieldSpec<string>>, extra: Record<string, TSchema>, description: string, errorMessage?: Record<string, string>) {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
 import { Compile } from 'typebox/compile'
-import { findMalformedText, isWellFormed } from '../unicode.ts'
+import { codePointCount, findMalformedText, findText, isLongerThan, isWellFormed, type FoundText } from '../unicode.ts'
 import { canonicalJson, CanonicalWriter, MalformedTextError, MAX_NESTING, NestingTooDeepError } from './canonical-json.ts'
 import { problemsOf, shown } from '../schema-errors.ts'
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, textOf, type FieldSpec } from './invoice-fields.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_TEXT_LENGTH, textOf, type FieldSpec } from './invoice-fields.ts'
 import { InvoiceSchema } from './intake.schemas.ts'
 import { isPlainInvoice } from './plain-invoice.ts'
+import type { TimeSlices } from './time-slices.ts'
 import { fingerprintOfInvoice } from '../reissues/fingerprint.ts'
 
 /** An invoice that passed step 3, with what the later steps need computed once. */
@@ -36,6 +37,8 @@ export const MAX_LISTED_ERRORS = 200
 export interface BodyHints {
   maxDepth: number
   mayHoldLoneSurrogate: boolean
+  /** The most bytes of any string of the body (src/intake/body-layout.ts): at least its characters. */
+  longestStringBytes: number
 }
 
 /**
@@ -45,8 +48,9 @@ export interface BodyHints {
  * limit and valid Unicode.
  * Problems are named by position, Nfactura and field. The first 200 are listed; counting goes on
  * for at most 10,000 more invoices, so a body of millions of broken entries is answered at once.
+ * The event loop is let in between invoices (`slices`).
  */
-export function checkStructure(batch: readonly unknown[], hints: BodyHints): StructureResult {
+export async function checkStructure(batch: readonly unknown[], hints: BodyHints, slices: TimeSlices): Promise<StructureResult> {
   const problems = new ProblemList()
   const invoices: ReceivedInvoice[] = []
   // The body's own array adds one level to the invoices' nesting.
@@ -54,6 +58,7 @@ export function checkStructure(batch: readonly unknown[], hints: BodyHints): Str
   const firstPosition = new Map<string, number>()
 
   for (let index = 0; index < batch.length; index++) {
+    if (slices.due()) await slices.next()
     if (problems.exhausted()) {
       problems.stopAt(index + 1, batch.length)
       break
@@ -80,6 +85,13 @@ export function checkStructure(batch: readonly unknown[], hints: BodyHints): Str
     const duplicateLine = findDuplicateLineNumber(raw[LINES_FIELD] as Array<Record<string, unknown>>)
     if (duplicateLine !== null) {
       problems.add(`${label}: NumeroLinea ${duplicateLine} repetido en LineasFactura`)
+      continue
+    }
+    // The schema limits the listed fields; the extra ones are measured only when some string of
+    // the body is longer in bytes than the limit in characters (a real batch: never).
+    const overlong = hints.longestStringBytes > MAX_TEXT_LENGTH ? findText(raw, (text) => isLongerThan(text, MAX_TEXT_LENGTH)) : null
+    if (overlong !== null) {
+      problems.add(`${label}: ${overlongText(overlong)}`)
       continue
     }
     try {
@@ -149,14 +161,28 @@ function receive(position: number, nfactura: string, raw: Record<string, unknown
 /**
  * The batch's content hash (contract §3a): over the canonical text of each invoice as sent, so
  * key order and formatting do not count. Only computed when an earlier batch of the day has the
- * same invoice numbers (src/intake/intake.duplicates.ts).
- * @throws NestingTooDeepError, MalformedTextError (never after step 3 passed)
+ * same invoice numbers (src/intake/intake.duplicates.ts). Fed an invoice at a time, so the work
+ * can be cut into slices.
  */
+export class BatchContentHash {
+  private readonly canonical = new CanonicalWriter()
+  private readonly hash = createHash('sha256')
+
+  /** @throws NestingTooDeepError, MalformedTextError (never after step 3 passed) */
+  add(invoice: unknown): void {
+    this.hash.update(sha256(this.canonical.write(invoice)))
+  }
+
+  digest(): string {
+    return this.hash.digest('hex')
+  }
+}
+
+/** `BatchContentHash` of a whole batch at once. */
 export function batchContentHash(batch: readonly unknown[]): string {
-  const canonical = new CanonicalWriter()
-  const hash = createHash('sha256')
-  for (const invoice of batch) hash.update(sha256(canonical.write(invoice)))
-  return hash.digest('hex')
+  const hash = new BatchContentHash()
+  for (const invoice of batch) hash.add(invoice)
+  return hash.digest()
 }
 
 /** Hash of the normalised content (string fields as text, numeric fields as numbers): a held conflict's version. */
@@ -228,10 +254,19 @@ function isRequired(inLine: boolean, field: string): boolean {
   return (inLine ? LINE_FIELDS : INVOICE_FIELDS).some((spec) => spec.name === field && spec.required)
 }
 
+/** A text over the limit, named by its field (a field's name itself may be the long text). */
+function overlongText(found: FoundText): string {
+  const count = codePointCount(found.text).toLocaleString('en-US')
+  if (!found.isKey) return `${fieldPath(found.path)} tiene ${count} caracteres; el máximo es ${MAX_TEXT_LENGTH}`
+  const parent = found.path.slice(0, Math.max(0, found.path.length - found.text.length - 1))
+  return `${parent === '' ? '' : `${fieldPath(parent)}: `}un nombre de campo tiene ${count} caracteres; el máximo es ${MAX_TEXT_LENGTH}`
+}
+
 /** `LineasFactura[1].ProductoDesc` → `línea #2: ProductoDesc`, as the other messages name line fields. */
 function fieldPath(path: string): string {
-  const match = /^LineasFactura\[(\d+)\]\.(.*)$/.exec(path)
-  return match ? `línea #${Number(match[1]) + 1}: ${match[2]}` : path
+  const match = /^LineasFactura\[(\d+)\](?:\.(.*))?$/.exec(path)
+  if (match === null) return path
+  return match[2] === undefined ? `línea #${Number(match[1]) + 1}` : `línea #${Number(match[1]) + 1}: ${match[2]}`
 }
 
 function invoiceLabel(position: number, raw: Record<string, unknown>): string {

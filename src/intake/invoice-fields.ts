@@ -15,6 +15,17 @@ export type FieldKind = 'text' | 'number' | 'integer' | 'factor'
 export const MAX_AMOUNT = 1_000_000_000_000
 export const MAX_FACTOR = 1_000_000
 
+/**
+ * Limits of text (contract §9): every string value of an invoice or a line, extra fields
+ * included, at most 1,000 characters (Unicode code points, as JSON Schema counts them); an
+ * `Nfactura` at most 50; a `NumeroManifiesto` 1 to 20 digits (interface-v1 §4.3 can only query
+ * a manifest whose number is `[0-9]+`). A 30 MB `Cliente` would otherwise be stored, and then
+ * served in every list that names it.
+ */
+export const MAX_TEXT_LENGTH = 1000
+export const MAX_NFACTURA_LENGTH = 50
+export const MANIFEST_NUMBER_PATTERN = '^[0-9]{1,20}$'
+
 export interface FieldSpec<Column extends string> {
   name: string
   /** null: kept elsewhere (NumeroManifiesto becomes the manifest reference). */
@@ -23,6 +34,10 @@ export interface FieldSpec<Column extends string> {
   required: boolean
   /** Only for Total: a number ≥ 0 (contract §3). */
   nonNegative?: boolean
+  /** Text: at most this many characters (default MAX_TEXT_LENGTH). */
+  maxLength?: number
+  /** Text: digits only (MANIFEST_NUMBER_PATTERN); a number sent for it must not be negative. */
+  digits?: boolean
   description?: string
 }
 
@@ -38,8 +53,8 @@ const integer = <C extends string>(name: string, column: C, required = false): F
 const factor = <C extends string>(name: string, column: C): FieldSpec<C> => ({ name, column, kind: 'factor', required: false })
 
 export const INVOICE_FIELDS: ReadonlyArray<FieldSpec<InvoiceColumn>> = [
-  text('Nfactura', 'nfactura', true),
-  text<never>('NumeroManifiesto', null, true),
+  { ...text('Nfactura', 'nfactura', true), maxLength: MAX_NFACTURA_LENGTH },
+  { ...text<never>('NumeroManifiesto', null, true), digits: true },
   text('FechaFactura', 'fecha_factura', true),
   text('FechaVencimiento', 'fecha_vencimiento'),
   text('Almacen', 'almacen', true),

@@ -1,8 +1,9 @@
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_AMOUNT, MAX_FACTOR, type FieldSpec } from './invoice-fields.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MANIFEST_NUMBER_PATTERN, MAX_AMOUNT, MAX_FACTOR, MAX_TEXT_LENGTH, type FieldSpec } from './invoice-fields.ts'
 
 /**
  * Step 3's quick yes: whether an invoice is in the plain form every real batch has. Each listed
- * field is a string for a text field (not "" when required), a number within its limits for a
+ * field is a string within its length for a text field (not "" when required; digits for
+ * NumeroManifiesto), a number within its limits for a
  * numeric one, or absent or null when optional; `LineasFactura` is a non-empty array of such
  * lines. Fields not listed are not looked at (they are kept, whatever they hold).
  *
@@ -48,7 +49,10 @@ function fieldCheck(object: string, spec: FieldSpec<string>): string {
 function plainForm(spec: FieldSpec<string>): string {
   switch (spec.kind) {
     case 'text':
-      return spec.required ? `typeof value === 'string' && value.length !== 0` : `typeof value === 'string'`
+      // UTF-16 units ≥ code points: within the limit in units is within it in code points (the
+      // schema's count); a longer string of astral characters is left to the schema.
+      if (spec.digits) return `typeof value === 'string' && /${MANIFEST_NUMBER_PATTERN}/.test(value)`
+      return `typeof value === 'string' && value.length <= ${spec.maxLength ?? MAX_TEXT_LENGTH}${spec.required ? ' && value.length !== 0' : ''}`
     case 'integer':
       return 'Number.isSafeInteger(value)'
     case 'factor':

@@ -17,6 +17,8 @@ export interface ExistingInvoice {
   nfactura: string
   manifest_id: number
   manifest_numero: string
+  /** Counted up at each replacement of the stored version (`replaceInvoice`). */
+  revision: number
 }
 
 /** The invoices among `nfacturas` that exist, with their manifest's number: one query. */
@@ -26,7 +28,7 @@ export function findInvoicesByNumbers(db: Database, nfacturas: readonly string[]
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'i.manifest_id', 'm.numero as manifest_numero'])
+      .select(['i.id', 'i.nfactura', 'i.manifest_id', 'm.numero as manifest_numero', 'i.revision'])
       .where(sql<boolean>`i.nfactura IN (SELECT value FROM json_each(${JSON.stringify(nfacturas)}))`),
   )
 }
@@ -165,6 +167,7 @@ export function replaceInvoice(db: Database, invoiceId: number, invoice: Replaci
     query
       .updateTable('invoices')
       .set(placeholders(['fecha_factura', ...HEADER_COLUMNS, 'original', 'original_offset', 'original_length', 'fingerprint', 'updated_at']))
+      .set({ revision: sql<number>`revision + 1` })
       .where('id', '=', 0),
   )
   const params: unknown[] = [invoice.fecha]

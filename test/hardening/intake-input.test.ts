@@ -44,9 +44,9 @@ const refusals: Refusal[] = [
   { name: 'DiasCred 1e20 (not exact)', body: [invoice('F-1', '905112', { DiasCred: 1e20 })], errores: ['Factura #1 (Nfactura F-1): DiasCred debe ser un entero exacto de hasta 15 dígitos (se recibió 100000000000000000000)'] },
   { name: 'a line Total of 1e303', body: [withLine('F-1', { Total: 1e303 })], errores: ['Factura #1 (Nfactura F-1): línea #2: Total debe ser un número de -1000000000000 a 1000000000000 (se recibió 1e+303)'] },
   { name: 'CantidadFracciones 1e400', body: () => Buffer.from(JSON.stringify([withLine('F-1', { CantidadFracciones: '@@' })]).replace('"@@"', '1e400')), errores: ['Factura #1 (Nfactura F-1): línea #2: CantidadFracciones debe ser un número de -1000000000000 a 1000000000000 (se recibió un número demasiado grande)'] },
-  { name: 'Nfactura sent as 1.5', body: [invoice('x', '905112', { Nfactura: 1.5 })], errores: ['Factura #1: Nfactura debe ser texto, o un número entero exacto de hasta 15 dígitos (se recibió 1.5)'] },
-  { name: 'Nfactura sent as a 20-digit number', body: withRawField('x', 'Nfactura', '12345678901234567890'), errores: ['Factura #1: Nfactura debe ser texto, o un número entero exacto de hasta 15 dígitos (se recibió 12345678901234567000)'] },
-  { name: 'NumeroManifiesto sent as 1e16', body: [invoice('F-1', '905112', { NumeroManifiesto: 1e16 })], errores: ['Factura #1 (Nfactura F-1): NumeroManifiesto debe ser texto, o un número entero exacto de hasta 15 dígitos (se recibió 10000000000000000)'] },
+  { name: 'Nfactura sent as 1.5', body: [invoice('x', '905112', { Nfactura: 1.5 })], errores: ['Factura #1: Nfactura debe ser texto de hasta 50 caracteres, o un número entero exacto de hasta 15 dígitos (se recibió 1.5)'] },
+  { name: 'Nfactura sent as a 20-digit number', body: withRawField('x', 'Nfactura', '12345678901234567890'), errores: ['Factura #1: Nfactura debe ser texto de hasta 50 caracteres, o un número entero exacto de hasta 15 dígitos (se recibió 12345678901234567000)'] },
+  { name: 'NumeroManifiesto sent as 1e16', body: [invoice('F-1', '905112', { NumeroManifiesto: 1e16 })], errores: ['Factura #1 (Nfactura F-1): NumeroManifiesto debe ser el número del manifiesto: de 1 a 20 dígitos, sin letras, espacios ni signos (se recibió 10000000000000000)'] },
   // Defect 4: text that is not valid Unicode.
   { name: 'a lone surrogate in Nfactura', body: () => Buffer.from(JSON.stringify([invoice('SUR-@@')]).replace('@@', '\\ud800')), errores: ['Factura #1: Nfactura: texto con un carácter Unicode inválido (un sustituto suelto)'] },
   {
