@@ -10,6 +10,13 @@ const KeySet = Type.Union([Type.String(), Type.Array(Type.String({ minLength: 1 
 const PerMinute = Type.Integer({ minimum: 1 })
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
 
+/**
+ * Node's time for an idle kept-alive connection (its default, written out by the server). The
+ * headers of a request must be allowed longer: Node's guidance, so that a proxy's kept-alive
+ * connection is never cut by the header time while it waits for its next request.
+ */
+export const KEEP_ALIVE_SECONDS = 5
+
 export const ConfigSchema = Type.Object(
   {
     server: Type.Object(
@@ -19,6 +26,11 @@ export const ConfigSchema = Type.Object(
         trustProxy: Type.Boolean(),
         maxBodyMB: Type.Number({ exclusiveMinimum: 0, maximum: 2048 }),
         bodyTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+        headersTimeoutSeconds: Type.Integer({ minimum: KEEP_ALIVE_SECONDS + 1, maximum: 300 }),
+        // Each open connection holds a file descriptor: the total stays well below the process's
+        // limit (1,024 by default on Linux), so SQLite, the log and the backups always find theirs.
+        maxConnections: Type.Integer({ minimum: 1, maximum: 100_000 }),
+        maxConnectionsPerIp: Type.Integer({ minimum: 1, maximum: 100_000 }),
         https: Type.Object(
           { certFile: Type.String(), keyFile: Type.String() },
           { additionalProperties: false },
@@ -123,7 +135,17 @@ export type Config = Static<typeof ConfigSchema>
 
 /** The built-in defaults; `config.example.json` shows the same values (a test keeps them equal). */
 export const DEFAULT_CONFIG: Config = {
-  server: { host: '0.0.0.0', port: 8080, trustProxy: false, maxBodyMB: 128, bodyTimeoutSeconds: 120, https: { certFile: '', keyFile: '' } },
+  server: {
+    host: '0.0.0.0',
+    port: 8080,
+    trustProxy: false,
+    maxBodyMB: 128,
+    bodyTimeoutSeconds: 120,
+    headersTimeoutSeconds: 20,
+    maxConnections: 512,
+    maxConnectionsPerIp: 32,
+    https: { certFile: '', keyFile: '' },
+  },
   database: { path: 'data/manifiesto.db' },
   auth: { apiKey: '', operatorKey: '', sessionIdleHours: 12, sessionMaxDays: 7 },
   warehouses: ['OAC', 'OAS', 'OAO'],

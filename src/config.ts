@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { Compile } from 'typebox/compile'
 import { isKnownZone } from './clock.ts'
-import { ConfigSchema, DEFAULT_CONFIG, defaultConfigFor, type Config } from './config.schema.ts'
+import { ConfigSchema, DEFAULT_CONFIG, defaultConfigFor, KEEP_ALIVE_SECONDS, type Config } from './config.schema.ts'
 import { parseJsonText } from './json-text.ts'
 import { problemsOf, shown, type Problem } from './schema-errors.ts'
 
-export { DEFAULT_CONFIG, defaultConfigFor, type Config }
+export { DEFAULT_CONFIG, defaultConfigFor, KEEP_ALIVE_SECONDS, type Config }
 
 /** A configuration that cannot be used; the CLI prints `message` and exits with code 2. */
 export class ConfigError extends Error {

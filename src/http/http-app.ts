@@ -17,6 +17,7 @@ import { announcedBodyBytes, readBody } from './body.ts'
 import { requireRight } from '../actor.ts'
 import { hasKeyInQuery, keyInQueryError } from './auth.ts'
 import { authenticate, type Authentication } from './authentication.ts'
+import { normalizeIp } from './client-address.ts'
 import { requireBodyEncoding } from './content-encoding.ts'
 import { toErrorResponse } from './error-response.ts'
 import { parseQuery } from './query.ts'
@@ -235,10 +236,6 @@ function clientIpOf(event: H3Event, trustProxy: boolean): string {
     if (first) return normalizeIp(first)
   }
   return normalizeIp(event.node.req.socket.remoteAddress ?? 'desconocida')
-}
-
-function normalizeIp(ip: string): string {
-  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip
 }
 
 function splitUrl(url: string): { pathname: string; search: string } {

@@ -89,7 +89,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.readFreeDisk === undefined ? {} : { readFreeDisk: options.readFreeDisk }),
     ...(options.consoleFiles ? { consoleFiles: options.consoleFiles } : {}),
   })
-  const server = await startServer(listener, config.server)
+  const server = await startServer(listener, config.server, { log, clock })
   const url = `http://127.0.0.1:${server.address.port}`
   const checkAnswer = answerChecker(routes)
   const fetchPath = async (path: string, init?: RequestInit) => {
