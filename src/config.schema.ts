@@ -23,7 +23,10 @@ export const ConfigSchema = Type.Object(
       {
         host: Type.String({ minLength: 1 }),
         port: Port,
-        trustProxy: Type.Boolean(),
+        // How many proxies stand in front (0 = none); true and false, as the first release wrote it, are 1 and 0.
+        trustProxy: Type.Union([Type.Integer({ minimum: 0 }), Type.Boolean()], {
+          errorMessage: 'el número de proxies delante del servicio: un entero desde 0, o true, que vale 1, o false, que vale 0',
+        }),
         maxBodyMB: Type.Number({ exclusiveMinimum: 0, maximum: 2048 }),
         bodyTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
         headersTimeoutSeconds: Type.Integer({ minimum: KEEP_ALIVE_SECONDS + 1, maximum: 300 }),
@@ -131,14 +134,18 @@ export const ConfigSchema = Type.Object(
   { additionalProperties: false },
 )
 
-export type Config = Static<typeof ConfigSchema>
+/** The configuration as a file may write it (`server.trustProxy` still possibly true or false). */
+export type ConfigFile = Static<typeof ConfigSchema>
+
+/** The configuration the service runs on: `server.trustProxy` is the number of proxies in front. */
+export type Config = Omit<ConfigFile, 'server'> & { server: Omit<ConfigFile['server'], 'trustProxy'> & { trustProxy: number } }
 
 /** The built-in defaults; `config.example.json` shows the same values (a test keeps them equal). */
 export const DEFAULT_CONFIG: Config = {
   server: {
     host: '0.0.0.0',
     port: 8080,
-    trustProxy: false,
+    trustProxy: 0,
     maxBodyMB: 128,
     bodyTimeoutSeconds: 120,
     headersTimeoutSeconds: 20,
