@@ -97,7 +97,7 @@ class SlowFlood {
       const timer = setTimeout(() => {
         this.pending.delete(timer)
         this.open()
-      }, 100 + Math.random() * 200)
+      }, 200 + Math.random() * 300)
       this.pending.add(timer)
     })
   }
