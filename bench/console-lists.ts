@@ -52,8 +52,9 @@ try {
     console.log(`${INVOICES} facturas en ${Math.round((performance.now() - started) / 1000)} s`)
   }
   if (!reuse) await createUser({ db, clock, warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST }, null, { usuario: 'sup-oac', nombre: 'Sup OAC', rol: 'supervisor', almacenes: ['OAC'], contrasena: PASSWORD })
-  const { listener } = createApp({ config, db, clock, log: createLogger(config.log, { clock, stdout: new Writable({ write: (_chunk, _encoding, done) => done() }) }) })
-  const server = await startServer(listener, config.server)
+  const log = createLogger(config.log, { clock, stdout: new Writable({ write: (_chunk, _encoding, done) => done() }) })
+  const { listener } = createApp({ config, db, clock, log })
+  const server = await startServer(listener, config.server, { log, clock })
   const url = `http://127.0.0.1:${server.address.port}`
   try {
     const login = await fetch(`${url}/api/v1/sesion`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ usuario: 'sup-oac', contrasena: PASSWORD }) })

@@ -80,7 +80,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
   const https = config.server.https.certFile !== ''
   const sessions = { db, clock, settings: config.auth, passwordCost }
   const routes: Route[] = [
-    ...accountRoutes({ ...sessions, warehouses: config.warehouses, https }),
+    ...accountRoutes({ ...sessions, warehouses: config.warehouses }),
     ...healthRoutes({ db, clock }),
     ...intakeRoutes({
       db,

@@ -10,15 +10,30 @@ const KeySet = Type.Union([Type.String(), Type.Array(Type.String({ minLength: 1 
 const PerMinute = Type.Integer({ minimum: 1 })
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
 
+/**
+ * Node's time for an idle kept-alive connection (its default, written out by the server). The
+ * headers of a request must be allowed longer: Node's guidance, so that a proxy's kept-alive
+ * connection is never cut by the header time while it waits for its next request.
+ */
+export const KEEP_ALIVE_SECONDS = 5
+
 export const ConfigSchema = Type.Object(
   {
     server: Type.Object(
       {
         host: Type.String({ minLength: 1 }),
         port: Port,
-        trustProxy: Type.Boolean(),
+        // How many proxies stand in front (0 = none); true and false, as the first release wrote it, are 1 and 0.
+        trustProxy: Type.Union([Type.Integer({ minimum: 0 }), Type.Boolean()], {
+          errorMessage: 'el número de proxies delante del servicio: un entero desde 0, o true, que vale 1, o false, que vale 0',
+        }),
         maxBodyMB: Type.Number({ exclusiveMinimum: 0, maximum: 2048 }),
         bodyTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+        headersTimeoutSeconds: Type.Integer({ minimum: KEEP_ALIVE_SECONDS + 1, maximum: 300 }),
+        // Each open connection holds a file descriptor: the total stays well below the process's
+        // limit (1,024 by default on Linux), so SQLite, the log and the backups always find theirs.
+        maxConnections: Type.Integer({ minimum: 1, maximum: 100_000 }),
+        maxConnectionsPerIp: Type.Integer({ minimum: 1, maximum: 100_000 }),
         https: Type.Object(
           { certFile: Type.String(), keyFile: Type.String() },
           { additionalProperties: false },
@@ -119,11 +134,25 @@ export const ConfigSchema = Type.Object(
   { additionalProperties: false },
 )
 
-export type Config = Static<typeof ConfigSchema>
+/** The configuration as a file may write it (`server.trustProxy` still possibly true or false). */
+export type ConfigFile = Static<typeof ConfigSchema>
+
+/** The configuration the service runs on: `server.trustProxy` is the number of proxies in front. */
+export type Config = Omit<ConfigFile, 'server'> & { server: Omit<ConfigFile['server'], 'trustProxy'> & { trustProxy: number } }
 
 /** The built-in defaults; `config.example.json` shows the same values (a test keeps them equal). */
 export const DEFAULT_CONFIG: Config = {
-  server: { host: '0.0.0.0', port: 8080, trustProxy: false, maxBodyMB: 128, bodyTimeoutSeconds: 120, https: { certFile: '', keyFile: '' } },
+  server: {
+    host: '0.0.0.0',
+    port: 8080,
+    trustProxy: 0,
+    maxBodyMB: 128,
+    bodyTimeoutSeconds: 120,
+    headersTimeoutSeconds: 20,
+    maxConnections: 512,
+    maxConnectionsPerIp: 32,
+    https: { certFile: '', keyFile: '' },
+  },
   database: { path: 'data/manifiesto.db' },
   auth: { apiKey: '', operatorKey: '', sessionIdleHours: 12, sessionMaxDays: 7 },
   warehouses: ['OAC', 'OAS', 'OAO'],

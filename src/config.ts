@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { Compile } from 'typebox/compile'
 import { isKnownZone } from './clock.ts'
-import { ConfigSchema, DEFAULT_CONFIG, defaultConfigFor, type Config } from './config.schema.ts'
+import { ConfigSchema, DEFAULT_CONFIG, defaultConfigFor, KEEP_ALIVE_SECONDS, type Config, type ConfigFile } from './config.schema.ts'
 import { parseJsonText } from './json-text.ts'
 import { problemsOf, shown, type Problem } from './schema-errors.ts'
 
-export { DEFAULT_CONFIG, defaultConfigFor, type Config }
+export { DEFAULT_CONFIG, defaultConfigFor, KEEP_ALIVE_SECONDS, type Config, type ConfigFile }
 
 /** A configuration that cannot be used; the CLI prints `message` and exits with code 2. */
 export class ConfigError extends Error {
@@ -51,6 +51,8 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
 /**
  * Validates a complete configuration object, reporting every problem in one pass: types, limits
  * and the rules between keys. A value that came from an environment variable is named with it.
+ * The result is the configuration the service runs on: `server.trustProxy` written as true or
+ * false (the first release's form) becomes 1 or 0 proxies.
  * @param fromEnv dotted key → `NAME=value` of the variable that set it.
  * @throws ConfigError
  */
@@ -58,7 +60,9 @@ export function validateConfig(value: unknown, source: string, fromEnv: Readonly
   const schemaProblems = compiled.Check(value) ? [] : problemsOf(compiled, value).map((problem) => describeProblem(problem, fromEnv))
   const problems = [...schemaProblems, ...findImpossibleValues(value as PartialConfig)]
   if (problems.length > 0) throw new ConfigError(`${source}: ${problems.join('; ')}`)
-  return value as Config
+  const file = value as ConfigFile
+  const { trustProxy } = file.server
+  return { ...file, server: { ...file.server, trustProxy: typeof trustProxy === 'boolean' ? Number(trustProxy) : trustProxy } }
 }
 
 /**
@@ -164,7 +168,7 @@ function describeProblem(problem: Problem, fromEnv: ReadonlyMap<string, string>)
 }
 
 /** The configuration as read, before it is known to have the right types. */
-type PartialConfig = { [Section in keyof Config]?: Partial<Config[Section]> } | null
+type PartialConfig = { [Section in keyof ConfigFile]?: Partial<ConfigFile[Section]> } | null
 
 /**
  * The rules a schema cannot say: a known time zone, keys not shared between the two sides, the

@@ -50,7 +50,7 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
     const listener = await startServer((request, response) => {
       checkpoints.track(request, response)
       return requestListener(request, response)
-    }, config.server)
+    }, config.server, { log, clock })
     checkpoints.soon()
 
     const prune = () => {

@@ -6,10 +6,7 @@ import { ChangeOwnPasswordBody, CreateUserBody, LoginBody, SessionView, SetPassw
 import { changeOwnPassword, logIn, logOut, sessionViewOf, type SessionDeps } from './sessions.service.ts'
 import { changeUser, createUser, listUsers, setUserPassword, type AccountsDeps } from './users.service.ts'
 
-export interface AccountRouteDeps extends AccountsDeps, SessionDeps {
-  /** Session cookies are `Secure` when the service runs HTTPS. */
-  https: boolean
-}
+export type AccountRouteDeps = AccountsDeps & SessionDeps
 
 const SESSIONS = 'operador: sesión'
 const USERS = 'operador: usuarios'
@@ -33,9 +30,9 @@ export function accountRoutes(deps: AccountRouteDeps): Route[] {
         401: errorResponse('Usuario o contraseña incorrectos'),
         429: errorResponse('Demasiados intentos: del usuario (15 minutos) o de esta IP por minuto (ver Retry-After)'),
       },
-      handle: async ({ body, clientIp }) => {
+      handle: async ({ body, clientIp, secure }) => {
         const login = await logIn(deps, body.usuario, body.contrasena, clientIp)
-        return { status: 200, body: login.user, headers: { 'Set-Cookie': sessionCookie(login.token, deps.https), 'Cache-Control': 'no-store' } }
+        return { status: 200, body: login.user, headers: { 'Set-Cookie': sessionCookie(login.token, secure), 'Cache-Control': 'no-store' } }
       },
     }),
     defineRoute({
@@ -58,9 +55,9 @@ export function accountRoutes(deps: AccountRouteDeps): Route[] {
       tag: SESSIONS,
       summary: 'Cierra la sesión actual',
       responses: { 204: { description: 'Sesión cerrada; la cookie se borra' } },
-      handle: ({ sessionToken }) => {
+      handle: ({ sessionToken, secure }) => {
         if (sessionToken !== null) logOut(deps, sessionToken)
-        return { status: 204, bytes: Buffer.alloc(0), contentType: 'text/plain', headers: { 'Set-Cookie': sessionCookie(null, deps.https) } }
+        return { status: 204, bytes: Buffer.alloc(0), contentType: 'text/plain', headers: { 'Set-Cookie': sessionCookie(null, secure) } }
       },
     }),
     defineRoute({

@@ -3,6 +3,7 @@ import { parseCookies } from 'h3'
 import type { Actor } from '../actor.ts'
 import { DomainError } from '../errors.ts'
 import { requireKey } from './auth.ts'
+import { browserOriginOf } from './client-address.ts'
 import { operatorNameOf } from './request-input.ts'
 import type { Route } from './route.ts'
 
@@ -14,7 +15,9 @@ export type SessionResolver = (token: string) => Actor | null
 export interface Authentication {
   keys: { client: readonly string[]; operator: readonly string[] }
   sessions: SessionResolver
-  trustProxy: boolean
+  /** server.trustProxy: how many proxies stand in front, whose X-Forwarded-* headers are believed. */
+  trustProxy: number
+  /** The service itself listens with TLS (server.https). */
   https: boolean
 }
 
@@ -74,18 +77,21 @@ export function requireSameOrigin(event: H3Event, auth: Pick<Authentication, 'tr
   throw new DomainError('FORBIDDEN', 'Solicitud rechazada: un cambio con sesión debe hacerse desde la consola de este servicio (origen distinto o ausente).')
 }
 
-/** `http(s)://host[:port]` of this request, as the browser that loaded the console sees it. */
+/**
+ * `http(s)://host[:port]` of this request, as the browser that loaded the console sees it: read
+ * from the same headers, by the same rule, as the session cookie's `Secure` (`browserOriginOf`).
+ */
 function ownOrigin(event: H3Event, auth: Pick<Authentication, 'trustProxy' | 'https'>): string {
-  const headers = event.node.req.headers
-  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim()
-  const forwardedProto = auth.trustProxy ? first(headers['x-forwarded-proto']) : undefined
-  const forwardedHost = auth.trustProxy ? first(headers['x-forwarded-host']) : undefined
-  const scheme = forwardedProto ?? (auth.https ? 'https' : 'http')
-  return `${scheme}://${forwardedHost ?? headers.host ?? ''}`
+  const request = { headers: event.node.req.headers, socketAddress: event.node.req.socket.remoteAddress }
+  const { secure, host } = browserOriginOf(request, auth.trustProxy, auth.https)
+  return `${secure ? 'https' : 'http'}://${host}`
 }
 
-/** The `Set-Cookie` value that carries a session token (or, with null, ends it in the browser). */
-export function sessionCookie(token: string | null, https: boolean): string {
-  const attributes = `HttpOnly; SameSite=Strict; Path=/${https ? '; Secure' : ''}`
+/**
+ * The `Set-Cookie` value that carries a session token (or, with null, ends it in the browser);
+ * `Secure` when the browser reached the service over HTTPS (directly or through trusted proxies).
+ */
+export function sessionCookie(token: string | null, secure: boolean): string {
+  const attributes = `HttpOnly; SameSite=Strict; Path=/${secure ? '; Secure' : ''}`
   return token === null ? `${SESSION_COOKIE}=; ${attributes}; Max-Age=0` : `${SESSION_COOKIE}=${token}; ${attributes}`
 }

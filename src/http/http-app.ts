@@ -17,6 +17,7 @@ import { announcedBodyBytes, readBody } from './body.ts'
 import { requireRight } from '../actor.ts'
 import { hasKeyInQuery, keyInQueryError } from './auth.ts'
 import { authenticate, type Authentication } from './authentication.ts'
+import { browserOriginOf, clientAddressOf } from './client-address.ts'
 import { requireBodyEncoding } from './content-encoding.ts'
 import { toErrorResponse } from './error-response.ts'
 import { parseQuery } from './query.ts'
@@ -33,7 +34,8 @@ export interface HttpAppOptions {
   clock: Clock
   log: Logger
   rateLimits: Record<RateGroup, number>
-  trustProxy: boolean
+  /** server.trustProxy: how many proxies stand in front, whose X-Forwarded-* headers are believed. */
+  trustProxy: number
   /** server.maxBodyMB: the batch intake's limit; every other body is limited to 1 MB. */
   maxBodyBytes: number
   bodyTimeoutMs: number
@@ -84,7 +86,8 @@ export function createHttpApp(settings: HttpAppOptions): App {
   async function handle(event: H3Event): Promise<void> {
     const { pathname, search } = splitUrl(event.node.req.url ?? '/')
     const safePath = options.redact(pathname)
-    const clientIp = clientIpOf(event, options.trustProxy)
+    const forwarded = { headers: event.node.req.headers, socketAddress: event.node.req.socket.remoteAddress }
+    const clientIp = clientAddressOf(forwarded, options.trustProxy)
     event.context.clientIp = clientIp
     logOnCompletion(event, safePath, options.log)
 
@@ -144,6 +147,7 @@ export function createHttpApp(settings: HttpAppOptions): App {
       actor,
       sessionToken,
       clientIp,
+      secure: browserOriginOf(forwarded, options.trustProxy, options.authentication.https).secure,
       keyFingerprint,
       readBody: (inspect, allocate) => readBody(event, { ...limits, ...(inspect ? { inspect } : {}), ...(allocate ? { allocate } : {}) }),
       bodyBytes: limits.gzip ? null : announcedBodyBytes(event),
@@ -222,20 +226,6 @@ function logOnCompletion(event: H3Event, pathname: string, log: Logger): void {
 
 function batchUuidOf(event: H3Event): string | undefined {
   return (event.context.logContext as { batchUuid?: string } | undefined)?.batchUuid
-}
-
-/** With `trustProxy`, the client is the left-most address of X-Forwarded-For. */
-function clientIpOf(event: H3Event, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = event.node.req.headers['x-forwarded-for']
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim()
-    if (first) return normalizeIp(first)
-  }
-  return normalizeIp(event.node.req.socket.remoteAddress ?? 'desconocida')
-}
-
-function normalizeIp(ip: string): string {
-  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip
 }
 
 function splitUrl(url: string): { pathname: string; search: string } {

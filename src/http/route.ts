@@ -72,7 +72,10 @@ export interface RouteRequest<Params, Query, Headers = unknown, Body = unknown, 
   actor: Acting
   /** The session token of a person's request (their own session routes need it), else null. */
   sessionToken: string | null
+  /** The client's address: the socket's peer, or the one the trusted proxies name (server.trustProxy). */
   clientIp: string
+  /** The browser reached the service over HTTPS: directly, or through the trusted proxies (X-Forwarded-Proto). */
+  secure: boolean
   /** Fingerprint of the key that authenticated the request (empty for public routes and sessions). */
   keyFingerprint: string
   /**

@@ -1,7 +1,9 @@
 import { accessSync, constants } from 'node:fs'
+import type { Server as HttpServer } from 'node:http'
 import { createServer, type Socket } from 'node:net'
 import { listen, type Listener } from 'listhen'
-import type { Config } from '../config.ts'
+import { KEEP_ALIVE_SECONDS, type Config } from '../config.ts'
+import { limitConnections, type ConnectionNotices } from './connection-limits.ts'
 
 /** A certificate or key file of server.https cannot be read. */
 export class CertificateFileError extends Error {
@@ -31,12 +33,15 @@ export class ListenError extends Error {
 
 /**
  * Serves the app with listhen on exactly the configured address: no fallback to another port
- * (the client system is configured with this one), HTTPS when certificate files are given.
+ * (the client system is configured with this one), HTTPS when certificate files are given. Open
+ * connections are capped (in all and per address) and the time a request's headers and the whole
+ * request may take is bounded, over HTTP and HTTPS alike; refused connections are logged.
  * @throws ListenError when the address cannot be listened on, with the system's reason.
  */
 export async function startServer(
   listener: Parameters<typeof listen>[0],
   server: Config['server'],
+  notices: ConnectionNotices,
 ): Promise<Listener> {
   // listhen's own port search says only "Unable to find an available port": a plain listen first
   // gives the reason (EADDRINUSE, EADDRNOTAVAIL, EACCES) the administrator can act on.
@@ -60,11 +65,33 @@ export async function startServer(
     await started.close()
     throw new ListenError(server.host, server.port, 'EADDRINUSE')
   }
-  // The body timeout of each route (server.bodyTimeoutSeconds) answers first; Node's own limit on
-  // receiving a whole request is a backstop a little later.
-  started.server.requestTimeout = (server.bodyTimeoutSeconds + 10) * 1000
+  limitConnections(started.server, { total: server.maxConnections, perAddress: server.maxConnectionsPerIp }, notices)
+  boundRequestTimes(started.server, server)
   started.server.on('clientError', answerClientError)
   return started
+}
+
+/** How often Node looks for requests over their time; its default, 30 s, would let a 20-s limit run to 50. */
+const TIMEOUT_CHECK_MS = 1_000
+
+/**
+ * A request's headers must arrive within server.headersTimeoutSeconds (else 408 and the connection
+ * closes): a client that trickles a header line now and then holds its connection that long, not
+ * for ever. Node's guidance is a header time longer than the keep-alive time, which the
+ * configuration's minimum keeps. The whole request (headers, then the body each route times with
+ * server.bodyTimeoutSeconds and answers first) has Node's own limit as a backstop a little later.
+ */
+function boundRequestTimes(http: HttpServer, server: Config['server']): void {
+  http.keepAliveTimeout = KEEP_ALIVE_SECONDS * 1000
+  http.headersTimeout = server.headersTimeoutSeconds * 1000
+  http.requestTimeout = (server.headersTimeoutSeconds + server.bodyTimeoutSeconds + 10) * 1000
+  // listhen creates the server without options and Node starts its check when listening begins, at
+  // the interval it had then: Node's own 'listening' handler restarts the check at ours. (Were it
+  // ever renamed, the check would keep Node's interval: the limits would hold, 30 s less exactly.)
+  Object.assign(http, { connectionsCheckingInterval: TIMEOUT_CHECK_MS })
+  for (const restart of http.listeners('listening')) {
+    if (restart.name === 'setupConnectionsTracking') (restart as (this: HttpServer) => void).call(http)
+  }
 }
 
 /** `access` only: the files are read by listhen when it listens. @throws CertificateFileError */

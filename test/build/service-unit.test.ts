@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { DEFAULT_CONFIG } from '../../src/config.ts'
 
 const UNIT = fileURLToPath(new URL('../../build/manifiesto.service', import.meta.url))
 const EXECUTABLE = '/opt/manifiesto/manifiesto'
@@ -46,6 +47,12 @@ test('service unit: a start that keeps failing fast is given up after a few trie
   const unit = section('Unit')
   assert.ok(unit.some((line) => /^StartLimitIntervalSec=\d+$/.test(line)))
   assert.ok(unit.some((line) => /^StartLimitBurst=[1-5]$/.test(line)))
+})
+
+test('service unit: its open-file limit holds server.maxConnections with room for the database, the logs and the backups', () => {
+  const limit = Number(/^LimitNOFILE=(\d+)$/.exec(section('Service').find((line) => line.startsWith('LimitNOFILE=')) ?? '')?.[1])
+  // At rest the service holds ~30 descriptors besides its connections; a batch's worker and a backup add a few.
+  assert.ok(limit >= DEFAULT_CONFIG.server.maxConnections + 256, `LimitNOFILE=${limit}`)
 })
 
 // verify exits 0 even for an unknown key or an unreadable value (it only warns), so the test

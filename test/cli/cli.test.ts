@@ -59,6 +59,15 @@ for (const command of ['serve', 'check']) {
   })
 }
 
+test('cli: check with bad connection and proxy keys → exit 2, each key named in Spanish', async () => {
+  const dir = folder()
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { trustProxy: 'sí', maxConnectionsPerIp: 0, maxConnections: -5, headersTimeoutSeconds: 2 } }))
+  const result = await runCli(['check'], { cwd: dir })
+  assert.equal(result.code, 2)
+  for (const key of ['trustProxy', 'maxConnectionsPerIp', 'maxConnections', 'headersTimeoutSeconds']) assert.match(result.stderr, new RegExp(`«server\\.${key}»`))
+  assert.match(result.stderr, /«server\.maxConnectionsPerIp» tiene un valor imposible 0 \(debe ser al menos 1\)/)
+})
+
 test('cli: check names the active client contract', async () => {
   const dir = folder()
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ clientContract: 'v2' }))

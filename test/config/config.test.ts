@@ -36,6 +36,15 @@ const badConfigs: BadConfig[] = [
   { name: 'no warehouses', content: { warehouses: [] }, message: /«warehouses» tiene un valor imposible/ },
   { name: 'api key of the wrong type', content: { auth: { apiKey: 42 } }, message: /«auth\.apiKey» debe ser una cadena o una lista de cadenas no vacías/ },
   { name: 'empty key in a rotation list', content: { auth: { apiKey: ['buena', ''] } }, message: /«auth\.apiKey»/ },
+  { name: 'a negative number of proxies', content: { server: { trustProxy: -1 } }, message: /«server\.trustProxy» tiene un valor imposible -1/ },
+  { name: 'a number of proxies written as text', content: { server: { trustProxy: '1' } }, message: /«server\.trustProxy» debe ser el número de proxies delante del servicio: un entero desde 0, o true, que vale 1, o false, que vale 0 \(se recibió "1"\)/ },
+  { name: 'half a proxy', content: { server: { trustProxy: 1.5 } }, message: /«server\.trustProxy» debe ser el número de proxies/ },
+  { name: 'no connection allowed per address', content: { server: { maxConnectionsPerIp: 0 } }, message: /«server\.maxConnectionsPerIp» tiene un valor imposible 0 \(debe ser al menos 1\)/ },
+  { name: 'connections per address as text', content: { server: { maxConnectionsPerIp: '32' } }, message: /«server\.maxConnectionsPerIp» debe ser un entero \(se recibió "32"\)/ },
+  { name: 'no connection allowed at all', content: { server: { maxConnections: 0 } }, message: /«server\.maxConnections» tiene un valor imposible 0 \(debe ser al menos 1\)/ },
+  { name: 'a fractional connection cap', content: { server: { maxConnections: 512.5 } }, message: /«server\.maxConnections» debe ser un entero/ },
+  { name: 'a header time no longer than the 5-s keep-alive', content: { server: { headersTimeoutSeconds: 5 } }, message: /«server\.headersTimeoutSeconds» tiene un valor imposible 5 \(debe ser al menos 6\)/ },
+  { name: 'a header time over five minutes', content: { server: { headersTimeoutSeconds: 301 } }, message: /«server\.headersTimeoutSeconds» tiene un valor imposible 301 \(debe ser como máximo 300\)/ },
   { name: 'https certificate without its key', content: { server: { https: { certFile: 'cert.pem', keyFile: '' } } }, message: /«server\.https» necesita certFile y keyFile juntos/ },
   { name: 'the same key for the client and the operators', content: { auth: { apiKey: ['a', 'b'], operatorKey: 'b' } }, message: /no pueden compartir una clave/ },
   { name: 'log level not known', content: { log: { level: 'verbose' } }, message: /«log\.level»/ },
@@ -61,6 +70,20 @@ for (const scenario of badConfigs) {
       (error: unknown) => error instanceof ConfigError && scenario.message.test(error.message) && error.message.startsWith(file),
     )
     assert.equal(({} as Record<string, unknown>).polluted, undefined)
+  })
+}
+
+const trustProxyForms: Array<{ written: boolean | number; proxies: number }> = [
+  { written: false, proxies: 0 },
+  { written: true, proxies: 1 },
+  { written: 0, proxies: 0 },
+  { written: 2, proxies: 2 },
+]
+for (const { written, proxies } of trustProxyForms) {
+  test(`config: server.trustProxy ${String(written)} → ${proxies} proxies in front`, () => {
+    const dir = folder()
+    const file = writeConfig(dir, { server: { trustProxy: written } })
+    assert.equal(loadConfig({ flag: file, env: {}, cwd: dir }).config.server.trustProxy, proxies)
   })
 }
 

@@ -1,24 +1,10 @@
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { get, request } from 'node:https'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { test } from 'node:test'
 import { createAccount, PASSWORD } from '../support/accounts.ts'
 import { withService } from '../support/service.ts'
-
-/** A self-signed certificate for 127.0.0.1, made with the openssl command-line tool. */
-function selfSignedCertificate(): { certFile: string; keyFile: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'manifiesto-tls-'))
-  const certFile = join(dir, 'cert.pem')
-  const keyFile = join(dir, 'key.pem')
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' })
-  return { certFile, keyFile }
-}
+import { selfSignedCertificate } from '../support/tls.ts'
 
 test('https: with server.https files the service answers over TLS with that certificate', async () => {
   const https = selfSignedCertificate()

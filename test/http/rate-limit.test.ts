@@ -87,15 +87,6 @@ test('rate limit: the window recovers after a minute', () =>
     assert.equal(again.headers.get('ratelimit-remaining'), '4')
   }))
 
-test('rate limit: with trustProxy the left-most X-Forwarded-For address is the client', () =>
-  withService({ config: { server: { trustProxy: true } } }, async (service) => {
-    const as = (ip: string) => post(service, INSERT, { 'X-Forwarded-For': `${ip}, 10.0.0.1` })
-    for (let i = 0; i < 5; i++) await as('192.0.2.10')
-    assert.equal((await as('192.0.2.10')).status, 429)
-    assert.notEqual((await as('192.0.2.11')).status, 429)
-    assert.ok(service.logLines().some((line) => line.ip === '192.0.2.11'))
-  }))
-
 test('rate limit: without trustProxy X-Forwarded-For is ignored', () =>
   withService({}, async (service) => {
     for (let i = 0; i < 5; i++) await post(service, INSERT, { 'X-Forwarded-For': `192.0.2.${i}` })

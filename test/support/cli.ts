@@ -15,12 +15,17 @@ export interface CliOptions {
   env?: Record<string, string>
   /** Written to the command's standard input (which is otherwise closed). */
   input?: string
+  /** The command's limit of open files (soft and hard, so Node cannot raise it), set by `ulimit -n`. */
+  maxOpenFiles?: number
 }
 
 /** Starts `manifiesto <args>` from source as a child process, in `cwd`, with only `env` added. */
 export function spawnCli(args: string[], options: CliOptions): ChildProcess {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env }
-  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd: options.cwd, env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+  const command = [process.execPath, '--import', TSX, CLI, ...args]
+  // `exec` keeps the child's pid the service's own, so signals and /proc/<pid> reach it.
+  const [file, ...rest] = options.maxOpenFiles === undefined ? command : ['sh', '-c', 'ulimit -n "$0" && exec "$@"', String(options.maxOpenFiles), ...command]
+  const child = spawn(file!, rest, { cwd: options.cwd, env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
   if (options.input !== undefined) child.stdin?.end(options.input)
   return child
 }

@@ -12,7 +12,8 @@ export interface RawResponse {
  */
 export function rawRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; localAddress?: string; body?: string; path?: string } = {},
+  // A header given as a list is sent as that many header lines (X-Forwarded-For from two proxies).
+  options: { method?: string; headers?: Record<string, string | string[]>; localAddress?: string; body?: string; path?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(

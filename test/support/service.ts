@@ -8,7 +8,7 @@ import type { ConsoleFiles } from '../../src/console/console-files.ts'
 import type { DiskReader } from '../../src/monitoring/disk.ts'
 import type { Route } from '../../src/http/route.ts'
 import { ManualClock } from '../../src/clock.ts'
-import { defaultConfigFor, validateConfig, type Config } from '../../src/config.ts'
+import { defaultConfigFor, validateConfig, type Config, type ConfigFile } from '../../src/config.ts'
 import { closeDatabase, openDatabase, type Database } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { startServer } from '../../src/http/server.ts'
@@ -24,8 +24,8 @@ export const OPERATOR_KEY = 'clave-operador-de-prueba-91c2'
 export const CONTRACTS = ['v1', 'v2'] as const
 export type ContractName = (typeof CONTRACTS)[number]
 
-/** Deep partial of the config, for per-test overrides. */
-export type ConfigOverrides = { [K in keyof Config]?: Partial<Config[K]> | Config[K] }
+/** Deep partial of the config as a file writes it (`trustProxy: true` too), for per-test overrides. */
+export type ConfigOverrides = { [K in keyof ConfigFile]?: Partial<ConfigFile[K]> | ConfigFile[K] }
 
 export interface TestService {
   url: string
@@ -89,7 +89,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.readFreeDisk === undefined ? {} : { readFreeDisk: options.readFreeDisk }),
     ...(options.consoleFiles ? { consoleFiles: options.consoleFiles } : {}),
   })
-  const server = await startServer(listener, config.server)
+  const server = await startServer(listener, config.server, { log, clock })
   const url = `http://127.0.0.1:${server.address.port}`
   const checkAnswer = answerChecker(routes)
   const fetchPath = async (path: string, init?: RequestInit) => {
