@@ -29,6 +29,7 @@ import { invoiceRoutes } from './invoices/invoices.routes.ts'
 import { manifestOperatorRoutes, manifestRoutes } from './manifests/manifests.routes.ts'
 import { reasonRoutes } from './reasons/reasons.routes.ts'
 import { reissueRoutes } from './reissues/reissues.routes.ts'
+import { reissueAuditConcealers } from './reissues/reissues.service.ts'
 import { ListingCache } from './returns/listing.cache.ts'
 import { returnRoutes } from './returns/returns.routes.ts'
 import { statusRoutes } from './status/status.routes.ts'
@@ -100,7 +101,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     ...conflictRoutes({ db, clock, onInvoiceChanged: () => listing.forgetAll() }),
     ...reissueRoutes({ db, clock }),
     ...batchRoutes({ db, clock, config }),
-    ...auditRoutes({ db, clock }),
+    ...auditRoutes({ db, clock, concealers: reissueAuditConcealers() }),
     ...statusRoutes({ db, clock, config, startedAt, monitor, snapshots, errors, alerter }),
     ...dashboardRoutes({ db, clock }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),

@@ -1,6 +1,6 @@
 import { DateTimeFormatter, LocalDate, type LocalDateTime } from '@js-joda/core'
 import type { StaticDecode } from 'typebox'
-import { auditedBy, narrowedScope, requireRight, scopeOf, type Actor } from '../actor.ts'
+import { auditedBy, invoiceNamed, narrowedScope, requireRight, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { ClientContract } from '../contract.ts'
@@ -57,11 +57,13 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
   if (input.aprobar === true) requireRight(actor, 'decidir_devolucion')
   const fecha = input.fecha
   const view = transaction(db, () => {
-    const invoice = findInvoiceForReturn(db, input.factura, scopeOf(actor))
+    const scope = scopeOf(actor)
+    const invoice = findInvoiceForReturn(db, input.factura, scope)
     if (!invoice) throw invalidInput(`No existe la factura ${input.factura}.`)
     requireDateWithin(fecha, invoice.fecha_factura, today(clock).toString())
     if (invoice.annulled_at !== null) {
-      throw invalidInput(`La factura ${input.factura} fue anulada como re-emisión de la factura ${invoice.reissue_of ?? ''}: no admite devoluciones; regístrelas en esa factura.`)
+      const original = invoiceNamed({ nfactura: invoice.reissue_of ?? '', almacen: invoice.reissue_of_almacen ?? '' }, scope)
+      throw invalidInput(`La factura ${input.factura} fue anulada como re-emisión de ${original}: no admite devoluciones; regístrelas en esa factura.`)
     }
     if (invoice.manifest_estado === 'closed') {
       throw invalidInput(`El manifiesto ${invoice.manifiesto} de la factura ${input.factura} está cerrado: no admite devoluciones.`)
