@@ -5,6 +5,7 @@ import { keyList, type Config } from './config.ts'
 import { clientContractOf } from './contract.ts'
 import { databaseFileProblem, type Database } from './db/database.ts'
 import { accountRoutes } from './accounts/accounts.routes.ts'
+import { PasswordRules } from './accounts/password-rules.ts'
 import { DEFAULT_PASSWORD_COST, type PasswordCost } from './accounts/passwords.ts'
 import { actorOfSession } from './accounts/sessions.service.ts'
 import { createAlerter } from './alerts/alerter.ts'
@@ -81,7 +82,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
   const https = config.server.https.certFile !== ''
   const sessions = { db, clock, settings: config.auth, passwordCost }
   const routes: Route[] = [
-    ...accountRoutes({ ...sessions, warehouses: config.warehouses, https }),
+    ...accountRoutes({ ...sessions, warehouses: config.warehouses, https, passwordRules: new PasswordRules() }),
     ...healthRoutes({ db, clock }),
     ...intakeRoutes({
       db,

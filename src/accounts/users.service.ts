@@ -7,6 +7,7 @@ import type { Role } from '../db/tables.ts'
 import { DomainError, invalidInput, notFound } from '../errors.ts'
 import type { CreateUserBody, UpdateUserBody, UserView } from './accounts.schemas.ts'
 import { countActiveAdmins, deleteLockout, deleteUserSessions, findUser, findUsers, insertUser, updateUser, type UserRow } from './accounts.store.ts'
+import type { PasswordRules } from './password-rules.ts'
 import { hashPassword, type PasswordCost } from './passwords.ts'
 
 export interface AccountsDeps {
@@ -15,6 +16,8 @@ export interface AccountsDeps {
   /** The registered warehouse codes (`warehouses` of the configuration). */
   warehouses: readonly string[]
   passwordCost: PasswordCost
+  /** What a new password must not be (its lists are read at the first check). */
+  passwordRules: PasswordRules
 }
 
 export function listUsers(deps: AccountsDeps): UserView[] {
@@ -24,10 +27,10 @@ export function listUsers(deps: AccountsDeps): UserView[] {
 /**
  * Creates an account with its initial password; audited (never the password). An admin works in
  * every warehouse. @throws DomainError INVALID_INPUT for a taken name, an unknown warehouse, or a
- * password equal to the name.
+ * password against the rules (password-rules.ts).
  */
 export async function createUser(deps: AccountsDeps, actor: Actor | null, input: StaticDecode<typeof CreateUserBody>): Promise<UserView> {
-  requirePasswordRules(input.usuario, input.contrasena)
+  await deps.passwordRules.require(input.usuario, input.contrasena)
   const almacenes = requireNewUserAllowed(deps, input.usuario, input.rol, input.almacenes)
   const hash = await hashPassword(input.contrasena, deps.passwordCost)
   const { db, clock } = deps
@@ -78,12 +81,12 @@ export function changeUser(deps: AccountsDeps, actor: Actor, usuario: string, in
 /**
  * Sets a new password for a user (an admin's reset, or the command line's): ends the user's
  * sessions and lifts a login lockout; audited without the password.
- * @throws DomainError NOT_FOUND; INVALID_INPUT for a password equal to the name.
+ * @throws DomainError NOT_FOUND; INVALID_INPUT for a password against the rules (password-rules.ts).
  */
 export async function setUserPassword(deps: AccountsDeps, actor: Actor | null, usuario: string, password: string): Promise<UserView> {
   const existing = findUser(deps.db, usuario)
   if (!existing) throw userNotFound(usuario)
-  requirePasswordRules(existing.usuario, password)
+  await deps.passwordRules.require(existing.usuario, password)
   const hash = await hashPassword(password, deps.passwordCost)
   const { db, clock } = deps
   return transaction(db, () => {
@@ -115,12 +118,6 @@ export function getUser(deps: Pick<AccountsDeps, 'db' | 'clock'>, usuario: strin
 /** How many active admins exist (the start-up log says how to create the first one). */
 export function countAdministrators(deps: Pick<AccountsDeps, 'db'>): number {
   return countActiveAdmins(deps.db)
-}
-
-/** @throws DomainError INVALID_INPUT */
-export function requirePasswordRules(usuario: string, password: string): void {
-  if (password.length < 10) throw invalidInput('La contraseña debe tener al menos 10 caracteres.')
-  if (password.trim().toLowerCase() === usuario.toLowerCase()) throw invalidInput('La contraseña no puede ser igual al nombre de usuario.')
 }
 
 export function toUserView(clock: Clock, row: UserRow): UserView {

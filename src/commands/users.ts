@@ -1,6 +1,7 @@
 import type { StaticDecode } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { CreateUserBody, Password } from '../accounts/accounts.schemas.ts'
+import { PasswordRules } from '../accounts/password-rules.ts'
 import { DEFAULT_PASSWORD_COST } from '../accounts/passwords.ts'
 import { createUser, getUser, listUsers, requireNewUserAllowed, setUserPassword, type AccountsDeps } from '../accounts/users.service.ts'
 import { systemClock } from '../clock.ts'
@@ -44,7 +45,7 @@ export async function runUserCommand(loaded: LoadedConfig, action: string | unde
   const db = openDatabase(config.database.path)
   try {
     migrateDatabase(db)
-    const deps: AccountsDeps = { db, clock: systemClock(config.dates.timezone), warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST }
+    const deps: AccountsDeps = { db, clock: systemClock(config.dates.timezone), warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST, passwordRules: new PasswordRules() }
     if (action === 'listar') return { code: 0, lines: formatUsers(listUsers(deps)) }
     if (action === 'crear') {
       const input = {

@@ -132,7 +132,7 @@ function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (
           {(id, hint) => <input id={id} aria-describedby={hint} value={almacenes} onInput={(event) => setAlmacenes(event.currentTarget.value)} />}
         </Field>
         {user === null ? (
-          <Field label="Contraseña inicial" hint="Al menos 10 caracteres">
+          <Field label="Contraseña inicial" hint="Al menos 10 caracteres; ni una contraseña común ni una secuencia como 123456 o qwerty">
             {(id, hint) => <input id={id} type="password" autoComplete="new-password" required minLength={10} aria-describedby={hint} value={contrasena} onInput={(event) => setContrasena(event.currentTarget.value)} />}
           </Field>
         ) : (
@@ -164,7 +164,7 @@ function PasswordDialog({ user, onDone, onCancel }: { user: UserView; onDone: (t
       message={
         <>
           <p>Sus sesiones abiertas se cierran. Dele la contraseña en persona; puede cambiarla en Mi cuenta.</p>
-          <Field label="Contraseña nueva" hint="Al menos 10 caracteres">
+          <Field label="Contraseña nueva" hint="Al menos 10 caracteres; ni una contraseña común ni una secuencia como 123456 o qwerty">
             {(id, hint) => <input id={id} type="password" autoComplete="new-password" required minLength={10} aria-describedby={hint} value={contrasena} onInput={(event) => setContrasena(event.currentTarget.value)} />}
           </Field>
         </>
