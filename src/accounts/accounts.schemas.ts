@@ -25,6 +25,9 @@ export const UserView = Type.Object({
   activo: Type.Boolean(),
   creado_en: Type.String({ description: 'YYYY-MM-DD HH:mm:ss, hora de Honduras' }),
   ultimo_ingreso: Type.Union([Type.String(), Type.Null()]),
+  bloqueado_hasta: Type.Union([Type.String(), Type.Null()], {
+    description: 'Hasta cuándo está bloqueado por intentos fallidos (YYYY-MM-DD HH:mm:ss, hora de Honduras); null si no lo está. Un administrador lo desbloquea antes con POST usuarios/{usuario}/desbloquear',
+  }),
 })
 export type UserView = Static<typeof UserView>
 
@@ -49,6 +52,7 @@ export const UpdateUserBody = Type.Object(
     activo: Type.Optional(Type.Boolean()),
     creado_en: Type.Optional(Type.String()),
     ultimo_ingreso: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    bloqueado_hasta: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Se ignora: se desbloquea con POST usuarios/{usuario}/desbloquear' })),
   },
   { additionalProperties: false, minProperties: 1 },
 )

@@ -148,7 +148,7 @@ function requireNotLocked(deps: SessionDeps, key: string): void {
   const seconds = Math.ceil(remaining / 1000)
   throw new DomainError(
     'RATE_LIMITED',
-    `Demasiados intentos fallidos para este usuario: espere ${Math.ceil(seconds / 60)} minuto(s) antes de volver a intentar, o pida al administrador que restablezca la contraseña.`,
+    `Demasiados intentos fallidos para este usuario: espere ${Math.ceil(seconds / 60)} minuto(s) antes de volver a intentar, o pida al administrador que lo desbloquee.`,
     {},
     { 'Retry-After': String(seconds) },
   )

@@ -1,12 +1,12 @@
 import type { StaticDecode } from 'typebox'
 import { auditedBy, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
-import { formatLocalDateTime, toStoredInstant, type Clock } from '../clock.ts'
+import { formatLocalDateTime, nowMillis, toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
 import type { Role } from '../db/tables.ts'
 import { DomainError, invalidInput, notFound } from '../errors.ts'
 import type { CreateUserBody, UpdateUserBody, UserView } from './accounts.schemas.ts'
-import { countActiveAdmins, deleteLockout, deleteUserSessions, findUser, findUsers, insertUser, updateUser, type UserRow } from './accounts.store.ts'
+import { countActiveAdmins, deleteLockout, deleteUserSessions, findLockout, findUser, findUsers, insertUser, updateUser, type UserRow } from './accounts.store.ts'
 import type { PasswordRules } from './password-rules.ts'
 import { hashPassword, type PasswordCost } from './passwords.ts'
 
@@ -101,6 +101,35 @@ export async function setUserPassword(deps: AccountsDeps, actor: Actor | null, u
 }
 
 /**
+ * Lifts the lockout that failed logins put on an account (5 in 15 minutes lock it for 15 minutes)
+ * before it ends: the person can log in at once with their password, and the failures counted are
+ * forgotten. Sessions and password stay as they are. Audited (`usuario.desbloqueado`, with the end
+ * the lock had and the failures).
+ * @throws DomainError NOT_FOUND; INVALID_TRANSITION (422) when the account is not locked — nothing to lift.
+ */
+export function unlockUser(deps: Pick<AccountsDeps, 'db' | 'clock'>, actor: Actor | null, usuario: string): UserView {
+  const { db, clock } = deps
+  return transaction(db, () => {
+    const row = requireUser(db, usuario)
+    const lockout = findLockout(db, row.usuario.toLowerCase())
+    if (lockout === undefined || !isLocked(clock, lockout.locked_until)) {
+      throw new DomainError('INVALID_TRANSITION', `El usuario ${row.usuario} no está bloqueado: puede entrar con su contraseña. Si la olvidó, póngale una contraseña nueva.`)
+    }
+    deleteLockout(db, lockout.usuario_key)
+    const at = toStoredInstant(clock.now())
+    insertAuditEntry(db, {
+      at,
+      ...auditor(actor),
+      action: 'usuario.desbloqueado',
+      subjectType: 'usuario',
+      subjectId: row.usuario,
+      detail: { bloqueado_hasta: formatLocalDateTime(clock, lockout.locked_until!), intentos_fallidos: lockout.failures },
+    })
+    return toUserView(clock, requireUser(db, usuario))
+  })
+}
+
+/**
  * A new user may be created with that name (not taken, ignoring case) and warehouses (known);
  * checked again inside the creation's transaction. @returns the warehouses to store.
  * @throws DomainError INVALID_INPUT
@@ -129,7 +158,13 @@ export function toUserView(clock: Clock, row: UserRow): UserView {
     activo: row.activo === 1,
     creado_en: formatLocalDateTime(clock, row.created_at),
     ultimo_ingreso: row.last_login_at === null ? null : formatLocalDateTime(clock, row.last_login_at),
+    bloqueado_hasta: isLocked(clock, row.locked_until) ? formatLocalDateTime(clock, row.locked_until!) : null,
   }
+}
+
+/** A lockout's end (a stored instant) that is still to come. */
+export function isLocked(clock: Clock, lockedUntil: string | null | undefined): boolean {
+  return lockedUntil != null && Date.parse(lockedUntil) > nowMillis(clock)
 }
 
 /** Stored warehouses: a JSON array of codes, or "todos". */

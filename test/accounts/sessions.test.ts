@@ -71,7 +71,7 @@ test('sessions: 5 failures in 15 minutes lock the name for 15 minutes — the ri
     const locked = await service.fetch('/api/v1/sesion', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ usuario: 'ana', contrasena: PASSWORD }) })
     assert.equal(locked.status, 429)
     assert.equal(locked.headers.get('retry-after'), '900')
-    assert.deepEqual(await locked.json(), { success: false, message: 'Demasiados intentos fallidos para este usuario: espere 15 minuto(s) antes de volver a intentar, o pida al administrador que restablezca la contraseña.' })
+    assert.deepEqual(await locked.json(), { success: false, message: 'Demasiados intentos fallidos para este usuario: espere 15 minuto(s) antes de volver a intentar, o pida al administrador que lo desbloquee.' })
     assert.deepEqual(audit(service, 'sesion.fallida').map((row) => [row.actor, row.subject_id, (JSON.parse(row.detail!) as { ip: string }).ip]).at(-1), ['sistema', 'ana', '127.0.0.1'])
     assert.equal(audit(service, 'sesion.bloqueada').length, 1)
     service.clock.advance(14 * 60_000)

@@ -5,7 +5,7 @@ import { asPerson, createAccount, logIn, PASSWORD, sessionOf } from '../support/
 import { withService, type TestService } from '../support/service.ts'
 
 const NEW = { usuario: 'maria.lopez', nombre: 'María López', rol: 'operador', almacenes: ['OAS'], contrasena: 'clave-de-maria-1' }
-const MARIA = { usuario: 'maria.lopez', nombre: 'María López', rol: 'operador', almacenes: ['OAS'], activo: true, creado_en: '2026-11-22 10:00:00', ultimo_ingreso: null }
+const MARIA = { usuario: 'maria.lopez', nombre: 'María López', rol: 'operador', almacenes: ['OAS'], activo: true, creado_en: '2026-11-22 10:00:00', ultimo_ingreso: null, bloqueado_hasta: null }
 
 async function admin(service: TestService): Promise<string> {
   await createAccount(service, 'admin', 'admin')
@@ -45,7 +45,7 @@ const scenarios: Scenario[] = [
     path: 'usuarios/admin2',
     body: { rol: 'operador', almacenes: ['OAC'] },
     status: 200,
-    answer: { usuario: 'admin2', nombre: 'Nombre de admin2', rol: 'operador', almacenes: ['OAC'], activo: true, creado_en: '2026-11-22 10:00:00', ultimo_ingreso: null },
+    answer: { usuario: 'admin2', nombre: 'Nombre de admin2', rol: 'operador', almacenes: ['OAC'], activo: true, creado_en: '2026-11-22 10:00:00', ultimo_ingreso: null, bloqueado_hasta: null },
   },
 ]
 
