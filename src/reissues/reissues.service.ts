@@ -48,7 +48,6 @@ export function summaryOf(reissue: { id: number; estado: ReissueState; original:
   }
 }
 
-
 /**
  * pending → confirmed: the invoice is a re-issue, paper for goods delivered once. It is annulled —
  * it leaves its manifest's totals (operator views and the client's status) and takes no returns;
@@ -95,7 +94,7 @@ function decide(
     apply(row, at)
     decideReissue(db, row.id, estado, at, actor.nombre, nota ?? null)
     const decided = findReissue(db, null, row.id)!
-    // The log keeps both invoices whole; each reader sees of them what their warehouses allow (concealReissueEntry).
+    // The log keeps both invoices whole; each reader sees of them what their warehouses allow (reissueAuditConcealers).
     insertAuditEntry(db, {
       at,
       ...auditedBy(actor),
