@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
+import { PasswordRules } from '../src/accounts/password-rules.ts'
 import { DEFAULT_PASSWORD_COST } from '../src/accounts/passwords.ts'
 import { createUser } from '../src/accounts/users.service.ts'
 import { createApp } from '../src/app.ts'
@@ -51,7 +52,7 @@ try {
     fillDatabase(db, INVOICES)
     console.log(`${INVOICES} facturas en ${Math.round((performance.now() - started) / 1000)} s`)
   }
-  if (!reuse) await createUser({ db, clock, warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST }, null, { usuario: 'sup-oac', nombre: 'Sup OAC', rol: 'supervisor', almacenes: ['OAC'], contrasena: PASSWORD })
+  if (!reuse) await createUser({ db, clock, warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST, passwordRules: new PasswordRules() }, null, { usuario: 'sup-oac', nombre: 'Sup OAC', rol: 'supervisor', almacenes: ['OAC'], contrasena: PASSWORD })
   const log = createLogger(config.log, { clock, stdout: new Writable({ write: (_chunk, _encoding, done) => done() }) })
   const { listener } = createApp({ config, db, clock, log })
   const server = await startServer(listener, config.server, { log, clock })

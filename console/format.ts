@@ -66,6 +66,8 @@ export const RETURN_STATES = { pending: 'Pendiente', approved: 'Aprobada', rejec
 export const MANIFEST_STATES = { imported: 'Abierto', closed: 'Cerrado' } as const
 export const BATCH_STATES = { received: 'En proceso', processed: 'Procesado', failed: 'Fallido' } as const
 export const ROLES = { operador: 'Operador', supervisor: 'Supervisor', admin: 'Administrador' } as const
+/** How the service names an invoice of a warehouse the person does not have (it gives no number). */
+export const OTHER_WAREHOUSE_INVOICE = 'otra factura de otro almacén'
 
 /**
  * `22/11/2026` (also `22-11-2026`, `2/3/2026`) → `2026-11-22`, or null when it is not a real date.

@@ -91,6 +91,17 @@ export function narrowedScope(actor: Actor, almacen: string | undefined): Wareho
   return inScope(scope, almacen) ? [almacen] : []
 }
 
+/**
+ * How a person is told of an invoice of a warehouse they do not have, when something they may see
+ * names it (a re-issue's original): that it exists, nothing of it.
+ */
+export const OTHER_WAREHOUSE_INVOICE = 'otra factura de otro almacén'
+
+/** How a message names an invoice other than the one asked about: `la factura A-1`, or `otra factura de otro almacén` outside `scope`. */
+export function invoiceNamed(invoice: { nfactura: string; almacen: string }, scope: WarehouseScope): string {
+  return inScope(scope, invoice.almacen) ? `la factura ${invoice.nfactura}` : OTHER_WAREHOUSE_INVOICE
+}
+
 /** Whether a warehouse is in scope. */
 export function inScope(scope: WarehouseScope, almacen: string): boolean {
   return scope === null || scope.includes(almacen)

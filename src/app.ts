@@ -5,6 +5,7 @@ import { keyList, type Config } from './config.ts'
 import { clientContractOf } from './contract.ts'
 import { databaseFileProblem, type Database } from './db/database.ts'
 import { accountRoutes } from './accounts/accounts.routes.ts'
+import { PasswordRules } from './accounts/password-rules.ts'
 import { DEFAULT_PASSWORD_COST, type PasswordCost } from './accounts/passwords.ts'
 import { actorOfSession } from './accounts/sessions.service.ts'
 import { createAlerter } from './alerts/alerter.ts'
@@ -29,6 +30,7 @@ import { invoiceRoutes } from './invoices/invoices.routes.ts'
 import { manifestOperatorRoutes, manifestRoutes } from './manifests/manifests.routes.ts'
 import { reasonRoutes } from './reasons/reasons.routes.ts'
 import { reissueRoutes } from './reissues/reissues.routes.ts'
+import { reissueAuditConcealers } from './reissues/reissues.service.ts'
 import { ListingCache } from './returns/listing.cache.ts'
 import { returnRoutes } from './returns/returns.routes.ts'
 import { statusRoutes } from './status/status.routes.ts'
@@ -80,7 +82,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
   const https = config.server.https.certFile !== ''
   const sessions = { db, clock, settings: config.auth, passwordCost }
   const routes: Route[] = [
-    ...accountRoutes({ ...sessions, warehouses: config.warehouses }),
+    ...accountRoutes({ ...sessions, warehouses: config.warehouses, passwordRules: new PasswordRules() }),
     ...healthRoutes({ db, clock }),
     ...intakeRoutes({
       db,
@@ -100,7 +102,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     ...conflictRoutes({ db, clock, onInvoiceChanged: () => listing.forgetAll() }),
     ...reissueRoutes({ db, clock }),
     ...batchRoutes({ db, clock, config }),
-    ...auditRoutes({ db, clock }),
+    ...auditRoutes({ db, clock, concealers: reissueAuditConcealers() }),
     ...statusRoutes({ db, clock, config, startedAt, monitor, snapshots, errors, alerter }),
     ...dashboardRoutes({ db, clock }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),

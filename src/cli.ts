@@ -24,6 +24,7 @@ Uso:
                                           crea una cuenta personal (la contraseña se pide dos veces, sin mostrarla)
   manifiesto usuario restablecer NOMBRE [--contrasena-stdin]
                                           pone una contraseña nueva, cierra sus sesiones y lo desbloquea
+  manifiesto usuario desbloquear NOMBRE   lo desbloquea tras intentos fallidos, sin cambiar su contraseña
   manifiesto usuario listar               lista las cuentas
 
 Configuración: --config ARCHIVO, si no MANIFIESTO_CONFIG, si no ./config.json, si no los valores por defecto.
@@ -111,7 +112,7 @@ const ARGUMENTS: Record<string, { required: string[]; optional: string[]; exampl
   check: { required: [], optional: ['BASE'] },
   backup: { required: ['ARCHIVO'], optional: [], example: '(la ruta de la copia, por ejemplo /var/lib/manifiesto/backups/manual.db)' },
   version: { required: [], optional: [] },
-  usuario: { required: ['crear|restablecer|listar'], optional: ['NOMBRE'] },
+  usuario: { required: ['crear|restablecer|desbloquear|listar'], optional: ['NOMBRE'] },
 }
 
 /** One Spanish line naming what is wrong with the command line (an unknown command, a missing or extra argument), or null. */

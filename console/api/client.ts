@@ -195,5 +195,7 @@ export const api = {
     create: (body: NewUser) => post<UserView>(op('usuarios'), body),
     change: (usuario: string, body: UserChange) => put<UserView>(op(`usuarios/${id(usuario)}`), body),
     setPassword: (usuario: string, contrasena: string) => post<UserView>(op(`usuarios/${id(usuario)}/contrasena`), { contrasena }),
+    /** Lifts the lock of failed logins before its 15 minutes end (422 when the account is not locked). */
+    unlock: (usuario: string) => post<UserView>(op(`usuarios/${id(usuario)}/desbloquear`)),
   },
 }

@@ -4,7 +4,7 @@ import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse } from '../http/schemas.ts'
 import { ChangeOwnPasswordBody, CreateUserBody, LoginBody, SessionView, SetPasswordBody, UpdateUserBody, UserParams, UserView } from './accounts.schemas.ts'
 import { changeOwnPassword, logIn, logOut, sessionViewOf, type SessionDeps } from './sessions.service.ts'
-import { changeUser, createUser, listUsers, setUserPassword, type AccountsDeps } from './users.service.ts'
+import { changeUser, createUser, listUsers, setUserPassword, unlockUser, type AccountsDeps } from './users.service.ts'
 
 export type AccountRouteDeps = AccountsDeps & SessionDeps
 
@@ -133,6 +133,27 @@ export function accountRoutes(deps: AccountRouteDeps): Route[] {
       body: { description: 'La contraseña nueva', schema: SetPasswordBody },
       responses: { 200: { description: 'Contraseña puesta', schema: UserView }, 404: errorResponse('No existe el usuario'), 422: errorResponse('La contraseña no cumple las reglas') },
       handle: async ({ actor, params, body }) => ({ status: 200, body: await setUserPassword(deps, actor, params.usuario, body.contrasena) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/api/v1/operador/usuarios/:usuario/desbloquear',
+      access: 'operator',
+      right: 'gestionar_usuarios',
+      operationId: 'desbloquearUsuario',
+      rateGroup: 'operator',
+      tag: USERS,
+      summary: 'Desbloquea un usuario bloqueado por intentos fallidos, sin esperar los 15 minutos (solo administradores)',
+      description:
+        'Tras 5 intentos fallidos en 15 minutos un usuario queda bloqueado 15 minutos (bloqueado_hasta en su vista). Desbloquearlo lo deja entrar enseguida con su contraseña ' +
+        'y olvida los intentos fallidos; sus sesiones y su contraseña no cambian. Queda en la auditoría (usuario.desbloqueado). Un usuario que no está bloqueado responde 422 y nada cambia.',
+      params: UserParams,
+      paramsNotFound: notFoundUser,
+      responses: {
+        200: { description: 'Usuario desbloqueado (bloqueado_hasta: null)', schema: UserView },
+        404: errorResponse('No existe el usuario'),
+        422: errorResponse('El usuario no está bloqueado'),
+      },
+      handle: ({ actor, params }) => ({ status: 200, body: unlockUser(deps, actor, params.usuario) }),
     }),
   ]
 }

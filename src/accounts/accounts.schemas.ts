@@ -15,7 +15,7 @@ export const Warehouses = Type.Union(
 export const LoginName = Type.String({ pattern: '^[A-Za-z0-9._-]{3,40}$', description: 'Nombre de usuario (3 a 40 letras, dígitos, . _ -)', errorMessage: 'de 3 a 40 letras, dígitos, puntos, guiones o guiones bajos' })
 
 /** At least 10 characters; at most 200 (hashing cost is bounded). */
-export const Password = Type.String({ minLength: 10, maxLength: 200, description: 'Al menos 10 caracteres, distinta del nombre de usuario', errorMessage: 'una contraseña de 10 a 200 caracteres' })
+export const Password = Type.String({ minLength: 10, maxLength: 200, description: 'Al menos 10 caracteres, distinta del nombre de usuario; ni una de las contraseñas más usadas (también con números o signos añadidos), ni un carácter o grupo repetido, ni una secuencia de letras, números o teclas vecinas', errorMessage: 'una contraseña de 10 a 200 caracteres' })
 
 export const UserView = Type.Object({
   usuario: Type.String(),
@@ -25,6 +25,9 @@ export const UserView = Type.Object({
   activo: Type.Boolean(),
   creado_en: Type.String({ description: 'YYYY-MM-DD HH:mm:ss, hora de Honduras' }),
   ultimo_ingreso: Type.Union([Type.String(), Type.Null()]),
+  bloqueado_hasta: Type.Union([Type.String(), Type.Null()], {
+    description: 'Hasta cuándo está bloqueado por intentos fallidos (YYYY-MM-DD HH:mm:ss, hora de Honduras); null si no lo está. Un administrador lo desbloquea antes con POST usuarios/{usuario}/desbloquear',
+  }),
 })
 export type UserView = Static<typeof UserView>
 
@@ -49,6 +52,7 @@ export const UpdateUserBody = Type.Object(
     activo: Type.Optional(Type.Boolean()),
     creado_en: Type.Optional(Type.String()),
     ultimo_ingreso: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    bloqueado_hasta: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Se ignora: se desbloquea con POST usuarios/{usuario}/desbloquear' })),
   },
   { additionalProperties: false, minProperties: 1 },
 )

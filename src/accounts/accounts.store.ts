@@ -3,15 +3,25 @@ import { sql } from 'kysely'
 import { all, first, run, type Database } from '../db/database.ts'
 import type { LoginLockoutTable, UserTable } from '../db/tables.ts'
 
-export type UserRow = Selectable<UserTable>
+/** A user, with the end of its login lockout when one was recorded (past or not: the caller compares it with its clock). */
+export type UserRow = Selectable<UserTable> & { locked_until: string | null }
 
 export function findUsers(db: Database): UserRow[] {
-  return all(db, db.query.selectFrom('users').selectAll().orderBy(sql`usuario COLLATE NOCASE`))
+  return all(db, users(db).orderBy(sql`u.usuario COLLATE NOCASE`))
 }
 
 /** The user with that login name, ignoring case. */
 export function findUser(db: Database, usuario: string): UserRow | undefined {
-  return first(db, db.query.selectFrom('users').selectAll().where(sql<boolean>`usuario = ${usuario} COLLATE NOCASE`))
+  return first(db, users(db).where(sql<boolean>`u.usuario = ${usuario} COLLATE NOCASE`))
+}
+
+/** Lockouts are keyed by the lower-case name (login names are ASCII, so SQLite's lower() agrees with JavaScript's). */
+function users(db: Database) {
+  return db.query
+    .selectFrom('users as u')
+    .leftJoin('login_lockouts as l', (join) => join.on(sql`l.usuario_key`, '=', sql`lower(u.usuario)`))
+    .selectAll('u')
+    .select('l.locked_until')
 }
 
 export function insertUser(db: Database, row: Omit<UserTable, 'id'>): number {

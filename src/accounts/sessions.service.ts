@@ -20,8 +20,9 @@ import {
   touchSession,
   updateUser,
 } from './accounts.store.ts'
+import type { PasswordRules } from './password-rules.ts'
 import { hashPassword, verifyPassword, type PasswordCost } from './passwords.ts'
-import { parseWarehouses, requirePasswordRules } from './users.service.ts'
+import { parseWarehouses } from './users.service.ts'
 
 export interface SessionDeps {
   db: Database
@@ -108,12 +109,12 @@ export function logOut(deps: Pick<SessionDeps, 'db'>, token: string): void {
  * Changes one's own password (the current one is asked again) and ends one's other sessions.
  * @throws DomainError INVALID_INPUT for a wrong current password or a password against the rules.
  */
-export async function changeOwnPassword(deps: SessionDeps, actor: Actor, token: string, current: string, next: string): Promise<void> {
+export async function changeOwnPassword(deps: SessionDeps & { passwordRules: PasswordRules }, actor: Actor, token: string, current: string, next: string): Promise<void> {
   const user = findUser(deps.db, actor.usuario ?? '')
   if (user === undefined) throw new DomainError('UNAUTHORIZED', 'La sesión ya no es válida: inicie sesión de nuevo.')
   const verdict = await verifyPassword(current, user.password_hash, deps.passwordCost)
   if (!verdict.ok) throw invalidInput('La contraseña actual no es correcta.')
-  requirePasswordRules(user.usuario, next)
+  await deps.passwordRules.require(user.usuario, next)
   if (next === current) throw invalidInput('La contraseña nueva debe ser distinta de la actual.')
   const hash = await hashPassword(next, deps.passwordCost)
   const at = toStoredInstant(deps.clock.now())
@@ -147,7 +148,7 @@ function requireNotLocked(deps: SessionDeps, key: string): void {
   const seconds = Math.ceil(remaining / 1000)
   throw new DomainError(
     'RATE_LIMITED',
-    `Demasiados intentos fallidos para este usuario: espere ${Math.ceil(seconds / 60)} minuto(s) antes de volver a intentar, o pida al administrador que restablezca la contraseña.`,
+    `Demasiados intentos fallidos para este usuario: espere ${Math.ceil(seconds / 60)} minuto(s) antes de volver a intentar, o pida al administrador que lo desbloquee.`,
     {},
     { 'Retry-After': String(seconds) },
   )

@@ -1,12 +1,13 @@
 import type { StaticDecode } from 'typebox'
 import { auditedBy, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
-import { formatLocalDateTime, toStoredInstant, type Clock } from '../clock.ts'
+import { formatLocalDateTime, nowMillis, toStoredInstant, type Clock } from '../clock.ts'
 import { transaction, type Database } from '../db/database.ts'
 import type { Role } from '../db/tables.ts'
 import { DomainError, invalidInput, notFound } from '../errors.ts'
 import type { CreateUserBody, UpdateUserBody, UserView } from './accounts.schemas.ts'
-import { countActiveAdmins, deleteLockout, deleteUserSessions, findUser, findUsers, insertUser, updateUser, type UserRow } from './accounts.store.ts'
+import { countActiveAdmins, deleteLockout, deleteUserSessions, findLockout, findUser, findUsers, insertUser, updateUser, type UserRow } from './accounts.store.ts'
+import type { PasswordRules } from './password-rules.ts'
 import { hashPassword, type PasswordCost } from './passwords.ts'
 
 export interface AccountsDeps {
@@ -15,6 +16,8 @@ export interface AccountsDeps {
   /** The registered warehouse codes (`warehouses` of the configuration). */
   warehouses: readonly string[]
   passwordCost: PasswordCost
+  /** What a new password must not be (its lists are read at the first check). */
+  passwordRules: PasswordRules
 }
 
 export function listUsers(deps: AccountsDeps): UserView[] {
@@ -24,10 +27,10 @@ export function listUsers(deps: AccountsDeps): UserView[] {
 /**
  * Creates an account with its initial password; audited (never the password). An admin works in
  * every warehouse. @throws DomainError INVALID_INPUT for a taken name, an unknown warehouse, or a
- * password equal to the name.
+ * password against the rules (password-rules.ts).
  */
 export async function createUser(deps: AccountsDeps, actor: Actor | null, input: StaticDecode<typeof CreateUserBody>): Promise<UserView> {
-  requirePasswordRules(input.usuario, input.contrasena)
+  await deps.passwordRules.require(input.usuario, input.contrasena)
   const almacenes = requireNewUserAllowed(deps, input.usuario, input.rol, input.almacenes)
   const hash = await hashPassword(input.contrasena, deps.passwordCost)
   const { db, clock } = deps
@@ -78,12 +81,12 @@ export function changeUser(deps: AccountsDeps, actor: Actor, usuario: string, in
 /**
  * Sets a new password for a user (an admin's reset, or the command line's): ends the user's
  * sessions and lifts a login lockout; audited without the password.
- * @throws DomainError NOT_FOUND; INVALID_INPUT for a password equal to the name.
+ * @throws DomainError NOT_FOUND; INVALID_INPUT for a password against the rules (password-rules.ts).
  */
 export async function setUserPassword(deps: AccountsDeps, actor: Actor | null, usuario: string, password: string): Promise<UserView> {
   const existing = findUser(deps.db, usuario)
   if (!existing) throw userNotFound(usuario)
-  requirePasswordRules(existing.usuario, password)
+  await deps.passwordRules.require(existing.usuario, password)
   const hash = await hashPassword(password, deps.passwordCost)
   const { db, clock } = deps
   return transaction(db, () => {
@@ -94,6 +97,35 @@ export async function setUserPassword(deps: AccountsDeps, actor: Actor | null, u
     deleteLockout(db, row.usuario.toLowerCase())
     insertAuditEntry(db, { at, ...auditor(actor), action: 'usuario.contrasena_restablecida', subjectType: 'usuario', subjectId: row.usuario, detail: { sesiones_terminadas: ended } })
     return toUserView(clock, row)
+  })
+}
+
+/**
+ * Lifts the lockout that failed logins put on an account (5 in 15 minutes lock it for 15 minutes)
+ * before it ends: the person can log in at once with their password, and the failures counted are
+ * forgotten. Sessions and password stay as they are. Audited (`usuario.desbloqueado`, with the end
+ * the lock had and the failures).
+ * @throws DomainError NOT_FOUND; INVALID_TRANSITION (422) when the account is not locked — nothing to lift.
+ */
+export function unlockUser(deps: Pick<AccountsDeps, 'db' | 'clock'>, actor: Actor | null, usuario: string): UserView {
+  const { db, clock } = deps
+  return transaction(db, () => {
+    const row = requireUser(db, usuario)
+    const lockout = findLockout(db, row.usuario.toLowerCase())
+    if (lockout === undefined || !isLocked(clock, lockout.locked_until)) {
+      throw new DomainError('INVALID_TRANSITION', `El usuario ${row.usuario} no está bloqueado: puede entrar con su contraseña. Si la olvidó, póngale una contraseña nueva.`)
+    }
+    deleteLockout(db, lockout.usuario_key)
+    const at = toStoredInstant(clock.now())
+    insertAuditEntry(db, {
+      at,
+      ...auditor(actor),
+      action: 'usuario.desbloqueado',
+      subjectType: 'usuario',
+      subjectId: row.usuario,
+      detail: { bloqueado_hasta: formatLocalDateTime(clock, lockout.locked_until!), intentos_fallidos: lockout.failures },
+    })
+    return toUserView(clock, requireUser(db, usuario))
   })
 }
 
@@ -117,12 +149,6 @@ export function countAdministrators(deps: Pick<AccountsDeps, 'db'>): number {
   return countActiveAdmins(deps.db)
 }
 
-/** @throws DomainError INVALID_INPUT */
-export function requirePasswordRules(usuario: string, password: string): void {
-  if (password.length < 10) throw invalidInput('La contraseña debe tener al menos 10 caracteres.')
-  if (password.trim().toLowerCase() === usuario.toLowerCase()) throw invalidInput('La contraseña no puede ser igual al nombre de usuario.')
-}
-
 export function toUserView(clock: Clock, row: UserRow): UserView {
   return {
     usuario: row.usuario,
@@ -132,7 +158,13 @@ export function toUserView(clock: Clock, row: UserRow): UserView {
     activo: row.activo === 1,
     creado_en: formatLocalDateTime(clock, row.created_at),
     ultimo_ingreso: row.last_login_at === null ? null : formatLocalDateTime(clock, row.last_login_at),
+    bloqueado_hasta: isLocked(clock, row.locked_until) ? formatLocalDateTime(clock, row.locked_until!) : null,
   }
+}
+
+/** A lockout's end (a stored instant) that is still to come. */
+export function isLocked(clock: Clock, lockedUntil: string | null | undefined): boolean {
+  return lockedUntil != null && Date.parse(lockedUntil) > nowMillis(clock)
 }
 
 /** Stored warehouses: a JSON array of codes, or "todos". */

@@ -7,7 +7,17 @@ import { findAuditEntries } from './audit.store.ts'
 export interface AuditDeps {
   db: Database
   clock: Clock
+  /** How an entry that names something of another warehouse besides its subject is shown, by action. */
+  concealers: ReadonlyMap<string, AuditConcealer>
 }
+
+/**
+ * An entry of the log is listed to whoever may see its subject, but it may also name something of
+ * a warehouse that reader does not have (a re-issue decision names the invoice the copy repeats).
+ * The feature that wrote the entry knows its shape and hides that part for a reader of `scope`;
+ * the log itself keeps everything.
+ */
+export type AuditConcealer = (entry: AuditEntryView, scope: readonly string[]) => AuditEntryView
 
 export interface AuditListFilters {
   desde?: string
@@ -20,20 +30,22 @@ export interface AuditListFilters {
 
 /**
  * Who changed what and when: a page of the audit log, oldest first, by local date range, type,
- * subject and user — what the actor's warehouses let them see — and whether a next page exists
+ * subject and user — what the actor's warehouses let them see: entries whose subject is in them,
+ * with what else they name of other warehouses concealed — and whether a next page exists
  * (one entry more is read to know it, rather than counting the whole log).
  */
 export function listAuditEntries(deps: AuditDeps, actor: Actor, filters: AuditListFilters): { entries: AuditEntryView[]; page: number; hasMore: boolean } {
   const page = filters.pagina ?? 1
+  const scope = scopeOf(actor)
   const rows = findAuditEntries(
     deps.db,
-    { ...localDaysRange(deps.clock, filters.desde, filters.hasta), subjectType: filters.tipo, subjectId: filters.sujeto, actorUsuario: filters.usuario, scope: scopeOf(actor) },
+    { ...localDaysRange(deps.clock, filters.desde, filters.hasta), subjectType: filters.tipo, subjectId: filters.sujeto, actorUsuario: filters.usuario, scope },
     (page - 1) * AUDIT_PAGE_SIZE,
     AUDIT_PAGE_SIZE + 1,
   )
   const hasMore = rows.length > AUDIT_PAGE_SIZE
   const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as unknown))
-  const entries = rows.slice(0, AUDIT_PAGE_SIZE).map((row) => ({
+  const entries = rows.slice(0, AUDIT_PAGE_SIZE).map((row): AuditEntryView => ({
     id: String(row.id),
     en: formatLocalDateTime(deps.clock, row.at),
     quien: row.actor,
@@ -45,5 +57,6 @@ export function listAuditEntries(deps: AuditDeps, actor: Actor, filters: AuditLi
     despues: parse(row.after),
     detalle: parse(row.detail),
   }))
-  return { entries, page, hasMore }
+  if (scope === null) return { entries, page, hasMore }
+  return { entries: entries.map((entry) => deps.concealers.get(entry.accion)?.(entry, scope) ?? entry), page, hasMore }
 }

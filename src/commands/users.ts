@@ -1,8 +1,9 @@
 import type { StaticDecode } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { CreateUserBody, Password } from '../accounts/accounts.schemas.ts'
+import { PasswordRules } from '../accounts/password-rules.ts'
 import { DEFAULT_PASSWORD_COST } from '../accounts/passwords.ts'
-import { createUser, getUser, listUsers, requireNewUserAllowed, setUserPassword, type AccountsDeps } from '../accounts/users.service.ts'
+import { createUser, getUser, listUsers, requireNewUserAllowed, setUserPassword, unlockUser, type AccountsDeps } from '../accounts/users.service.ts'
 import { systemClock } from '../clock.ts'
 import type { LoadedConfig } from '../config.ts'
 import { closeDatabase, openDatabase } from '../db/database.ts'
@@ -29,22 +30,26 @@ const password = Compile(Password)
 
 /**
  * `manifiesto usuario crear NOMBRE --rol ROL [--nombre "…"] [--almacenes OAC,OAS]`,
- * `usuario restablecer NOMBRE` (new password, sessions ended, lockout lifted) and `usuario listar`.
+ * `usuario restablecer NOMBRE` (new password, sessions ended, lockout lifted),
+ * `usuario desbloquear NOMBRE` (the lockout of failed logins lifted, nothing else) and `usuario listar`.
  * They open the same database file as the running service (WAL lets both write); a fresh
  * installation's database is created. The password is asked twice on the terminal without echo,
  * or read from standard input with `--contrasena-stdin`.
- * Exit codes: 0 done, 1 refused (an existing user…), 2 invalid input or usage.
+ * Exit codes: 0 done, 1 refused (an existing user, an unknown one, one not locked…), 2 invalid input or usage.
  */
 export async function runUserCommand(loaded: LoadedConfig, action: string | undefined, name: string | undefined, options: UserCommandOptions): Promise<CommandResult> {
-  if (action !== 'crear' && action !== 'restablecer' && action !== 'listar') {
-    return { code: 2, lines: ['Use: manifiesto usuario crear NOMBRE --rol admin|supervisor|operador, manifiesto usuario restablecer NOMBRE, o manifiesto usuario listar.'] }
+  if (action !== 'crear' && action !== 'restablecer' && action !== 'desbloquear' && action !== 'listar') {
+    return {
+      code: 2,
+      lines: ['Use: manifiesto usuario crear NOMBRE --rol admin|supervisor|operador, manifiesto usuario restablecer NOMBRE, manifiesto usuario desbloquear NOMBRE, o manifiesto usuario listar.'],
+    }
   }
   if (action !== 'listar' && name === undefined) return { code: 2, lines: [`Falta el nombre de usuario: manifiesto usuario ${action} NOMBRE`] }
   const { config } = loaded
   const db = openDatabase(config.database.path)
   try {
     migrateDatabase(db)
-    const deps: AccountsDeps = { db, clock: systemClock(config.dates.timezone), warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST }
+    const deps: AccountsDeps = { db, clock: systemClock(config.dates.timezone), warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST, passwordRules: new PasswordRules() }
     if (action === 'listar') return { code: 0, lines: formatUsers(listUsers(deps)) }
     if (action === 'crear') {
       const input = {
@@ -62,6 +67,10 @@ export async function runUserCommand(loaded: LoadedConfig, action: string | unde
       if (typeof secret !== 'string') return secret
       const user = await createUser(deps, null, { ...checked, contrasena: secret })
       return { code: 0, lines: [`usuario creado: ${user.usuario} (${user.nombre}), rol ${user.rol}, almacenes ${describeWarehouses(user.almacenes)}`] }
+    }
+    if (action === 'desbloquear') {
+      const user = unlockUser(deps, null, name!)
+      return { code: 0, lines: [`usuario desbloqueado: ${user.usuario} puede entrar ya con su contraseña`] }
     }
     getUser(deps, name!)
     const secret = await askPassword(options)
@@ -109,7 +118,11 @@ function readStandardInput(): Promise<string> {
 
 function formatUsers(users: ReturnType<typeof listUsers>): string[] {
   if (users.length === 0) return ['No hay usuarios. Cree el primer administrador: manifiesto usuario crear admin --rol admin']
-  return users.map((user) => `${user.usuario.padEnd(20)} ${user.rol.padEnd(10)} ${user.activo ? 'activo  ' : 'inactivo'} ${describeWarehouses(user.almacenes).padEnd(16)} ${user.nombre}`)
+  return users.map(
+    (user) =>
+      `${user.usuario.padEnd(20)} ${user.rol.padEnd(10)} ${user.activo ? 'activo  ' : 'inactivo'} ${describeWarehouses(user.almacenes).padEnd(16)} ${user.nombre}` +
+      (user.bloqueado_hasta === null ? '' : ` (bloqueado hasta ${user.bloqueado_hasta}: manifiesto usuario desbloquear ${user.usuario})`),
+  )
 }
 
 function describeWarehouses(almacenes: 'todos' | string[]): string {

@@ -27,7 +27,8 @@ export interface InvoiceDeps {
  */
 export function getInvoice(deps: InvoiceDeps, actor: Actor, nfactura: string): InvoiceView {
   const { db, clock } = deps
-  const row = findInvoiceRow(db, nfactura, scopeOf(actor))
+  const scope = scopeOf(actor)
+  const row = findInvoiceRow(db, nfactura, scope)
   if (row === undefined) throw notFound(`No existe la factura ${nfactura}.`)
   const held = findHeldUnits(db, row.id)
   const lastDay = row.returns_deadline === null ? null : LocalDate.parse(row.returns_deadline)
@@ -38,7 +39,7 @@ export function getInvoice(deps: InvoiceDeps, actor: Actor, nfactura: string): I
     plazo_devoluciones: lastDay === null ? null : deadlineDateTime(lastDay),
     admite_devoluciones: row.annulled_at === null && row.estado !== 'closed' && (lastDay === null || isWindowOpen(clock.now(), lastDay, clock.zone)),
     anulada: row.annulled_at !== null,
-    reemision: getReissueSummary(deps, row.id),
+    reemision: getReissueSummary(deps, scope, row.id),
     almacen: row.almacen,
     clienteid: row.cliente_id,
     cliente: row.cliente,

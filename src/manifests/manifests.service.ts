@@ -1,5 +1,5 @@
 import { DayOfWeek, LocalDate, type Instant } from '@js-joda/core'
-import { auditedBy, inScope, narrowedScope, scopeOf, type Actor } from '../actor.ts'
+import { auditedBy, inScope, narrowedScope, scopeOf, type Actor, type WarehouseScope } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDaysRange, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
@@ -12,6 +12,7 @@ import { microsToCentsAmount } from '../money.ts'
 import { packageStateOf, publicationDay, requirePackageOpen, type PackageState } from '../returns/package.ts'
 import { businessDaysLeft, deadlineDateTime, holidaysOf, isBusinessDay, type Holidays } from '../returns/window.ts'
 import { pageAnswer, pageWindow } from '../http/paging.ts'
+import { summaryOf } from '../reissues/reissues.service.ts'
 import { MANIFEST_INVOICE_PAGE_SIZE, MANIFEST_PAGE_SIZE, type ManifestDetail, type ManifestInvoicePage, type ManifestPage, type ManifestStatus, type ManifestView } from './manifests.schemas.ts'
 import {
   countManifestInvoices,
@@ -110,7 +111,7 @@ export function listManifestInvoices(deps: ManifestDeps, actor: Actor, numero: s
   const scope = narrowedScope(actor, filters.almacen)
   const request = { page: filters.pagina ?? 1, size: MANIFEST_INVOICE_PAGE_SIZE }
   const invoices = findManifestInvoices(deps.db, row.id, scope, { search: filters.buscar, ...pageWindow(request) })
-  const items = invoices.map((invoice) => ({ ...toInvoiceItem(invoice), ruta: invoice.numero_ruta }))
+  const items = invoices.map((invoice) => ({ ...toInvoiceItem(invoice, scope), ruta: invoice.numero_ruta }))
   return pageAnswer('facturas', items, request, countManifestInvoices(deps.db, row.id, scope, filters.buscar))
 }
 
@@ -125,11 +126,11 @@ export function getManifestDetail(deps: ManifestDeps, actor: Actor, numero: stri
   if (row === undefined) throw manifestNotFound(numero)
   return {
     ...toManifestView(deps, row),
-    facturas: findManifestInvoices(deps.db, row.id, scope).map(toInvoiceItem),
+    facturas: findManifestInvoices(deps.db, row.id, scope).map((invoice) => toInvoiceItem(invoice, scope)),
   }
 }
 
-function toInvoiceItem(invoice: ManifestInvoiceRow): ManifestDetail['facturas'][number] {
+function toInvoiceItem(invoice: ManifestInvoiceRow, scope: WarehouseScope): ManifestDetail['facturas'][number] {
   return {
     factura: invoice.nfactura,
     almacen: invoice.almacen,
@@ -143,7 +144,7 @@ function toInvoiceItem(invoice: ManifestInvoiceRow): ManifestDetail['facturas'][
     reemision:
       invoice.reissue_id === null
         ? null
-        : { id: String(invoice.reissue_id), estado: invoice.reissue_estado!, identica_a: invoice.reissue_of!, manifiesto_original: invoice.reissue_of_manifest! },
+        : summaryOf({ id: invoice.reissue_id, estado: invoice.reissue_estado!, original: { nfactura: invoice.reissue_of!, manifiesto: invoice.reissue_of_manifest!, almacen: invoice.reissue_of_almacen! } }, scope),
   }
 }
 

@@ -181,6 +181,7 @@ export interface ManifestInvoiceRow {
   reissue_estado: ReissueState | null
   reissue_of: string | null
   reissue_of_manifest: string | null
+  reissue_of_almacen: string | null
 }
 
 /** The warehouses of a manifest's invoices (closing it needs all of them). */
@@ -219,6 +220,7 @@ export function findManifestInvoices(db: Database, manifestId: number, scope: Wa
       'x.estado as reissue_estado',
       'o.nfactura as reissue_of',
       'om.numero as reissue_of_manifest',
+      'o.almacen as reissue_of_almacen',
     ])
     .where('i.manifest_id', '=', manifestId)
     .where(inWarehouses('i.almacen', scope))

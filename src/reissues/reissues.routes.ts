@@ -24,6 +24,9 @@ export function reissueRoutes(deps: ReissueDeps): Route[] {
       right: 'leer',
       tag: TAG,
       summary: 'Posibles re-emisiones: facturas nuevas idénticas a una ya registrada de otro manifiesto, con las dos facturas',
+      description:
+        'Una persona ve las re-emisiones cuya factura nueva es de sus almacenes. Si la factura que repite es de un almacén que no tiene, ' +
+        'de ella solo se dice que existe: identica_a.oculta es true y sus demás campos son null (otra factura de otro almacén). La clave de integración lo ve todo.',
       query: ReissueListQuery,
       responses: { 200: { description: 'Posibles re-emisiones, por id', schema: Type.Array(ReissueView) } },
       handle: ({ actor, query }) => ({ status: 200, body: listReissues(deps, actor, query.estado) }),

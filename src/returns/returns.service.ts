@@ -1,6 +1,6 @@
 import { DateTimeFormatter, LocalDate, type LocalDateTime } from '@js-joda/core'
 import type { StaticDecode } from 'typebox'
-import { auditedBy, narrowedScope, requireRight, scopeOf, type Actor } from '../actor.ts'
+import { auditedBy, invoiceNamed, narrowedScope, requireRight, scopeOf, type Actor } from '../actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, localDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { ClientContract } from '../contract.ts'
@@ -46,7 +46,7 @@ export type ReturnReadDeps = Pick<ReturnsDeps, 'db' | 'clock' | 'contract'>
 /**
  * Registers a return (contract §4): an invoice (not annulled as a re-issue) of a manifest that is
  * not closed and whose returns window is open (under contract v2: whose package is not yet
- * published), an active reason, lines named by NumeroLinea with
+ * published), an active reason, lines (none with a negative Total) named by NumeroLinea with
  * cajas and/or unidades that never take a line past its units (counting pending and approved
  * returns), amounts proportional to the line total in cents. With `aprobar` it is approved at
  * once. Audited; nothing is written on any violation.
@@ -57,11 +57,13 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
   if (input.aprobar === true) requireRight(actor, 'decidir_devolucion')
   const fecha = input.fecha
   const view = transaction(db, () => {
-    const invoice = findInvoiceForReturn(db, input.factura, scopeOf(actor))
+    const scope = scopeOf(actor)
+    const invoice = findInvoiceForReturn(db, input.factura, scope)
     if (!invoice) throw invalidInput(`No existe la factura ${input.factura}.`)
     requireDateWithin(fecha, invoice.fecha_factura, today(clock).toString())
     if (invoice.annulled_at !== null) {
-      throw invalidInput(`La factura ${input.factura} fue anulada como re-emisión de la factura ${invoice.reissue_of ?? ''}: no admite devoluciones; regístrelas en esa factura.`)
+      const original = invoiceNamed({ nfactura: invoice.reissue_of ?? '', almacen: invoice.reissue_of_almacen ?? '' }, scope)
+      throw invalidInput(`La factura ${input.factura} fue anulada como re-emisión de ${original}: no admite devoluciones; regístrelas en esa factura.`)
     }
     if (invoice.manifest_estado === 'closed') {
       throw invalidInput(`El manifiesto ${invoice.manifiesto} de la factura ${input.factura} está cerrado: no admite devoluciones.`)
@@ -274,6 +276,12 @@ function returnLines(
     const line = invoiceLines.find((candidate) => candidate.numero_linea === requested.numeroLinea)
     if (!line) {
       throw invalidInput(`${label}: la factura ${input.factura} no tiene esa línea (tiene ${invoiceLines.map((l) => l.numero_linea).join(', ')}).`)
+    }
+    if (line.total < 0) {
+      // A discount or bonus line: its share would be a negative amount, and a return never has a negative total.
+      throw invalidInput(
+        `${label}, ${line.producto_desc}: su Total en la factura es negativo (${line.total}: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.`,
+      )
     }
     const factor = factorOf(line)
     const units = returnedUnits(factor, requested.cajas ?? 0, requested.unidades ?? 0)

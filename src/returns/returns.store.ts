@@ -16,6 +16,7 @@ export interface InvoiceForReturn {
   /** Set when the invoice was confirmed as a re-issue of `reissue_of`: it takes no returns. */
   annulled_at: string | null
   reissue_of: string | null
+  reissue_of_almacen: string | null
 }
 
 export interface InvoiceLineForReturn {
@@ -56,7 +57,7 @@ export function findInvoiceForReturn(db: Database, nfactura: string, scope: Ware
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
       .leftJoin('invoice_reissues as x', (join) => join.onRef('x.invoice_id', '=', 'i.id').on('x.estado', '=', 'confirmed'))
       .leftJoin('invoices as o', 'o.id', 'x.original_invoice_id')
-      .select(['i.id', 'i.nfactura', 'i.fecha_factura', 'm.numero as manifiesto', 'm.estado as manifest_estado', 'm.returns_deadline', 'i.annulled_at', 'o.nfactura as reissue_of'])
+      .select(['i.id', 'i.nfactura', 'i.fecha_factura', 'm.numero as manifiesto', 'm.estado as manifest_estado', 'm.returns_deadline', 'i.annulled_at', 'o.nfactura as reissue_of', 'o.almacen as reissue_of_almacen'])
       .where('i.nfactura', '=', nfactura)
       .where(inWarehouses('i.almacen', scope)),
   )

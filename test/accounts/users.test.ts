@@ -5,7 +5,7 @@ import { asPerson, createAccount, logIn, PASSWORD, sessionOf } from '../support/
 import { withService, type TestService } from '../support/service.ts'
 
 const NEW = { usuario: 'maria.lopez', nombre: 'María López', rol: 'operador', almacenes: ['OAS'], contrasena: 'clave-de-maria-1' }
-const MARIA = { usuario: 'maria.lopez', nombre: 'María López', rol: 'operador', almacenes: ['OAS'], activo: true, creado_en: '2026-11-22 10:00:00', ultimo_ingreso: null }
+const MARIA = { usuario: 'maria.lopez', nombre: 'María López', rol: 'operador', almacenes: ['OAS'], activo: true, creado_en: '2026-11-22 10:00:00', ultimo_ingreso: null, bloqueado_hasta: null }
 
 async function admin(service: TestService): Promise<string> {
   await createAccount(service, 'admin', 'admin')
@@ -27,7 +27,7 @@ const scenarios: Scenario[] = [
   { name: 'a login name too short → 422', method: 'POST', path: 'usuarios', body: { ...NEW, usuario: 'ma' }, status: 422, message: 'Cuerpo inválido: usuario: debe ser de 3 a 40 letras, dígitos, puntos, guiones o guiones bajos.' },
   { name: 'a login name with a space → 422', method: 'POST', path: 'usuarios', body: { ...NEW, usuario: 'maria lopez' }, status: 422, message: 'Cuerpo inválido: usuario: debe ser de 3 a 40 letras, dígitos, puntos, guiones o guiones bajos.' },
   { name: 'a password of 9 characters → 422', method: 'POST', path: 'usuarios', body: { ...NEW, contrasena: '123456789' }, status: 422, message: 'Cuerpo inválido: contrasena: debe ser una contraseña de 10 a 200 caracteres.' },
-  { name: 'a password equal to the login name → 422', method: 'POST', path: 'usuarios', body: { ...NEW, contrasena: 'MARIA.LOPEZ' }, status: 422, message: 'La contraseña no puede ser igual al nombre de usuario.' },
+  { name: 'a password equal to the login name → 422', method: 'POST', path: 'usuarios', body: { ...NEW, contrasena: 'MARIA.LOPEZ' }, status: 422, message: 'La contraseña no puede ser igual al nombre de usuario. Elija otra que nadie pueda adivinar: por ejemplo, tres o cuatro palabras que no tengan relación entre sí, separadas por espacios.' },
   { name: 'an unknown warehouse → 422', method: 'POST', path: 'usuarios', body: { ...NEW, almacenes: ['OAS', 'ZZZ'] }, status: 422, message: 'Almacén desconocido: ZZZ. Los registrados son OAC, OAS, OAO.' },
   { name: 'an unknown role → 422', method: 'POST', path: 'usuarios', body: { ...NEW, rol: 'jefe' }, status: 422, message: 'Cuerpo inválido: rol: debe ser operador, supervisor o admin.' },
   { name: 'a taken name, in another case → 422', setup: (service, cookie) => asPerson(service, cookie, 'POST', 'usuarios', NEW), method: 'POST', path: 'usuarios', body: { ...NEW, usuario: 'Maria.Lopez' }, status: 422, message: 'Ya existe el usuario Maria.Lopez (los nombres de usuario no distinguen mayúsculas).' },
@@ -45,7 +45,7 @@ const scenarios: Scenario[] = [
     path: 'usuarios/admin2',
     body: { rol: 'operador', almacenes: ['OAC'] },
     status: 200,
-    answer: { usuario: 'admin2', nombre: 'Nombre de admin2', rol: 'operador', almacenes: ['OAC'], activo: true, creado_en: '2026-11-22 10:00:00', ultimo_ingreso: null },
+    answer: { usuario: 'admin2', nombre: 'Nombre de admin2', rol: 'operador', almacenes: ['OAC'], activo: true, creado_en: '2026-11-22 10:00:00', ultimo_ingreso: null, bloqueado_hasta: null },
   },
 ]
 

@@ -27,7 +27,7 @@ const usageErrors: Array<{ args: string[]; first: string }> = [
   { args: ['serve', 'extra'], first: 'Sobra el argumento «extra»: manifiesto serve.' },
   { args: ['check', 'a.db', 'b.db'], first: 'Sobra el argumento «b.db»: manifiesto check [BASE].' },
   { args: ['backup'], first: 'Falta el argumento ARCHIVO: manifiesto backup ARCHIVO (la ruta de la copia, por ejemplo /var/lib/manifiesto/backups/manual.db).' },
-  { args: ['usuario'], first: 'Falta el argumento crear|restablecer|listar: manifiesto usuario crear|restablecer|listar [NOMBRE].' },
+  { args: ['usuario'], first: 'Falta el argumento crear|restablecer|desbloquear|listar: manifiesto usuario crear|restablecer|desbloquear|listar [NOMBRE].' },
   { args: ['--no-existe'], first: "Unknown option '--no-existe'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--no-existe\"" },
 ]
 for (const { args, first } of usageErrors) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { buildConsole } from '../../build/console.ts'
-import { createAccount } from '../support/accounts.ts'
+import { createAccount, logIn } from '../support/accounts.ts'
 import { seedConsoleReturns } from '../support/console.ts'
 import { readFirstSheet } from '../support/xlsx.ts'
 import { exampleBatch, invoice, postBatch } from '../support/batches.ts'
@@ -294,6 +294,56 @@ test('consola: an administrator creates a user, who then logs in', { skip }, () 
     await page.getByRole('heading', { name: 'Mi cuenta' }).waitFor()
     await screenshot(page, '16-mi-cuenta')
     assert.equal(await page.getByRole('link', { name: 'Usuarios' }).count(), 0)
+  }))
+
+test('consola: an administrator sees a locked account, until when, and unlocks it; the person then logs in', { skip }, () =>
+  withConsole(async (page, service) => {
+    await createAccount(service, 'admin', 'admin')
+    await createAccount(service, 'ana', 'operador', ['OAC'], 'Ana Suazo')
+    for (let attempt = 0; attempt < 5; attempt++) assert.equal((await logIn(service, 'ana', 'no-es-su-clave')).status, 401)
+    await logInThroughUi(page, service, 'admin', '/consola/usuarios')
+    await page.getByRole('row', { name: /ana Ana Suazo Operador OAC Activo Bloqueado hasta 22\/11\/2026 10:15/ }).waitFor()
+    assert.equal(await page.getByRole('button', { name: 'Desbloquear a admin' }).count(), 0, 'only a locked account offers it')
+    await screenshot(page, '15b-usuario-bloqueado')
+    await page.getByRole('button', { name: 'Desbloquear a ana' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Desbloquear a ana' })
+    await dialog.getByText('Está bloqueado hasta 22/11/2026 10:15 por intentos fallidos de entrar.', { exact: false }).waitFor()
+    await dialog.getByRole('button', { name: 'Desbloquear' }).click()
+    await page.getByRole('status').filter({ hasText: 'Usuario ana desbloqueado: ya puede entrar con su contraseña.' }).waitFor()
+    await page.getByRole('row', { name: /ana Ana Suazo Operador OAC Activo Nunca/ }).waitFor()
+    assert.equal(await page.getByRole('button', { name: 'Desbloquear a ana' }).count(), 0)
+    assert.equal(service.db.sqlite.prepare("SELECT count(*) FROM audit_log WHERE action = 'usuario.desbloqueado' AND subject_id = 'ana' AND actor_usuario = 'admin'").pluck().get(), 1)
+    await page.getByRole('button', { name: 'Salir' }).click()
+    await page.getByRole('heading', { name: 'Consola del almacén' }).waitFor()
+    await logInThroughUi(page, service, 'ana')
+  }))
+
+test('consola: a supervisor of OAC sees the OAS invoice an OAC invoice repeats only as «otra factura de otro almacén»', { skip }, () =>
+  withConsole(async (page, service) => {
+    service.clock.set('2026-11-21T16:00:00Z')
+    await postBatch(service, [invoice('ORIG-OAS-77', '905177', { Clienteid: 'C1', Cliente: 'ABARROTERIA SAN ISIDRO', Almacen: 'OAS' }, '2026-11-21')])
+    service.clock.set('2026-11-22T16:00:00Z')
+    await postBatch(service, [invoice('B-1', '905101', { Clienteid: 'C1', Almacen: 'OAC' })])
+    await createAccount(service, 'sup-oac', 'supervisor', ['OAC'])
+    await logInThroughUi(page, service, 'sup-oac', '/consola/conflictos')
+    const reissues = page.getByRole('region', { name: 'Posibles re-emisiones' })
+    await reissues.getByRole('row', { name: /B-1 Manifiesto 905101 · 22\/11\/2026 otra factura de otro almacén PULPERIA LA ESPERANZA L 2,300.18 1/ }).waitFor()
+    await screenshot(page, '11b-reemision-de-otro-almacen')
+    await page.goto(`${service.url}/consola/manifiestos/905101`)
+    await page.getByText('¿Copia de otra factura de otro almacén?').waitFor()
+    await page.goto(`${service.url}/consola/conflictos`)
+    await page.getByRole('button', { name: 'Confirmar que B-1 es una copia' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirmar re-emisión' }).click()
+    await page.getByRole('status').filter({ hasText: 'Factura B-1 anulada como re-emisión.' }).waitFor()
+    await page.goto(`${service.url}/consola/facturas/B-1`)
+    await page.getByRole('note').filter({ hasText: 'Esta factura se anuló como re-emisión de otra factura de otro almacén: no admite devoluciones' }).waitFor()
+    await page.goto(`${service.url}/consola/auditoria`)
+    await page.getByRole('row', { name: /Confirmó la re-emisión factura B-1/ }).getByRole('button', { name: 'Ver' }).click()
+    const detail = await page.locator('pre.original').innerText()
+    assert.match(detail, /"identica_a": "otra factura de otro almacén"/)
+    for (const secret of ['ORIG-OAS-77', '905177', 'ABARROTERIA']) assert.ok(!detail.includes(secret), `the audit detail shows ${secret}`)
+    assert.ok(!(await page.content()).includes('ORIG-OAS-77'))
+    await screenshot(page, '20b-auditoria-reemision-de-otro-almacen')
   }))
 
 test('consola: lotes with their answer and payload, conceptos created and deactivated, the audit log filtered by user', { skip }, () =>

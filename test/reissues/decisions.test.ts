@@ -31,7 +31,7 @@ const pendingView = (batchUuid: string) => ({
   batch_uuid: batchUuid,
   dias_diferencia: 1,
   factura: { factura: 'B-1', manifiesto: '905101', fecha_factura: '2026-11-22', almacen: 'OAC', clienteid: 'C1', cliente: 'PULPERIA LA ESPERANZA', total: 2300.18, anulada: false },
-  identica_a: { factura: 'A-1', manifiesto: '905100', fecha_factura: '2026-11-21', almacen: 'OAC', clienteid: 'C1', cliente: 'PULPERIA LA ESPERANZA', total: 2300.18, anulada: false },
+  identica_a: { oculta: false, factura: 'A-1', manifiesto: '905100', fecha_factura: '2026-11-21', almacen: 'OAC', clienteid: 'C1', cliente: 'PULPERIA LA ESPERANZA', total: 2300.18, anulada: false },
   decidida_por: null,
   decidida_en: null,
   nota: null,
@@ -155,10 +155,10 @@ test('re-issue decisions: confirming annuls the copy — out of its manifest’s
     const detail = (await operator(service, 'GET', 'manifiestos/905101')).body
     assert.deepEqual(
       (detail.facturas as Answer[]).map((entry) => [entry.factura, entry.anulada, entry.reemision]),
-      [['B-1', true, { id: '1', estado: 'confirmed', identica_a: 'A-1', manifiesto_original: '905100' }], ['N-1', false, null]],
+      [['B-1', true, { id: '1', estado: 'confirmed', identica_a: 'A-1', manifiesto_original: '905100', original_oculta: false }], ['N-1', false, null]],
     )
     const view = (await operator(service, 'GET', 'facturas/B-1')).body
-    assert.deepEqual([view.anulada, view.admite_devoluciones, view.reemision], [true, false, { id: '1', estado: 'confirmed', identica_a: 'A-1', manifiesto_original: '905100' }])
+    assert.deepEqual([view.anulada, view.admite_devoluciones, view.reemision], [true, false, { id: '1', estado: 'confirmed', identica_a: 'A-1', manifiesto_original: '905100', original_oculta: false }])
     assert.deepEqual(await returnOn(service, 'B-1'), {
       status: 422,
       body: { success: false, message: 'La factura B-1 fue anulada como re-emisión de la factura A-1: no admite devoluciones; regístrelas en esa factura.' },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { all } from '../../src/db/database.ts'
-import { databaseState } from '../support/batches.ts'
+import { databaseState, invoice, postBatch } from '../support/batches.ts'
 import { FACTURA, OPERATOR, operator, registerReturn, seedReturns } from '../support/operator.ts'
 import { withService, type TestService } from '../support/service.ts'
 
@@ -14,6 +14,14 @@ interface Rejection {
 
 const base = { factura: FACTURA, concepto: 'DANADO', fecha: '2026-11-22T09:30:00' }
 
+/** An invoice whose line 2 is a discount: its Total is negative (the contract allows it on lines, never on the invoice). */
+const DISCOUNTED = 'F-DESCUENTO'
+async function seedDiscountLine(service: TestService): Promise<void> {
+  const lines = (invoice(DISCOUNTED).LineasFactura as Array<Record<string, unknown>>).map((line) => (line.NumeroLinea === 2 ? { ...line, Total: -50.25 } : line))
+  const posted = await postBatch(service, [invoice(DISCOUNTED, '905113', { LineasFactura: lines })])
+  assert.equal(posted.status, 200, JSON.stringify(posted.body))
+}
+
 const rejections: Rejection[] = [
   { name: 'more units than the line has', body: { ...base, lineas: [{ numeroLinea: 1, unidades: 13 }] }, message: 'Línea #1 (NumeroLinea 1), ACEITE VEGETAL 410 mL 1/24: se quieren devolver 13 unidades, pero la línea tiene 12 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 12).' },
   { name: 'more boxes than the line has', body: { ...base, lineas: [{ numeroLinea: 2, cajas: 2, unidades: 1 }] }, message: 'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: se quieren devolver 193 unidades, pero la línea tiene 192 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 192).' },
@@ -25,6 +33,18 @@ const rejections: Rejection[] = [
     },
     body: { ...base, lineas: [{ numeroLinea: 3, unidades: 6 }] },
     message: 'Línea #1 (NumeroLinea 3), JABON LIMON 115GRX72: se quieren devolver 6 unidades, pero la línea tiene 82 y ya hay 77 en devoluciones pendientes o aprobadas (disponibles: 5).',
+  },
+  {
+    name: 'a line whose Total is negative (a discount)',
+    setup: seedDiscountLine,
+    body: { ...base, factura: DISCOUNTED, lineas: [{ numeroLinea: 2, unidades: 1 }] },
+    message: 'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
+  },
+  {
+    name: 'a good line beside one whose Total is negative: nothing of it is written',
+    setup: seedDiscountLine,
+    body: { ...base, factura: DISCOUNTED, lineas: [{ numeroLinea: 1, unidades: 12 }, { numeroLinea: 2, cajas: 2 }] },
+    message: 'Línea #2 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
   },
   { name: 'a line the invoice does not have', body: { ...base, lineas: [{ numeroLinea: 9, unidades: 1 }] }, message: `Línea #1 (NumeroLinea 9): la factura ${FACTURA} no tiene esa línea (tiene 1, 2, 3).` },
   { name: 'the same line twice', body: { ...base, lineas: [{ numeroLinea: 1, unidades: 1 }, { numeroLinea: 1, unidades: 1 }] }, message: 'Línea #2 (NumeroLinea 1): la línea ya aparece en esta devolución.' },

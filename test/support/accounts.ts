@@ -1,3 +1,4 @@
+import { PasswordRules } from '../../src/accounts/password-rules.ts'
 import { createUser } from '../../src/accounts/users.service.ts'
 import type { Role } from '../../src/db/tables.ts'
 import type { Answer } from './batches.ts'
@@ -7,7 +8,7 @@ export const PASSWORD = 'clave-de-persona-2026'
 
 /** Creates an account directly (as the command line does), with a cheap hash. */
 export async function createAccount(service: TestService, usuario: string, rol: Role, almacenes: 'todos' | string[] = 'todos', nombre = `Nombre de ${usuario}`): Promise<void> {
-  await createUser({ db: service.db, clock: service.clock, warehouses: service.config.warehouses, passwordCost: TEST_PASSWORD_COST }, null, { usuario, nombre, rol, almacenes, contrasena: PASSWORD })
+  await createUser({ db: service.db, clock: service.clock, warehouses: service.config.warehouses, passwordCost: TEST_PASSWORD_COST, passwordRules: new PasswordRules() }, null, { usuario, nombre, rol, almacenes, contrasena: PASSWORD })
 }
 
 export interface LoginAnswer {

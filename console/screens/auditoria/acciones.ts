@@ -18,6 +18,7 @@ const ACTIONS: Record<string, string> = {
   'usuario.contrasena_cambiada': 'Cambió su contraseña',
   'sesion.iniciada': 'Entró a la consola',
   'usuario.contrasena_restablecida': 'Restableció la contraseña',
+  'usuario.desbloqueado': 'Desbloqueó al usuario',
   'sesion.fallida': 'Intento de entrada fallido',
   'sesion.bloqueada': 'Usuario bloqueado por intentos fallidos',
   'reemision.confirmada': 'Confirmó la re-emisión',

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { ConflictView, ReissueView } from '../../api/types.ts'
-import { count, date, dateTime } from '../../format.ts'
+import { count, date, dateTime, OTHER_WAREHOUSE_INVOICE } from '../../format.ts'
 import { ActionDialog, Empty, ErrorNote, Loading, Money, Notice, Page } from '../../ui/components.tsx'
 import { useLoad } from '../../ui/data.ts'
 import { fieldChanges, lineChanges, shown } from './diferencias.ts'
@@ -59,8 +59,7 @@ export function ConflictsScreen() {
                     <span class="detalle"> Manifiesto {reissue.factura.manifiesto} · {date(reissue.factura.fecha_factura)}</span>
                   </th>
                   <td>
-                    <Link href={`/facturas/${encodeURIComponent(reissue.identica_a.factura)}`}>{reissue.identica_a.factura}</Link>
-                    <span class="detalle"> Manifiesto {reissue.identica_a.manifiesto} · {date(reissue.identica_a.fecha_factura)}</span>
+                    <Original original={reissue.identica_a} />
                   </td>
                   <td>{reissue.factura.cliente}</td>
                   <td class="num">
@@ -128,6 +127,17 @@ export function ConflictsScreen() {
         />
       )}
     </Page>
+  )
+}
+
+/** The invoice a re-issue repeats, or — when it is of a warehouse the person does not have — only that it exists. */
+function Original({ original }: { original: ReissueView['identica_a'] }) {
+  if (original.factura === null) return <span class="tenue">{OTHER_WAREHOUSE_INVOICE}</span>
+  return (
+    <>
+      <Link href={`/facturas/${encodeURIComponent(original.factura)}`}>{original.factura}</Link>
+      <span class="detalle"> Manifiesto {original.manifiesto} · {date(original.fecha_factura)}</span>
+    </>
   )
 }
 

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { Link, useSearch } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { InvoiceView } from '../../api/types.ts'
-import { date, dateTime, MANIFEST_STATES, quantity } from '../../format.ts'
+import { date, dateTime, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE, quantity } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
 import { BackLink, ErrorNote, Loading, Money, Notice, Page, StateTag } from '../../ui/components.tsx'
 import { useLoad } from '../../ui/data.ts'
@@ -21,6 +21,12 @@ function originalField(original: unknown, ...names: string[]): string | null {
 }
 
 /** Factura: header, lines with units sent / returned / available, its returns, a pending conflict, the original. */
+/** The invoice this one was annulled as a copy of: its number, or otra factura de otro almacén. */
+function originalName(reemision: InvoiceView['reemision']): string {
+  if (reemision === null) return 'otra factura'
+  return reemision.identica_a === null ? OTHER_WAREHOUSE_INVOICE : `la factura ${reemision.identica_a}`
+}
+
 export function InvoiceScreen({ nfactura }: { nfactura: string }) {
   const loaded = useLoad(() => api.invoices.get(nfactura), [nfactura])
   const invoice = loaded.data
@@ -58,7 +64,7 @@ function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => 
       {!invoice.admite_devoluciones && (
         <p class="aviso" role="note">
           {invoice.anulada
-            ? `Esta factura se anuló como re-emisión de ${invoice.reemision?.identica_a ?? 'otra factura'}: no admite devoluciones; regístrelas en la original.`
+            ? `Esta factura se anuló como re-emisión de ${originalName(invoice.reemision)}: no admite devoluciones; regístrelas en la original.`
             : invoice.manifiesto_estado === 'closed'
               ? `El manifiesto ${invoice.manifiesto} está cerrado: no admite devoluciones. Un supervisor puede reabrirlo.`
               : `Venció el plazo de devoluciones del manifiesto ${invoice.manifiesto} (${dateTime(invoice.plazo_devoluciones)}). Un supervisor puede ampliarlo.`}

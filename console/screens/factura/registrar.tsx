@@ -31,6 +31,11 @@ export function entryAmount(line: InvoiceLine, entry: Entry): { units: number; c
 }
 
 /** "Devolver todo" of a line: whole boxes first on box lines, the rest as units. */
+/** Units left, and not a discount line: the service refuses a return on a line whose Total is negative. */
+function isReturnable(line: InvoiceLine): boolean {
+  return line.disponibles > 0 && line.total >= 0
+}
+
 function allOf(line: InvoiceLine): Entry {
   const factor = factorOf(line)
   if (line.uniVenta === 'CJ' && factor > 1) {
@@ -100,7 +105,7 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
 
   const returnAll = () => {
     const next: Record<number, Entry> = {}
-    for (const line of invoice.lineas) if (line.disponibles > 0) next[line.numeroLinea] = allOf(line)
+    for (const line of invoice.lineas) if (isReturnable(line)) next[line.numeroLinea] = allOf(line)
     setEntries(next)
   }
 
@@ -192,6 +197,7 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
                     <span class="detalle">
                       {' '}
                       {line.productoId} · {line.uniVenta === 'CJ' ? `caja de ${quantity(factor)}` : (line.uniVenta ?? 'unidad')}
+                      {line.total < 0 && ' · descuento (total negativo): no admite devoluciones'}
                     </span>
                   </td>
                   <td class="num">{quantity(line.disponibles)}</td>
@@ -205,7 +211,7 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
                       aria-labelledby={`col-cajas ${productId}`}
                       aria-invalid={lineError !== null || over}
                       aria-describedby={lineError || over ? problemId : undefined}
-                      disabled={line.disponibles <= 0}
+                      disabled={!isReturnable(line)}
                       value={entry.cajas}
                       onInput={(event) => set(line, { cajas: event.currentTarget.value })}
                     />
@@ -219,14 +225,14 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
                       aria-labelledby={`col-unidades ${productId}`}
                       aria-invalid={lineError !== null || over}
                       aria-describedby={lineError || over ? problemId : undefined}
-                      disabled={line.disponibles <= 0}
+                      disabled={!isReturnable(line)}
                       value={entry.unidades}
                       onInput={(event) => set(line, { unidades: event.currentTarget.value })}
                     />
                   </td>
                   <td class="num">{units > 0 ? money(cents / 100) : '—'}</td>
                   <td>
-                    <button type="button" aria-describedby={productId} disabled={line.disponibles <= 0} onClick={() => set(line, allOf(line))}>
+                    <button type="button" aria-describedby={productId} disabled={!isReturnable(line)} onClick={() => set(line, allOf(line))}>
                       Devolver todo
                     </button>
                   </td>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { ManifestDetail } from '../../api/types.ts'
-import { date, dateTime, MANIFEST_STATES } from '../../format.ts'
+import { date, dateTime, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
 import { ActionDialog, BackLink, DateField, Empty, ErrorNote, Field, Loading, Money, Notice, Page, Pager, StateTag } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
@@ -221,7 +221,7 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
                   <td>
                     {invoice.conflicto_pendiente && <StateTag state="conflicto" label="Conflicto pendiente" />}
                     {invoice.anulada && <StateTag state="cancelled" label="Anulada (re-emisión)" />}
-                    {!invoice.anulada && invoice.reemision?.estado === 'pending' && <StateTag state="pending" label={`¿Copia de ${invoice.reemision.identica_a}?`} />}
+                    {!invoice.anulada && invoice.reemision?.estado === 'pending' && <StateTag state="pending" label={`¿Copia de ${invoice.reemision.identica_a ?? OTHER_WAREHOUSE_INVOICE}?`} />}
                   </td>
                 </tr>
               ))}

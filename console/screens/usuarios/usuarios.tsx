@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks'
 import { api, type ApiError } from '../../api/client.ts'
 import type { Role, UserView } from '../../api/types.ts'
 import { dateTime, ROLES } from '../../format.ts'
-import { ActionDialog, Empty, ErrorNote, Field, Loading, Notice, Page } from '../../ui/components.tsx'
+import { ActionDialog, Empty, ErrorNote, Field, Loading, Notice, Page, StateTag } from '../../ui/components.tsx'
 import { asApiError, useLoad } from '../../ui/data.ts'
 
-type Editing = { kind: 'nuevo' } | { kind: 'editar'; user: UserView } | { kind: 'contrasena'; user: UserView }
+type Editing = { kind: 'nuevo' } | { kind: 'editar'; user: UserView } | { kind: 'contrasena'; user: UserView } | { kind: 'desbloquear'; user: UserView }
 
 /** Usuarios (administrador): the people who use the console, their role and warehouses. */
 export function UsersScreen() {
@@ -34,6 +34,7 @@ export function UsersScreen() {
       {editing?.kind === 'nuevo' && <UserForm user={null} onDone={done} onCancel={() => setEditing(null)} />}
       {editing?.kind === 'editar' && <UserForm user={editing.user} onDone={done} onCancel={() => setEditing(null)} />}
       {editing?.kind === 'contrasena' && <PasswordDialog user={editing.user} onDone={done} onCancel={() => setEditing(null)} />}
+      {editing?.kind === 'desbloquear' && <UnlockDialog user={editing.user} onDone={done} onCancel={() => setEditing(null)} />}
       {loaded.loading && !loaded.data && <Loading what="los usuarios" />}
       {loaded.data && loaded.data.length === 0 && <Empty>No hay usuarios. Cree el primero con «Nuevo usuario».</Empty>}
       {loaded.data && loaded.data.length > 0 && (
@@ -56,7 +57,15 @@ export function UsersScreen() {
                 <td>{user.nombre}</td>
                 <td>{ROLES[user.rol]}</td>
                 <td>{user.almacenes === 'todos' ? 'Todos' : user.almacenes.join(', ')}</td>
-                <td>{user.activo ? 'Activo' : 'Inactivo'}</td>
+                <td>
+                  {user.activo ? 'Activo' : 'Inactivo'}
+                  {user.bloqueado_hasta && (
+                    <>
+                      {' '}
+                      <StateTag state="bloqueado" label={`Bloqueado hasta ${dateTime(user.bloqueado_hasta)}`} />
+                    </>
+                  )}
+                </td>
                 <td>{user.ultimo_ingreso ? dateTime(user.ultimo_ingreso) : <span class="tenue">Nunca</span>}</td>
                 <td class="acciones-fila">
                   <button type="button" aria-label={`Editar a ${user.usuario}`} onClick={() => setEditing({ kind: 'editar', user })}>
@@ -65,6 +74,11 @@ export function UsersScreen() {
                   <button type="button" aria-label={`Poner contraseña nueva a ${user.usuario}`} onClick={() => setEditing({ kind: 'contrasena', user })}>
                     Contraseña nueva
                   </button>
+                  {user.bloqueado_hasta && (
+                    <button type="button" aria-label={`Desbloquear a ${user.usuario}`} onClick={() => setEditing({ kind: 'desbloquear', user })}>
+                      Desbloquear
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
@@ -132,7 +146,7 @@ function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (
           {(id, hint) => <input id={id} aria-describedby={hint} value={almacenes} onInput={(event) => setAlmacenes(event.currentTarget.value)} />}
         </Field>
         {user === null ? (
-          <Field label="Contraseña inicial" hint="Al menos 10 caracteres">
+          <Field label="Contraseña inicial" hint="Al menos 10 caracteres; ni una contraseña común ni una secuencia como 123456 o qwerty">
             {(id, hint) => <input id={id} type="password" autoComplete="new-password" required minLength={10} aria-describedby={hint} value={contrasena} onInput={(event) => setContrasena(event.currentTarget.value)} />}
           </Field>
         ) : (
@@ -164,7 +178,7 @@ function PasswordDialog({ user, onDone, onCancel }: { user: UserView; onDone: (t
       message={
         <>
           <p>Sus sesiones abiertas se cierran. Dele la contraseña en persona; puede cambiarla en Mi cuenta.</p>
-          <Field label="Contraseña nueva" hint="Al menos 10 caracteres">
+          <Field label="Contraseña nueva" hint="Al menos 10 caracteres; ni una contraseña común ni una secuencia como 123456 o qwerty">
             {(id, hint) => <input id={id} type="password" autoComplete="new-password" required minLength={10} aria-describedby={hint} value={contrasena} onInput={(event) => setContrasena(event.currentTarget.value)} />}
           </Field>
         </>
@@ -172,6 +186,19 @@ function PasswordDialog({ user, onDone, onCancel }: { user: UserView; onDone: (t
       confirmLabel="Poner contraseña"
       onConfirm={() => api.users.setPassword(user.usuario, contrasena)}
       onDone={() => onDone(`Contraseña de ${user.usuario} cambiada; sus sesiones se cerraron.`)}
+      onCancel={onCancel}
+    />
+  )
+}
+
+function UnlockDialog({ user, onDone, onCancel }: { user: UserView; onDone: (text: string) => void; onCancel: () => void }) {
+  return (
+    <ActionDialog
+      title={`Desbloquear a ${user.usuario}`}
+      message={`Está bloqueado hasta ${dateTime(user.bloqueado_hasta)} por intentos fallidos de entrar. Al desbloquearlo puede entrar enseguida con su contraseña; si la olvidó, póngale una contraseña nueva.`}
+      confirmLabel="Desbloquear"
+      onConfirm={() => api.users.unlock(user.usuario)}
+      onDone={() => onDone(`Usuario ${user.usuario} desbloqueado: ya puede entrar con su contraseña.`)}
       onCancel={onCancel}
     />
   )
