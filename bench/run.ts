@@ -4,7 +4,7 @@
  * run on the same file, so the table means the same on any machine.
  *
  *   --smoke            the smallest sizes, one run each, no budget enforced (CI: the bench cannot rot)
- *   --only=G1,G2       only these groups: batches, listing, hostile, executable, lists
+ *   --only=G1,G2       only these groups: batches (with the look-alikes), listing, hostile, executable, lists
  *   --lists-db=DIR     build the lists' big database in DIR once and reuse it in later runs
  *   --lists-invoices=N the lists' database size (default 1,000,000; 2,000 in --smoke)
  *
@@ -20,6 +20,7 @@ import { benchIdleAndStart } from './executable.ts'
 import { OWN_FLOOR } from './floors.ts'
 import { benchHostileBodies } from './hostile.ts'
 import { benchListing } from './listing.ts'
+import { benchLookalikes } from './lookalikes.ts'
 import { benchOperatorLists } from './lists.ts'
 import { BUNDLE } from './service.ts'
 import { headerLine, printTable, type Bench } from './table.ts'
@@ -42,7 +43,11 @@ const listsInvoices = Number(option('lists-invoices') ?? (smoke ? 2_000 : 1_000_
 try {
   await bundleService(BUNDLE)
   await bundleService(OWN_FLOOR, 'bench/floor.ts')
-  if (wanted('batches')) await benchBatches(bench, sizes)
+  if (wanted('batches')) {
+    const largest = await benchBatches(bench, sizes)
+    // 100,000 stored look-alikes of the 10,000-invoice batch (two of the smoke's 200).
+    await benchLookalikes(bench, largest, smoke ? 2 : 10)
+  }
   if (wanted('listing')) await benchListing(bench, smoke ? 50 : 1_000)
   if (wanted('hostile')) await benchHostileBodies(bench, smoke ? 4 : 128)
   if (wanted('executable')) await benchIdleAndStart(bench)

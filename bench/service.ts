@@ -1,6 +1,6 @@
 /** The service under measure: started in its own process on a fresh folder, talked to over HTTP. */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { request } from 'node:http'
+import { Agent, request } from 'node:http'
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -164,4 +164,57 @@ export function sleep(ms: number): Promise<void> {
  */
 export function settleClient(): void {
   ;(globalThis as { gc?: () => void }).gc?.()
+}
+
+/** What `pingsWhile` saw: the longest round-trip of a ping while the work ran, and how many. */
+export interface PingStall {
+  longestMs: number
+  count: number
+}
+
+/** A ping every 20 ms (the next one 20 ms after the previous answered). */
+export const PING_EVERY_MS = 20
+
+/**
+ * Pings the service from just before `work` starts until it ends, on a keep-alive connection of
+ * their own (never behind the work's upload in a shared pool); the longest round-trip is how long
+ * the service could not answer anyone else (contract §8: ≤ 1 s).
+ */
+export async function pingsWhile<T>(url: string, work: () => Promise<T>): Promise<{ result: T; stall: PingStall }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  let done = false
+  const stall: PingStall = { longestMs: 0, count: 0 }
+  const pings = (async () => {
+    while (!done) {
+      const started = performance.now()
+      await ping(url, agent)
+      stall.longestMs = Math.max(stall.longestMs, performance.now() - started)
+      stall.count++
+      if (!done) await sleep(PING_EVERY_MS)
+    }
+  })()
+  try {
+    const result = await work().finally(() => (done = true))
+    await pings
+    return { result, stall }
+  } finally {
+    agent.destroy()
+  }
+}
+
+function ping(url: string, agent: Agent): Promise<void> {
+  return new Promise((resolve, reject) => {
+    request(`${url}/api/v1/ping`, { agent }, (response) => {
+      response.resume()
+      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`ping answered ${response.statusCode}`))))
+    })
+      .on('error', reject)
+      .end()
+  })
+}
+
+/** POST /api/v1/facturas/validar (the dry run), like `postBatch`. */
+export async function postDryRun(url: string, body: Buffer): Promise<Answer> {
+  const { status, bytes } = await exchange('POST', `${url}/api/v1/facturas/validar`, { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Length': String(body.length) }, body)
+  return { status, text: bytes.toString('utf8') }
 }

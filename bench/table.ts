@@ -8,8 +8,10 @@ export interface Row {
   unit: string
   /** An absolute budget in `unit`. */
   budget?: number
-  /** The bare floor's value in the same unit: the row shows its ratio to it. */
+  /** The value the row is a multiple of, in the same unit (by default the bare floor's): the row shows its ratio to it. */
   floor?: number
+  /** What `floor` is, in the budget's words (default "bare floor"). */
+  basis?: string
   /** Budget as a multiple of `floor`. */
   ratioBudget?: number
   /** Anything a reader needs beside the number (cold time, sizes, why n/a). */
@@ -39,12 +41,13 @@ export function printTable(header: string, rows: Row[]): number {
     const limit = row.ratioBudget !== undefined && row.floor !== undefined ? row.ratioBudget * row.floor : row.budget
     const verdict = row.value === null ? 'n/a' : limit === undefined ? '' : row.value <= limit ? 'pass' : 'MISS'
     if (verdict === 'MISS') missed++
+    const basis = row.basis ?? 'bare floor'
     const budget =
-      row.ratioBudget !== undefined ? `≤ ${row.ratioBudget}× bare floor${limit === undefined ? '' : ` (${format(limit)} ${row.unit})`}` : row.budget !== undefined ? `≤ ${row.budget} ${row.unit}` : ''
-    const ratio = row.floor !== undefined && row.value !== null ? `${(row.value / row.floor).toFixed(2)}×` : ''
+      row.ratioBudget !== undefined ? `≤ ${row.ratioBudget}× ${basis}${limit === undefined ? '' : ` (${format(limit)} ${row.unit})`}` : row.budget !== undefined ? `≤ ${row.budget} ${row.unit}` : ''
+    const ratio = row.floor !== undefined && row.value !== null ? `${(row.value / row.floor).toFixed(2)}×${row.basis === undefined ? '' : ` ${row.basis}`}` : ''
     return [row.measure, row.value === null ? '—' : `${format(row.value)} ${row.unit}`, budget, ratio, verdict, row.note ?? '']
   })
-  const titles = ['measure', 'median', 'budget', 'vs bare floor', 'result', 'note']
+  const titles = ['measure', 'median', 'budget', 'ratio (to the bare floor unless named)', 'result', 'note']
   const widths = titles.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)))
   const print = (cells: string[]) => console.log(`| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`)
   console.log(`\n${header}\n`)
