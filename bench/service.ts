@@ -20,6 +20,8 @@ export const BUNDLE = join(ROOT, 'build/cache/bench/manifiesto.mjs')
 
 export interface Service {
   url: string
+  /** The service's folder: its config.json, and its data/ and backups/ by default. */
+  folder: string
   child: ChildProcess
   /** The database file the service uses (by default data/manifiesto.db beside its config). */
   database: string
@@ -65,6 +67,7 @@ export async function startService(work: string, options: ServiceOptions = {}): 
   const path = (options.config?.database as { path?: unknown } | undefined)?.path
   return {
     url,
+    folder: dir,
     child,
     database: typeof path === 'string' ? path : join(dir, 'data', 'manifiesto.db'),
     stop: async () => {

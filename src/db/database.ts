@@ -59,6 +59,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
+  sqlite.pragma('cache_size = -65536')
   return {
     path,
     sqlite,
@@ -138,6 +139,16 @@ export function sqliteVersion(): string {
 export function closeDatabase(db: Database): void {
   db.statements.clear()
   if (db.sqlite.open) db.sqlite.close()
+}
+
+/**
+ * How many rows this connection has changed since it opened (SQLite's `total_changes()`): equal at
+ * two moments when nothing was written in between by anyone (the service is the only writer of
+ * its data). Work computed from stored data ahead of a transaction is still valid in it when this
+ * has not moved.
+ */
+export function changesSoFar(db: Database): number {
+  return prepare(db, 'SELECT total_changes()').pluck().get() as number
 }
 
 /** Runs a Kysely-built query and returns every row. */

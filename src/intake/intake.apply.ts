@@ -6,7 +6,7 @@ import type { Database } from '../db/database.ts'
 import { findPendingConflictId, insertConflict } from '../conflicts/conflicts.store.ts'
 import { findInvoicesByNumbers, insertInvoice, replaceInvoice, type ExistingInvoice } from '../invoices/invoices.store.ts'
 import { insertManifest, type ExistingManifest } from '../manifests/manifests.store.ts'
-import { findPossibleReissues, findReissueCandidates, NO_CANDIDATES, type PossibleReissue } from '../reissues/reissues.detection.ts'
+import { findPossibleReissues, findReissueCandidates, NO_CANDIDATES, type PossibleReissue, type ReissueCandidates } from '../reissues/reissues.detection.ts'
 import { insertReissue } from '../reissues/reissues.store.ts'
 import { updateReturnsInvoiceDate } from '../returns/returns.store.ts'
 import type { Advertencia, RejectedManifest, Resumen } from './intake.schemas.ts'
@@ -39,6 +39,8 @@ export interface ApplyContext {
   originalPlace: (invoice: ReceivedInvoice) => OriginalPlace
   /** The comparisons with stored versions made ahead of step 8 (src/intake/intake.compare.ts). */
   comparisons: Comparisons
+  /** The re-issue candidates found ahead of step 8 while still valid (nothing written since), or null: found here. */
+  reissueCandidates: ReissueCandidates | null
   /** The last day for returns of a manifest created now (`YYYY-MM-DD`), or null: no window. */
   returnsDeadline: string | null
   reissue: Config['intake']['reissue']
@@ -67,9 +69,10 @@ export function applyBatch(
   for (const row of findInvoicesByNumbers(db, nfacturas)) existingInvoices.set(row.nfactura, row)
   const isNew = (invoice: ReceivedInvoice) => !existingInvoices.has(invoice.nfactura)
   const { reissue } = context
-  const candidates = reissue.enabled
-    ? findReissueCandidates(db, [...manifests.values()].flat().filter(isNew).map((invoice) => ({ fingerprint: invoice.fingerprint, date: context.dates.get(invoice)! })), reissue.windowDays)
-    : NO_CANDIDATES
+  const candidates = !reissue.enabled
+    ? NO_CANDIDATES
+    : (context.reissueCandidates ??
+      findReissueCandidates(db, [...manifests.values()].flat().filter(isNew).map((invoice) => ({ fingerprint: invoice.fingerprint, date: context.dates.get(invoice)! })), reissue.windowDays))
 
   const verdicts = [...manifests].map(([numero, invoices]) => {
     const manifest = existingManifests.get(numero)

@@ -1,6 +1,6 @@
 import type { ChunkCache } from '../batches/body-chunks.ts'
 import type { Database } from '../db/database.ts'
-import { findInvoiceOriginal, findInvoicesByNumbers } from '../invoices/invoices.store.ts'
+import { findInvoiceOriginal, type ExistingInvoice } from '../invoices/invoices.store.ts'
 import { canonicalJson } from './canonical-json.ts'
 import { normalize, type ReceivedInvoice } from './intake.structure.ts'
 import type { TimeSlices } from './time-slices.ts'
@@ -42,14 +42,10 @@ export function compareWithStoredVersion(db: Database, invoice: ReceivedInvoice,
 }
 
 /**
- * Each received invoice already stored under its number in the same manifest, compared with the
- * stored version, with the event loop let in between (`slices`).
+ * Each received invoice already stored under its number (`stored`: `findInvoicesByNumbers`) in
+ * the same manifest, compared with the stored version, with the event loop let in between.
  */
-export async function compareAhead(db: Database, invoices: readonly ReceivedInvoice[], slices: TimeSlices): Promise<Comparisons> {
-  const stored = findInvoicesByNumbers(
-    db,
-    invoices.map((invoice) => invoice.nfactura),
-  )
+export async function compareAhead(db: Database, invoices: readonly ReceivedInvoice[], stored: readonly ExistingInvoice[], slices: TimeSlices): Promise<Comparisons> {
   if (stored.length === 0) return NO_COMPARISONS
   const byNumber = new Map(stored.map((row) => [row.nfactura, row]))
   const comparisons = new Map<number, Comparison>()

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import { localDateOf, today, toStoredInstant, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
 import type { ClientContract } from '../contract.ts'
-import { rolledBack, transaction, type Database } from '../db/database.ts'
+import { changesSoFar, rolledBack, transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput } from '../errors.ts'
 import { chunkRanges, insertBodyChunks } from '../batches/body-chunks.ts'
 import { bodyCompressor, type Compression } from '../batches/body-compressor.ts'
@@ -19,6 +19,8 @@ import { checkStructure, type ReceivedInvoice } from './intake.structure.ts'
 import { placeOf, scanBody, type BodyLayout } from './body-layout.ts'
 import { contentHashesAhead, duplicateOfBody, duplicateOfContent, type ContentHashes } from './intake.duplicates.ts'
 import { compareAhead, NO_COMPARISONS, type Comparisons } from './intake.compare.ts'
+import { findInvoicesByNumbers } from '../invoices/invoices.store.ts'
+import { findReissueCandidatesInSlices, NO_CANDIDATES, type ReissueCandidates } from '../reissues/reissues.detection.ts'
 import { TimeSlices } from './time-slices.ts'
 import { holidaysOf, lastDayOfWindow } from '../returns/window.ts'
 
@@ -138,6 +140,8 @@ interface ReadBatch {
 
 /** A batch that also passed steps 5 and 6, not yet recorded. */
 interface CheckedBatch extends ReadBatch {
+  /** Nothing was written since the work ahead began: its re-issue candidates are the stored ones. */
+  aheadStillValid: boolean
   existing: Map<string, ExistingManifest>
   numbersHash: string
   contentHash: string | null
@@ -213,16 +217,30 @@ async function readSteps(deps: IntakeDeps, body: Buffer, slices: TimeSlices): Pr
  * while what it was computed from is unchanged.
  */
 interface Ahead {
+  /** The connection's `changesSoFar` before it was computed: unchanged at step 5, nothing it read has changed. */
+  changes: number
   /** Step 6: content hashes, when an earlier batch of the day has the same invoice numbers. */
   contentHashes: ContentHashes | null
   /** Step 8: the invoices already stored in their manifest, compared with the stored versions. */
   comparisons: Comparisons
+  /** Step 8: the stored look-alikes of the new invoices (src/reissues/reissues.detection.ts). */
+  reissueCandidates: ReissueCandidates
 }
 
 async function workAhead(deps: IntakeDeps, read: Omit<ReadBatch, 'compression' | 'ahead'>, slices: TimeSlices): Promise<Ahead> {
-  const contentHashes = await contentHashesAhead(deps.db, read.batch, read.invoices, read.todayDate.toString(), slices)
-  const comparisons = deps.contract.intake.existingInvoice === 'reject' ? NO_COMPARISONS : await compareAhead(deps.db, read.invoices, slices)
-  return { contentHashes, comparisons }
+  const { db, config } = deps
+  const changes = changesSoFar(db)
+  const contentHashes = await contentHashesAhead(db, read.batch, read.invoices, read.todayDate.toString(), slices)
+  const stored = findInvoicesByNumbers(
+    db,
+    read.invoices.map((invoice) => invoice.nfactura),
+  )
+  const comparisons = deps.contract.intake.existingInvoice === 'reject' ? NO_COMPARISONS : await compareAhead(db, read.invoices, stored, slices)
+  const { reissue } = config.intake
+  const storedNumbers = new Set(stored.map((row) => row.nfactura))
+  const newInvoices = read.invoices.filter((invoice) => !storedNumbers.has(invoice.nfactura)).map((invoice) => ({ fingerprint: invoice.fingerprint, date: read.dates.get(invoice)! }))
+  const reissueCandidates = reissue.enabled ? await findReissueCandidatesInSlices(db, newInvoices, reissue.windowDays, slices) : NO_CANDIDATES
+  return { changes, contentHashes, comparisons, reissueCandidates }
 }
 
 /**
@@ -234,6 +252,7 @@ async function workAhead(deps: IntakeDeps, read: Omit<ReadBatch, 'compression' |
 function checkAgainstStored(deps: IntakeDeps, read: ReadBatch): { duplicate: BatchDuplicate } | CheckedBatch {
   const { db, clock } = deps
   const { manifests, invoices, todayDate } = read
+  const aheadStillValid = changesSoFar(db) === read.ahead.changes
 
   // Step 5: existing manifests created on an earlier day accept no invoices.
   const existing = new Map<string, ExistingManifest>()
@@ -251,7 +270,7 @@ function checkAgainstStored(deps: IntakeDeps, read: ReadBatch): { duplicate: Bat
   // Step 6: the same content (in other bytes) already processed today is answered from its record.
   const content = duplicateOfContent(db, deps.log, read.batch, invoices, todayDate.toString(), read.ahead.contentHashes)
   if (content.duplicate) return { duplicate: content.duplicate }
-  return { ...read, existing, numbersHash: content.numbersHash, contentHash: content.contentHash }
+  return { ...read, aheadStillValid, existing, numbersHash: content.numbersHash, contentHash: content.contentHash }
 }
 
 /** Step 7's batch record (`received`). @returns its id. */
@@ -292,6 +311,7 @@ function applyRecorded(deps: IntakeDeps, checked: CheckedBatch, batchUuid: strin
       autoUpdateFields: new Set(config.intake.autoUpdateFields),
       dates: checked.dates,
       comparisons: checked.ahead.comparisons,
+      reissueCandidates: checked.aheadStillValid ? checked.ahead.reissueCandidates : null,
       originalPlace: (invoice) => placeOf(checked.layout, invoice.position - 1),
       returnsDeadline: lastDayOfWindow(checked.todayDate, config.returns.windowBusinessDays, holidaysOf(config.returns.holidays))?.toString() ?? null,
       reissue: config.intake.reissue,

@@ -2,6 +2,7 @@ import { LocalDate } from '@js-joda/core'
 import type { Database } from '../db/database.ts'
 import type { ReceivedInvoice } from '../intake/intake.structure.ts'
 import { findInvoicesByFingerprints, type FingerprintMatch } from '../invoices/invoices.store.ts'
+import type { TimeSlices } from '../intake/time-slices.ts'
 
 /**
  * Possible re-issues (issue 16): a new invoice whose fingerprint — customer, products and units,
@@ -32,7 +33,42 @@ export const NO_CANDIDATES: ReissueCandidates = new Map()
  * stored before it.
  */
 export function findReissueCandidates(db: Database, invoices: ReadonlyArray<{ fingerprint: string; date: LocalDate }>, windowDays: number): ReissueCandidates {
-  if (invoices.length === 0) return NO_CANDIDATES
+  const candidates = new Map<string, Map<number, FingerprintMatch[]>>()
+  addCandidates(db, candidates, invoices, windowDays)
+  return candidates
+}
+
+/**
+ * `findReissueCandidates` ahead of step 8 (src/intake/intake.service.ts), a few thousand
+ * fingerprints per query with the event loop let in between: the same candidates (each
+ * fingerprint's are found on their own).
+ */
+export async function findReissueCandidatesInSlices(
+  db: Database,
+  invoices: ReadonlyArray<{ fingerprint: string; date: LocalDate }>,
+  windowDays: number,
+  slices: TimeSlices,
+): Promise<ReissueCandidates> {
+  const byFingerprint = new Map<string, Array<{ fingerprint: string; date: LocalDate }>>()
+  for (const invoice of invoices) {
+    const same = byFingerprint.get(invoice.fingerprint)
+    if (same) same.push(invoice)
+    else byFingerprint.set(invoice.fingerprint, [invoice])
+  }
+  const groups = [...byFingerprint.values()]
+  const candidates = new Map<string, Map<number, FingerprintMatch[]>>()
+  for (let from = 0; from < groups.length; from += FINGERPRINTS_PER_QUERY) {
+    addCandidates(db, candidates, groups.slice(from, from + FINGERPRINTS_PER_QUERY).flat(), windowDays)
+    if (slices.due()) await slices.next()
+  }
+  return candidates
+}
+
+/** ~30 ms of the query with ten stored look-alikes of each fingerprint. */
+const FINGERPRINTS_PER_QUERY = 1000
+
+function addCandidates(db: Database, candidates: Map<string, Map<number, FingerprintMatch[]>>, invoices: ReadonlyArray<{ fingerprint: string; date: LocalDate }>, windowDays: number): void {
+  if (invoices.length === 0) return
   let earliest = invoices[0]!.date
   let latest = earliest
   for (const { date } of invoices) {
@@ -40,17 +76,15 @@ export function findReissueCandidates(db: Database, invoices: ReadonlyArray<{ fi
     if (date.isAfter(latest)) latest = date
   }
   const fingerprints = [...new Set(invoices.map((invoice) => invoice.fingerprint))]
-  const byFingerprint = new Map<string, Map<number, FingerprintMatch[]>>()
   for (const match of findInvoicesByFingerprints(db, fingerprints, earliest.minusDays(windowDays).toString(), latest.plusDays(windowDays).toString())) {
-    let byDay = byFingerprint.get(match.fingerprint)
-    if (byDay === undefined) byFingerprint.set(match.fingerprint, (byDay = new Map()))
+    let byDay = candidates.get(match.fingerprint)
+    if (byDay === undefined) candidates.set(match.fingerprint, (byDay = new Map()))
     const day = LocalDate.parse(match.fecha_factura).toEpochDay()
     const list = byDay.get(day)
     if (list) list.push(match)
     else byDay.set(day, [match])
   }
-  for (const byDay of byFingerprint.values()) for (const list of byDay.values()) list.sort((a, b) => a.id - b.id)
-  return byFingerprint
+  for (const fingerprint of fingerprints) for (const list of candidates.get(fingerprint)?.values() ?? []) list.sort((a, b) => a.id - b.id)
 }
 
 /**
