@@ -88,7 +88,8 @@ export function shown(value: unknown): string {
   if (typeof value === 'number' && !Number.isFinite(value)) return 'un número demasiado grande'
   let text: string
   try {
-    text = JSON.stringify(value) ?? String(value)
+    // A long text is cut before it is written out: a 100 MB one would be copied twice to show 57 characters.
+    text = typeof value === 'string' && value.length > 60 ? `${JSON.stringify(value.slice(0, 60)).slice(0, -1)}` : (JSON.stringify(value) ?? String(value))
   } catch {
     return 'un valor anidado demasiado profundo'
   }
