@@ -19,6 +19,15 @@ export function dayMonthYearOf(text: string): LocalDate | null {
   return match ? realDate(Number(match[3]), Number(match[2]), Number(match[1])) : null
 }
 
+/**
+ * Days since 1970-01-01 of a stored `YYYY-MM-DD` (a date the service wrote, so real): what
+ * `LocalDate.parse(text).toEpochDay()` answers, without building a LocalDate (re-issue detection
+ * reads tens of thousands of them).
+ */
+export function epochDayOfStored(text: string): number {
+  return Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10))) / 86_400_000
+}
+
 /** A date written the client's way, `dd/MM/yyyy`. */
 export function dayMonthYearText(date: LocalDate): string {
   const text = date.toString()

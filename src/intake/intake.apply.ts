@@ -4,7 +4,7 @@ import type { Config } from '../config.ts'
 import type { ClientContract } from '../contract.ts'
 import type { Database } from '../db/database.ts'
 import { findPendingConflictId, insertConflict } from '../conflicts/conflicts.store.ts'
-import { findInvoicesByNumbers, insertInvoice, replaceInvoice, type ExistingInvoice } from '../invoices/invoices.store.ts'
+import { findInvoicesByNumbers, findNamedInvoices, insertInvoice, replaceInvoice, type ExistingInvoice } from '../invoices/invoices.store.ts'
 import { insertManifest, type ExistingManifest } from '../manifests/manifests.store.ts'
 import { findPossibleReissues, findReissueCandidates, NO_CANDIDATES, type PossibleReissue, type ReissueCandidates } from '../reissues/reissues.detection.ts'
 import { insertReissue } from '../reissues/reissues.store.ts'
@@ -77,8 +77,8 @@ export function applyBatch(
   const verdicts = [...manifests].map(([numero, invoices]) => {
     const manifest = existingManifests.get(numero)
     let rejection = findRejection(context, numero, invoices, manifest, existingInvoices)
-    const repeats = rejection ? [] : findPossibleReissues(candidates, numero, invoices.filter(isNew), context.dates, reissue.windowDays)
-    if (repeats.length >= reissue.blockThreshold && reissue.action === 'reject') rejection = reissueRejection(numero, invoices, repeats)
+    const repeats = rejection ? [] : findPossibleReissues(candidates, manifest?.id ?? null, invoices.filter(isNew), context.dates, reissue.windowDays)
+    if (repeats.length >= reissue.blockThreshold && reissue.action === 'reject') rejection = reissueRejection(db, numero, invoices, repeats)
     return { numero, invoices, manifest, rejection, repeats }
   })
   const storesNothing = context.contract.allOrNothing && verdicts.some((verdict) => verdict.rejection !== null)
@@ -115,7 +115,7 @@ export function applyBatch(
           at: context.at,
         })
         const repeat = repeated.get(invoice)
-        if (repeat) insertReissue(db, { invoiceId, originalInvoiceId: repeat.original.id, batchId: context.batchId, daysApart: repeat.daysApart, at: context.at })
+        if (repeat) insertReissue(db, { invoiceId, originalInvoiceId: repeat.originalId, batchId: context.batchId, daysApart: repeat.daysApart, at: context.at })
         resumen.insertadas += 1
       } else {
         resumen[compareWithStored(context, invoice, existing, numero, advertencias, storedChunks)] += 1
@@ -126,7 +126,11 @@ export function applyBatch(
 }
 
 /** `intake.reissue.action` "reject": the manifest names each possible re-issue and what it repeats. */
-function reissueRejection(numero: string, invoices: readonly ReceivedInvoice[], repeats: readonly PossibleReissue[]): RejectedManifest {
+function reissueRejection(db: Database, numero: string, invoices: readonly ReceivedInvoice[], repeats: readonly PossibleReissue[]): RejectedManifest {
+  const originals = findNamedInvoices(
+    db,
+    repeats.map((repeat) => repeat.originalId),
+  )
   return {
     manifiesto: numero,
     total_facturas: invoices.length,
@@ -135,7 +139,9 @@ function reissueRejection(numero: string, invoices: readonly ReceivedInvoice[], 
       `${repeats.length} factura(s) del manifiesto ${numero} son idénticas a facturas ya registradas en otro manifiesto (mismo cliente, ` +
       'mismos productos y cantidades, mismo total) con otro número: parecen re-emisiones, y el manifiesto no se insertó. No reenvíe esas ' +
       'facturas; las demás pueden enviarse en un manifiesto sin ellas.',
-    facturas_duplicadas_exactas: repeats.map(({ invoice, original, daysApart }) => ({
+    facturas_duplicadas_exactas: repeats.map(({ invoice, originalId, daysApart }) => {
+      const original = originals.get(originalId)!
+      return {
       factura: invoice.nfactura,
       identica_a: original.nfactura,
       manifiesto_original: original.manifest_numero,
@@ -143,7 +149,8 @@ function reissueRejection(numero: string, invoices: readonly ReceivedInvoice[], 
       cliente: textOf(invoice.raw.Cliente as string | number),
       total: numberOf(invoice.raw.Total as string | number),
       dias_diferencia: daysApart,
-    })),
+      }
+    }),
   }
 }
 

@@ -33,47 +33,79 @@ export function findInvoicesByNumbers(db: Database, nfacturas: readonly string[]
   )
 }
 
-/** A stored invoice whose fingerprint a new one shares: a possible original of a re-issue. */
-export interface FingerprintMatch {
-  id: number
-  nfactura: string
+/**
+ * The stored look-alikes of one fingerprint on one day (not annulled): the lowest id, its
+ * manifest, and the lowest id of any other manifest. That is all re-issue detection needs: the
+ * lowest id of the day outside any one manifest is one of the two, however many look-alikes are
+ * stored (a shop that buys the same basket every week has thousands).
+ */
+export interface LookalikeDay {
   fingerprint: string
   fecha_factura: string
-  manifest_numero: string
+  first_id: number
+  first_manifest_id: number
+  /** null: every look-alike of the day is in the first one's manifest. */
+  second_id: number | null
 }
 
 /**
- * For each fingerprint of `fingerprints` and each invoice date `from`..`to` (YYYY-MM-DD,
- * inclusive), the first two stored invoices (not annulled, lowest ids) that lie in different
- * manifests. That is all re-issue detection needs: the lowest id of that day outside any one
- * manifest is one of these two, however many look-alikes are stored (a shop that buys the same
- * basket every week has thousands). One query for a whole batch, on the (fingerprint,
- * fecha_factura) index; the rows it answers are bounded by fingerprints × days × 2.
+ * `LookalikeDay` of each fingerprint of `fingerprints` on each date `from`..`to` (YYYY-MM-DD,
+ * inclusive) that has look-alikes: one row per fingerprint and day, read from the (fingerprint,
+ * fecha_factura, manifest_id) index alone.
  */
-export function findInvoicesByFingerprints(db: Database, fingerprints: readonly string[], from: string, to: string): FingerprintMatch[] {
+export function findLookalikeDays(db: Database, fingerprints: readonly string[], from: string, to: string): LookalikeDay[] {
   return all(
     db,
     db.query
       .with('firsts', (query) =>
         query
           .selectFrom('invoices')
-          .select(['fingerprint', 'fecha_factura', sql<number>`min(id)`.as('id')])
+          .select(['fingerprint', 'fecha_factura', sql<number>`min(id)`.as('first_id')])
           .where(sql<boolean>`fingerprint IN (SELECT value FROM json_each(${JSON.stringify(fingerprints)}))`)
           .where('fecha_factura', '>=', from)
           .where('fecha_factura', '<=', to)
           .where('annulled_at', 'is', null)
-          .groupBy(['fingerprint', 'fecha_factura', 'manifest_id']),
+          .groupBy(['fingerprint', 'fecha_factura']),
       )
-      .with('ranked', (query) =>
-        query.selectFrom('firsts').select(['id', sql<number>`row_number() OVER (PARTITION BY fingerprint, fecha_factura ORDER BY id)`.as('rank')]),
-      )
-      .selectFrom('ranked as r')
-      .innerJoin('invoices as i', 'i.id', 'r.id')
-      .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'i.fingerprint', 'i.fecha_factura', 'm.numero as manifest_numero'])
-      .where('r.rank', '<=', 2)
-      .$narrowType<{ fingerprint: string }>(),
+      .selectFrom('firsts as f')
+      .innerJoin('invoices as i', 'i.id', 'f.first_id')
+      .select((eb) => [
+        'f.fingerprint',
+        'f.fecha_factura',
+        'f.first_id',
+        'i.manifest_id as first_manifest_id',
+        eb
+          .selectFrom('invoices as other')
+          .select(sql<number>`min(other.id)`.as('id'))
+          .whereRef('other.fingerprint', '=', 'f.fingerprint')
+          .whereRef('other.fecha_factura', '=', 'f.fecha_factura')
+          .where('other.annulled_at', 'is', null)
+          .whereRef('other.manifest_id', '<>', 'i.manifest_id')
+          .as('second_id'),
+      ])
+      .$narrowType<{ fingerprint: string; second_id: number | null }>(),
   )
+}
+
+/** A stored invoice as a re-issue rejection names it. */
+export interface NamedInvoice {
+  id: number
+  nfactura: string
+  fecha_factura: string
+  manifest_numero: string
+}
+
+/** The invoices of `ids` with their numbers, dates and manifests, by id. */
+export function findNamedInvoices(db: Database, ids: readonly number[]): Map<number, NamedInvoice> {
+  const rows = all(
+    db,
+    db.query
+      .selectFrom('invoices as i')
+      .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+      .select(['i.id', 'i.nfactura', 'i.fecha_factura', 'm.numero as manifest_numero'])
+      .where(sql<boolean>`i.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`),
+  )
+  return new Map(rows.map((row) => [row.id, row]))
 }
 
 /** A confirmed re-issue: the invoice stops counting in its manifest's totals and taking returns. */

@@ -1,8 +1,9 @@
-import { LocalDate } from '@js-joda/core'
+import type { LocalDate } from '@js-joda/core'
+import { epochDayOfStored } from '../calendar.ts'
 import type { Database } from '../db/database.ts'
 import type { ReceivedInvoice } from '../intake/intake.structure.ts'
-import { findInvoicesByFingerprints, type FingerprintMatch } from '../invoices/invoices.store.ts'
 import type { TimeSlices } from '../intake/time-slices.ts'
+import { findLookalikeDays, type LookalikeDay } from '../invoices/invoices.store.ts'
 
 /**
  * Possible re-issues (issue 16): a new invoice whose fingerprint — customer, products and units,
@@ -11,29 +12,28 @@ import type { TimeSlices } from '../intake/time-slices.ts'
  * a day later; a legitimate repeat order (the same weekly basket) comes 5–7 days apart.
  */
 
-/**
- * Stored look-alikes by fingerprint, then by invoice date (epoch day): per day at most the two
- * lowest ids that lie in different manifests (see `findInvoicesByFingerprints`), lowest first.
- */
-export type ReissueCandidates = ReadonlyMap<string, ReadonlyMap<number, readonly FingerprintMatch[]>>
+/** Stored look-alikes by fingerprint, then by invoice date (epoch day): see `LookalikeDay`. */
+export type ReissueCandidates = ReadonlyMap<string, ReadonlyMap<number, LookalikeDay>>
 
 export interface PossibleReissue {
   invoice: ReceivedInvoice
   /** The stored invoice it repeats: the closest in date, then the first stored. */
-  original: FingerprintMatch
+  originalId: number
   daysApart: number
 }
 
 export const NO_CANDIDATES: ReissueCandidates = new Map()
 
+type Dated = { fingerprint: string; date: LocalDate }
+
 /**
  * The stored invoices (not annulled) that share a fingerprint with `invoices` and are dated
- * within reach of them: one query for the whole batch, bounded by fingerprints × days × 2 rows
- * whatever is stored. Invoices of the same batch are not compared with each other; only what was
- * stored before it.
+ * within reach of them: one query for the whole batch, one row per fingerprint and day whatever
+ * is stored. Invoices of the same batch are not compared with each other; only what was stored
+ * before it.
  */
-export function findReissueCandidates(db: Database, invoices: ReadonlyArray<{ fingerprint: string; date: LocalDate }>, windowDays: number): ReissueCandidates {
-  const candidates = new Map<string, Map<number, FingerprintMatch[]>>()
+export function findReissueCandidates(db: Database, invoices: readonly Dated[], windowDays: number): ReissueCandidates {
+  const candidates = new Map<string, Map<number, LookalikeDay>>()
   addCandidates(db, candidates, invoices, windowDays)
   return candidates
 }
@@ -43,20 +43,15 @@ export function findReissueCandidates(db: Database, invoices: ReadonlyArray<{ fi
  * fingerprints per query with the event loop let in between: the same candidates (each
  * fingerprint's are found on their own).
  */
-export async function findReissueCandidatesInSlices(
-  db: Database,
-  invoices: ReadonlyArray<{ fingerprint: string; date: LocalDate }>,
-  windowDays: number,
-  slices: TimeSlices,
-): Promise<ReissueCandidates> {
-  const byFingerprint = new Map<string, Array<{ fingerprint: string; date: LocalDate }>>()
+export async function findReissueCandidatesInSlices(db: Database, invoices: readonly Dated[], windowDays: number, slices: TimeSlices): Promise<ReissueCandidates> {
+  const byFingerprint = new Map<string, Dated[]>()
   for (const invoice of invoices) {
     const same = byFingerprint.get(invoice.fingerprint)
     if (same) same.push(invoice)
     else byFingerprint.set(invoice.fingerprint, [invoice])
   }
   const groups = [...byFingerprint.values()]
-  const candidates = new Map<string, Map<number, FingerprintMatch[]>>()
+  const candidates = new Map<string, Map<number, LookalikeDay>>()
   for (let from = 0; from < groups.length; from += FINGERPRINTS_PER_QUERY) {
     addCandidates(db, candidates, groups.slice(from, from + FINGERPRINTS_PER_QUERY).flat(), windowDays)
     if (slices.due()) await slices.next()
@@ -64,10 +59,10 @@ export async function findReissueCandidatesInSlices(
   return candidates
 }
 
-/** ~30 ms of the query with ten stored look-alikes of each fingerprint. */
-const FINGERPRINTS_PER_QUERY = 1000
+/** ~10 ms of the query with ten stored look-alikes of each fingerprint. */
+const FINGERPRINTS_PER_QUERY = 2000
 
-function addCandidates(db: Database, candidates: Map<string, Map<number, FingerprintMatch[]>>, invoices: ReadonlyArray<{ fingerprint: string; date: LocalDate }>, windowDays: number): void {
+function addCandidates(db: Database, candidates: Map<string, Map<number, LookalikeDay>>, invoices: readonly Dated[], windowDays: number): void {
   if (invoices.length === 0) return
   let earliest = invoices[0]!.date
   let latest = earliest
@@ -76,25 +71,21 @@ function addCandidates(db: Database, candidates: Map<string, Map<number, Fingerp
     if (date.isAfter(latest)) latest = date
   }
   const fingerprints = [...new Set(invoices.map((invoice) => invoice.fingerprint))]
-  for (const match of findInvoicesByFingerprints(db, fingerprints, earliest.minusDays(windowDays).toString(), latest.plusDays(windowDays).toString())) {
-    let byDay = candidates.get(match.fingerprint)
-    if (byDay === undefined) candidates.set(match.fingerprint, (byDay = new Map()))
-    const day = LocalDate.parse(match.fecha_factura).toEpochDay()
-    const list = byDay.get(day)
-    if (list) list.push(match)
-    else byDay.set(day, [match])
+  for (const day of findLookalikeDays(db, fingerprints, earliest.minusDays(windowDays).toString(), latest.plusDays(windowDays).toString())) {
+    let byDay = candidates.get(day.fingerprint)
+    if (byDay === undefined) candidates.set(day.fingerprint, (byDay = new Map()))
+    byDay.set(epochDayOfStored(day.fecha_factura), day)
   }
-  for (const fingerprint of fingerprints) for (const list of candidates.get(fingerprint)?.values() ?? []) list.sort((a, b) => a.id - b.id)
 }
 
 /**
- * The new invoices of manifest `numero` that repeat a stored invoice of another manifest. Each
- * looks at most at 2 × (2 × windowDays + 1) stored invoices: the days nearest to its own first,
- * and on each day the lowest id outside its manifest.
+ * The new invoices of a manifest (`manifestId`, or null while it is not stored yet) that repeat a
+ * stored invoice of another manifest. Each looks at most at 2 × (2 × windowDays + 1) stored
+ * invoices: the days nearest to its own first, and on each day the lowest id outside its manifest.
  */
 export function findPossibleReissues(
   candidates: ReissueCandidates,
-  numero: string,
+  manifestId: number | null,
   newInvoices: readonly ReceivedInvoice[],
   dates: ReadonlyMap<ReceivedInvoice, LocalDate | null>,
   windowDays: number,
@@ -105,11 +96,11 @@ export function findPossibleReissues(
     if (byDay === undefined) continue
     const day = dates.get(invoice)!.toEpochDay()
     for (let daysApart = 0; daysApart <= windowDays; daysApart++) {
-      const before = firstOutside(byDay.get(day - daysApart), numero)
-      const after = daysApart === 0 ? undefined : firstOutside(byDay.get(day + daysApart), numero)
-      const original = before === undefined || (after !== undefined && after.id < before.id) ? after : before
-      if (original !== undefined) {
-        found.push({ invoice, original, daysApart })
+      const before = firstOutside(byDay.get(day - daysApart), manifestId)
+      const after = daysApart === 0 ? null : firstOutside(byDay.get(day + daysApart), manifestId)
+      const originalId = before === null || (after !== null && after < before) ? after : before
+      if (originalId !== null) {
+        found.push({ invoice, originalId, daysApart })
         break
       }
     }
@@ -117,7 +108,8 @@ export function findPossibleReissues(
   return found
 }
 
-/** The lowest-id invoice of a day's look-alikes that is not in manifest `numero`. */
-function firstOutside(matches: readonly FingerprintMatch[] | undefined, numero: string): FingerprintMatch | undefined {
-  return matches?.find((match) => match.manifest_numero !== numero)
+/** The lowest id of a day's look-alikes that is not in manifest `manifestId`. */
+function firstOutside(day: LookalikeDay | undefined, manifestId: number | null): number | null {
+  if (day === undefined) return null
+  return day.first_manifest_id !== manifestId ? day.first_id : day.second_id
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { WarehouseScope } from '../actor.ts'
-import { all, first, run, type Database } from '../db/database.ts'
+import { all, first, preparedStatement, run, type Database } from '../db/database.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
 import type { ManifestState, ReissueState } from '../db/tables.ts'
 
@@ -37,17 +37,11 @@ export interface ReissueRow {
 }
 
 export function insertReissue(db: Database, reissue: { invoiceId: number; originalInvoiceId: number; batchId: number; daysApart: number; at: string }): number {
-  const result = run(
-    db,
-    db.query.insertInto('invoice_reissues').values({
-      invoice_id: reissue.invoiceId,
-      original_invoice_id: reissue.originalInvoiceId,
-      batch_id: reissue.batchId,
-      days_apart: reissue.daysApart,
-      estado: 'pending',
-      created_at: reissue.at,
-    }),
+  // Prepared once: a batch of 10,000 look-alikes inserts 10,000 of them.
+  const statement = preparedStatement(db, 'insert-reissue', (query) =>
+    query.insertInto('invoice_reissues').values({ invoice_id: 0, original_invoice_id: 0, batch_id: 0, days_apart: 0, estado: 'pending', created_at: '' }),
   )
+  const result = statement.run(reissue.invoiceId, reissue.originalInvoiceId, reissue.batchId, reissue.daysApart, 'pending', reissue.at)
   return Number(result.lastInsertRowid)
 }
 
