@@ -10,8 +10,8 @@ import { generateBatch } from './generator.ts'
 import { API_KEY, getBytes, postBatch, postOperator, settleClient, startService } from './service.ts'
 import { median, type Bench } from './table.ts'
 
-/** Issue 15's budgets for one page. */
-const COLD_BUDGET_MS = 30
+/** Contract §8: a full page cold ≤ 50 ms, cached ≤ 5 ms. */
+const COLD_BUDGET_MS = 50
 const CACHED_BUDGET_MS = 5
 
 export async function benchListing(bench: Bench, count: number): Promise<void> {

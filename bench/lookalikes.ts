@@ -6,6 +6,7 @@
  * them. A ping loop runs beside each. The stored database is built once through the service, then
  * each run starts on a copy of it.
  */
+import { execFileSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { expectProcessed, PING_STALL_BUDGET_MS, type MeasuredBatch } from './batches.ts'
@@ -76,8 +77,10 @@ async function storeLookalikes(bench: Bench, invoices: Invoice[], copies: number
 
 /**
  * A fresh service on a copy of the stored database (a run adds its batch to the copy only), once
- * the snapshot it takes as it starts (there is none yet in its backups/) is written: that is the
- * service's daily work, not the batch's, and on 250 MB it takes a second of the same thread.
+ * the snapshot it takes as it starts (there is none yet in its backups/) is written and the copies
+ * are on disk (`sync`): that is the service's daily work, not the batch's — on 250 MB it takes a
+ * second of the same thread, and the system writing its pages out meanwhile held the batch's
+ * commit (`synchronous=FULL`) behind them.
  */
 async function onCopyOf(bench: Bench, database: string, work: (url: string) => Promise<void>): Promise<void> {
   const path = join(mkdtempSync(join(bench.work, 'lookalikes-')), 'manifiesto.db')
@@ -85,6 +88,7 @@ async function onCopyOf(bench: Bench, database: string, work: (url: string) => P
   const service = await startService(bench.work, { config: { database: { path } }, startMs: 60_000 })
   try {
     await startupSnapshot(join(service.folder, 'backups'))
+    execFileSync('sync')
     await work(service.url)
   } finally {
     await service.stop()
