@@ -111,7 +111,7 @@ CREATE TABLE invoices (
   original TEXT NOT NULL,
   created_at TEXT NOT NULL,
   updated_at TEXT,
-  -- Economic fingerprint (src/reissues/fingerprint.ts): customer, products and units, total.
+  -- Economic fingerprint (src/invoices/fingerprint.ts): customer, products and units, total.
   fingerprint TEXT,
   -- Set when a possible re-issue is confirmed: the copy leaves its manifest's totals.
   annulled_at TEXT,

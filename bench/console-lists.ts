@@ -13,14 +13,15 @@ import { Writable } from 'node:stream'
 import { PasswordRules } from '../src/accounts/password-rules.ts'
 import { DEFAULT_PASSWORD_COST } from '../src/accounts/passwords.ts'
 import { createUser } from '../src/accounts/users.service.ts'
-import { createApp } from '../src/app.ts'
-import { systemClock } from '../src/clock.ts'
-import { DEFAULT_CONFIG, validateConfig } from '../src/config.ts'
+import { createApp } from '../src/app/app.ts'
+import { systemClock } from '../src/core/clock.ts'
+import { DEFAULT_CONFIG, validateConfig } from '../src/config/config.ts'
 import { closeDatabase, openDatabase } from '../src/db/database.ts'
 import { migrateDatabase } from '../src/db/migrate.ts'
 import { startServer } from '../src/http/server.ts'
-import { createLogger } from '../src/logger.ts'
+import { createLogger } from '../src/logging/logger.ts'
 import { fillDatabase, middleManifest, PER_MANIFEST } from './million.ts'
+import { DERIVED_VALUES } from '../src/app/derived-values.ts'
 
 const INVOICES = Number(process.argv.find((arg) => arg.startsWith('--invoices='))?.slice(11) ?? 1_000_000)
 /** `--keep=DIR`: build (or reuse) the database in DIR and leave it there, to study query plans. */
@@ -45,7 +46,7 @@ try {
     'banco de la consola',
   )
   const db = openDatabase(config.database.path)
-  migrateDatabase(db)
+  migrateDatabase(db, DERIVED_VALUES)
   const clock = systemClock(config.dates.timezone)
   if (!reuse) {
     const started = performance.now()

@@ -8,12 +8,13 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase } from '../src/db/database.ts'
 import { migrateDatabase } from '../src/db/migrate.ts'
-import { INVOICE_FIELDS, LINE_FIELDS, columnValue } from '../src/intake/invoice-fields.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, columnValue } from '../src/invoices/invoice-fields.ts'
+import { DERIVED_VALUES } from '../src/app/derived-values.ts'
 
 const [file, dir] = process.argv.slice(2) as [string, string]
 const bytes = readFileSync(file)
 const db = openDatabase(join(dir, 'floor.db'))
-migrateDatabase(db)
+migrateDatabase(db, DERIVED_VALUES)
 
 const started = performance.now()
 const batch = JSON.parse(bytes.toString('utf8')) as Array<Record<string, unknown>>

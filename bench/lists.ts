@@ -12,6 +12,7 @@ import { migrateDatabase } from '../src/db/migrate.ts'
 import { fillDatabase, middleBatchDay, middleManifest } from './million.ts'
 import { getOperator, startService, type Answer } from './service.ts'
 import { format, median, type Bench } from './table.ts'
+import { DERIVED_VALUES } from '../src/app/derived-values.ts'
 
 const PAGE_BUDGET_MS = 50
 const REQUESTS = 7
@@ -57,7 +58,7 @@ async function prepareDatabase(bench: Bench, invoices: number, keep: string | un
     const started = performance.now()
     const db = openDatabase(database)
     try {
-      migrateDatabase(db)
+      migrateDatabase(db, DERIVED_VALUES)
       fillDatabase(db, invoices)
     } finally {
       closeDatabase(db)

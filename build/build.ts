@@ -21,7 +21,7 @@ import { basename, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import packageJson from '../package.json' with { type: 'json' }
-import { SEA_ASSET_PREFIX, SEA_LIST_ASSET } from '../src/console/console-files.ts'
+import { SEA_ASSET_PREFIX, SEA_LIST_ASSET } from '../src/console-assets/console-files.ts'
 import { buildConsole } from './console.ts'
 import { releaseTime, writeChecksums, writeReleaseArchive, type Platform } from './release.ts'
 import { DOCS_FILES, docsAssetKey, docsSourcePath, type DocsFileName } from '../src/api-docs/api-docs.assets.ts'
@@ -84,7 +84,7 @@ const addonDir = fetchPackage(ADDON_PACKAGE)
 const bundle = join(CACHE, 'sea', 'manifiesto.cjs')
 await bundleForSea(bundle, join(addonDir, 'package/lib/index.js'))
 // The operator console travels inside the executable as assets (`consola/…`), listed in
-// `consola/files.json`; the service serves them from memory (src/console/console-files.ts).
+// `consola/files.json`; the service serves them from memory (src/console-assets/console-files.ts).
 const consoleAssets = await consoleAssetsForSea(join(CACHE, 'sea', 'consola'))
 // The blob must come from exactly the Node version it goes into: the Linux binary makes both.
 const blobNode = extractVerified(TARGETS[0]!, fetchPackage(TARGETS[0]!.nodePackage), TARGETS[0]!.nodeFile, TARGETS[0]!.nodeSha256)

@@ -5,10 +5,10 @@ import { checkInstallation } from './commands/check.ts'
 import { describeStartFailure } from './commands/start-failure.ts'
 import { runUserCommand } from './commands/users.ts'
 import { closeDatabase, openDatabase, sqliteVersion } from './db/database.ts'
-import { ConfigError, loadConfig } from './config.ts'
+import { ConfigError, loadConfig } from './config/config.ts'
 import { DatabaseTooNewError, ForeignDatabaseError } from './db/migrate.ts'
-import { serve } from './main.ts'
-import { VERSION } from './version.ts'
+import { serve } from './app/main.ts'
+import { VERSION } from './core/version.ts'
 
 const USAGE = `manifiesto ${VERSION}
 

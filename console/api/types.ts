@@ -9,7 +9,7 @@ import type { AuditEntryView, AuditQuery } from '../../src/audit/audit.schemas.t
 import type { BatchView } from '../../src/batches/batches.schemas.ts'
 import type { ConflictDetail, ConflictView } from '../../src/conflicts/conflicts.schemas.ts'
 import type { DashboardView } from '../../src/dashboard/dashboard.schemas.ts'
-import type { InvoiceView } from '../../src/invoices/invoices.schemas.ts'
+import type { InvoiceView } from '../../src/lookup/lookup.schemas.ts'
 import type { ManifestDetail, ManifestInvoice, ManifestInvoicePage, ManifestInvoiceQuery, ManifestListItem, ManifestListQuery, ManifestPage, ManifestView } from '../../src/manifests/manifests.schemas.ts'
 import type { CreateReasonBody, Reason, UpdateReasonBody } from '../../src/reasons/reasons.schemas.ts'
 import type { ReissueView } from '../../src/reissues/reissues.schemas.ts'

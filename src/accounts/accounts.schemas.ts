@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { SpanishText } from '../http/vocabulary.ts'
+import { SpanishText } from '../schemas/vocabulary.ts'
 
 export const RoleSchema = Type.Union([Type.Literal('operador'), Type.Literal('supervisor'), Type.Literal('admin')], {
   description: 'operador: consulta y registra devoluciones; supervisor: además aprueba, cierra, decide; admin: todo y los usuarios',

@@ -1,4 +1,4 @@
-import { invalidInput } from '../errors.ts'
+import { invalidInput } from '../core/errors.ts'
 
 /**
  * The rules every new password meets, wherever it is set (the console, the operator API, the

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { Actor } from '../actor.ts'
+import type { Actor } from '../access/actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
-import { nowMillis, toStoredInstant, type Clock } from '../clock.ts'
-import type { Config } from '../config.ts'
+import { nowMillis, toStoredInstant, type Clock } from '../core/clock.ts'
+import type { Config } from '../config/config.ts'
 import { transaction, type Database } from '../db/database.ts'
-import { DomainError, invalidInput } from '../errors.ts'
+import { DomainError, invalidInput } from '../core/errors.ts'
 import type { SessionView } from './accounts.schemas.ts'
 import {
   deleteExpiredSessions,

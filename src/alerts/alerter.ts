@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
-import { nowMillis, toStoredInstant, type Clock } from '../clock.ts'
-import { VERSION } from '../version.ts'
+import { nowMillis, toStoredInstant, type Clock } from '../core/clock.ts'
+import { VERSION } from '../core/version.ts'
 
 export interface Alerter {
   /** Reports a genuine internal failure; never throws, never waits. */

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { pagingHeaders } from '../http/paging.ts'
+import { pagingHeaders } from '../schemas/paging.ts'
 import { defineRoute, type Route } from '../http/route.ts'
 import { AUDIT_PAGE_SIZE, AuditEntryView, AuditQuery } from './audit.schemas.ts'
 import { listAuditEntries, type AuditDeps } from './audit.service.ts'

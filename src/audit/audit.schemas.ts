@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { LocalDate, Page } from '../http/vocabulary.ts'
+import { LocalDate, Page } from '../schemas/vocabulary.ts'
 
 export const AUDIT_PAGE_SIZE = 500
 

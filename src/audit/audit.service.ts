@@ -1,5 +1,5 @@
-import { scopeOf, type Actor } from '../actor.ts'
-import { formatLocalDateTime, localDaysRange, type Clock } from '../clock.ts'
+import { scopeOf, type Actor } from '../access/actor.ts'
+import { formatLocalDateTime, localDaysRange, type Clock } from '../core/clock.ts'
 import type { Database } from '../db/database.ts'
 import { AUDIT_PAGE_SIZE, type AuditEntryView } from './audit.schemas.ts'
 import { findAuditEntries } from './audit.store.ts'

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
-import type { WarehouseScope } from '../actor.ts'
+import type { WarehouseScope } from '../access/actor.ts'
 import { all, run, type Database } from '../db/database.ts'
-import { inWarehouses } from '../db/warehouse-scope.ts'
+import { inWarehouses } from '../access/warehouse-scope.ts'
 
 export interface AuditEntry {
   at: string

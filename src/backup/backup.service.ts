@@ -2,8 +2,8 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { DateTimeFormatter, LocalDateTime } from '@js-joda/core'
 import type { Logger } from 'pino'
-import { localDateTime, nowMillis, type Clock } from '../clock.ts'
-import type { Config } from '../config.ts'
+import { localDateTime, nowMillis, type Clock } from '../core/clock.ts'
+import type { Config } from '../config/config.ts'
 import { closeDatabase, openDatabase, type Database } from '../db/database.ts'
 
 export interface BackupResult {

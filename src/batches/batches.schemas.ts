@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { LocalDate } from '../http/vocabulary.ts'
+import { LocalDate } from '../schemas/vocabulary.ts'
 
 export const BatchView = Type.Object({
   batch_uuid: Type.String(),

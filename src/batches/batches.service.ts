@@ -1,8 +1,8 @@
 import { gunzipSync } from 'node:zlib'
-import { formatLocalDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
-import type { Config } from '../config.ts'
+import { formatLocalDateTime, today, toStoredInstant, type Clock } from '../core/clock.ts'
+import type { Config } from '../config/config.ts'
 import type { Database } from '../db/database.ts'
-import { notFound } from '../errors.ts'
+import { notFound } from '../core/errors.ts'
 import { findChunkedBody } from './body-chunks.ts'
 import type { BatchView } from './batches.schemas.ts'
 import {

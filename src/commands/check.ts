@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import type { LoadedConfig } from '../config.ts'
+import type { LoadedConfig } from '../config/config.ts'
 import { closeDatabase, openDatabase } from '../db/database.ts'
 import { foreignDatabaseProblem, LATEST_SCHEMA_VERSION, schemaVersion } from '../db/migrate.ts'
 

@@ -4,13 +4,14 @@ import { CreateUserBody, Password } from '../accounts/accounts.schemas.ts'
 import { PasswordRules } from '../accounts/password-rules.ts'
 import { DEFAULT_PASSWORD_COST } from '../accounts/passwords.ts'
 import { createUser, getUser, listUsers, requireNewUserAllowed, setUserPassword, unlockUser, type AccountsDeps } from '../accounts/users.service.ts'
-import { systemClock } from '../clock.ts'
-import type { LoadedConfig } from '../config.ts'
+import { systemClock } from '../core/clock.ts'
+import type { LoadedConfig } from '../config/config.ts'
 import { closeDatabase, openDatabase } from '../db/database.ts'
 import { migrateDatabase } from '../db/migrate.ts'
-import { DomainError } from '../errors.ts'
-import { dottedPath, problemsOf } from '../schema-errors.ts'
+import { DomainError } from '../core/errors.ts'
+import { dottedPath, problemsOf } from '../schemas/schema-errors.ts'
 import { readSecret } from './secret-input.ts'
+import { DERIVED_VALUES } from '../app/derived-values.ts'
 
 export interface UserCommandOptions {
   rol?: string | undefined
@@ -48,7 +49,7 @@ export async function runUserCommand(loaded: LoadedConfig, action: string | unde
   const { config } = loaded
   const db = openDatabase(config.database.path)
   try {
-    migrateDatabase(db)
+    migrateDatabase(db, DERIVED_VALUES)
     const deps: AccountsDeps = { db, clock: systemClock(config.dates.timezone), warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST, passwordRules: new PasswordRules() }
     if (action === 'listar') return { code: 0, lines: formatUsers(listUsers(deps)) }
     if (action === 'crear') {

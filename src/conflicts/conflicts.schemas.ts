@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { NumericId, SpanishText } from '../http/vocabulary.ts'
+import { NumericId, SpanishText } from '../schemas/vocabulary.ts'
 
 export const ConflictState = Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('discarded')])
 

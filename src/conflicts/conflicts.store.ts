@@ -1,6 +1,6 @@
-import type { WarehouseScope } from '../actor.ts'
+import type { WarehouseScope } from '../access/actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
-import { inWarehouses } from '../db/warehouse-scope.ts'
+import { inWarehouses } from '../access/warehouse-scope.ts'
 import { sql, type Selectable } from 'kysely'
 import type { ConflictState, InvoiceConflictTable, ManifestState } from '../db/tables.ts'
 

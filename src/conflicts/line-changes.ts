@@ -1,6 +1,6 @@
-import { canonicalJson } from '../intake/canonical-json.ts'
-import { normalize } from '../intake/intake.structure.ts'
-import { LINES_FIELD } from '../intake/invoice-fields.ts'
+import { canonicalJson } from '../invoices/canonical-json.ts'
+import { normalize } from '../invoices/received-invoice.ts'
+import { LINES_FIELD } from '../invoices/invoice-fields.ts'
 
 export interface LineChange {
   numero_linea: number

@@ -10,7 +10,7 @@ import {
   type Compilable,
 } from 'kysely'
 import { LRUCache } from 'lru-cache'
-import { DatabaseFileGoneError } from '../errors.ts'
+import { DatabaseFileGoneError } from '../core/errors.ts'
 import { nativeAddon } from './native-addon.ts'
 import type { Tables } from './tables.ts'
 

@@ -1,5 +1,5 @@
 import type { Database } from './database.ts'
-import { LATEST_SCHEMA_VERSION, MANIFIESTO_APPLICATION_ID, MIGRATIONS, type Migration } from './migrations.ts'
+import { LATEST_SCHEMA_VERSION, MANIFIESTO_APPLICATION_ID, MIGRATIONS, type DerivedValues, type Migration } from './migrations/index.ts'
 
 /** The database was written by a newer manifiesto; running an older one on it is refused. */
 export class DatabaseTooNewError extends Error {
@@ -19,9 +19,10 @@ export interface MigrationResult {
 /**
  * Brings the schema forward to the latest version, one migration per transaction, and records
  * each in `PRAGMA user_version`. A failed migration rolls back and is rethrown, never swallowed.
+ * `derive` computes what a back-fill needs of the features' code (src/app/derived-values.ts).
  * @throws DatabaseTooNewError when the file's version is newer than this build knows.
  */
-export function migrateDatabase(db: Database, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
+export function migrateDatabase(db: Database, derive: DerivedValues, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
   const foreign = foreignDatabaseProblem(db)
   if (foreign !== null) {
     throw new ForeignDatabaseError(`${db.path} no es una base de datos de manifiesto: ${foreign}. Revise database.path; manifiesto no escribe en ella.`)
@@ -38,7 +39,7 @@ export function migrateDatabase(db: Database, migrations: readonly Migration[] =
     if (migration.version <= from) continue
     db.sqlite.transaction(() => {
       db.sqlite.exec(migration.sql)
-      migration.step?.(db)
+      migration.step?.(db, derive)
       db.sqlite.pragma(`user_version = ${Number(migration.version)}`)
     }).immediate()
   }

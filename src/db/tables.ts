@@ -140,7 +140,7 @@ export interface InvoiceTable {
   original_length: number | null
   created_at: string
   updated_at: string | null
-  /** Economic fingerprint (`src/reissues/fingerprint.ts`); null only before migration 5 back-filled it. */
+  /** Economic fingerprint (`src/invoices/fingerprint.ts`); null only before migration 5 back-filled it. */
   fingerprint: string | null
   /** When a possible re-issue was confirmed: the copy no longer counts in its manifest's totals. */
   annulled_at: string | null

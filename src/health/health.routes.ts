@@ -1,8 +1,8 @@
 import { ZonedDateTime } from '@js-joda/core'
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../core/clock.ts'
 import type { Database } from '../db/database.ts'
 import { defineRoute, type Route } from '../http/route.ts'
-import { VERSION } from '../version.ts'
+import { VERSION } from '../core/version.ts'
 import { PingDown, PingOk } from './health.schemas.ts'
 import { isDatabaseReadable } from './health.service.ts'
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../core/errors.ts'
 
 /**
  * Who may call a route: anyone (`public`); the client system with its ApiKey (`client`); the

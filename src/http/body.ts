@@ -1,6 +1,6 @@
 import type { H3Event } from 'h3'
 import { createGunzip } from 'node:zlib'
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../core/errors.ts'
 
 export interface ReadBodyOptions {
   maxBytes: number

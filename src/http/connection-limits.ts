@@ -1,6 +1,6 @@
 import type { Server, Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { nowMillis, type Clock } from '../clock.ts'
+import { nowMillis, type Clock } from '../core/clock.ts'
 import { normalizeIp } from './client-address.ts'
 
 export interface ConnectionLimits {

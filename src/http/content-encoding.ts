@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../core/errors.ts'
 import { headerText } from './headers.ts'
 
 /** How a request body travels: as it is, or gzip-compressed (inflated as it arrives, see `readBody`). */

@@ -1,4 +1,4 @@
-import { DatabaseFileGoneError, DomainError, type ErrorCode } from '../errors.ts'
+import { DatabaseFileGoneError, DomainError, type ErrorCode } from '../core/errors.ts'
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   NOT_FOUND: 404,

@@ -1,4 +1,4 @@
-import { invalidInput } from '../errors.ts'
+import { invalidInput } from '../core/errors.ts'
 
 /**
  * The query string as one value per name. A name given twice (`pagina=1&pagina=2`) and a value

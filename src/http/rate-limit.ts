@@ -1,4 +1,4 @@
-import { nowMillis, type Clock } from '../clock.ts'
+import { nowMillis, type Clock } from '../core/clock.ts'
 
 /**
  * Endpoint groups of contract §3a, each with its own per-IP limit. Routes declare theirs; a

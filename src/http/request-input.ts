@@ -1,14 +1,14 @@
 import type { H3Event } from 'h3'
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
-import { DomainError, invalidInput } from '../errors.ts'
-import { parseJsonText } from '../json-text.ts'
-import { findMalformedText, invalidUtf8Offset } from '../unicode.ts'
+import { DomainError, invalidInput } from '../core/errors.ts'
+import { parseJsonText } from '../core/json-text.ts'
+import { findMalformedText, invalidUtf8Offset } from '../core/unicode.ts'
 import { announcedBodyBytes, formatMB, readBody } from './body.ts'
 import { headerText } from './headers.ts'
 import type { RouteValidators } from './route-table.ts'
 import { decodeInput } from './validation.ts'
-import { OperatorName } from './vocabulary.ts'
+import { OperatorName } from '../schemas/vocabulary.ts'
 
 /** JSON bodies of every route but the batch intake (which takes server.maxBodyMB). */
 export const JSON_BODY_MAX_BYTES = 1024 * 1024

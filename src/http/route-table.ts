@@ -1,5 +1,5 @@
 import { Compile, type Validator } from 'typebox/compile'
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../core/errors.ts'
 import type { RateGroup } from './rate-limit.ts'
 import type { Method, Route } from './route.ts'
 

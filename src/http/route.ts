@@ -1,5 +1,5 @@
 import type { StaticDecode, TSchema } from 'typebox'
-import type { Actor, Right } from '../actor.ts'
+import type { Actor, Right } from '../access/actor.ts'
 import type { Access } from './auth.ts'
 import type { RateGroup } from './rate-limit.ts'
 

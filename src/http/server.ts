@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs'
 import type { Server as HttpServer } from 'node:http'
 import { createServer, type Socket } from 'node:net'
 import { listen, type Listener } from 'listhen'
-import { KEEP_ALIVE_SECONDS, type Config } from '../config.ts'
+import { KEEP_ALIVE_SECONDS, type Config } from '../config/config.ts'
 import { limitConnections, type ConnectionNotices } from './connection-limits.ts'
 
 /** A certificate or key file of server.https cannot be read. */

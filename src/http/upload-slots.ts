@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.ts'
+import { DomainError } from '../core/errors.ts'
 
 /**
  * How many large bodies (batches) are received at once. Each one may hold up to

@@ -1,6 +1,6 @@
 import type { Validator } from 'typebox/compile'
-import { invalidInput, notFound, type DomainError } from '../errors.ts'
-import { dottedPath, problemsOf, shown, type Problem } from '../schema-errors.ts'
+import { invalidInput, notFound, type DomainError } from '../core/errors.ts'
+import { dottedPath, problemsOf, shown, type Problem } from '../schemas/schema-errors.ts'
 
 /**
  * Checks one part of a request against its route's schema and decodes it (`pagina` becomes a

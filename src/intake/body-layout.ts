@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import type { OriginalPlace } from '../batches/body-chunks.ts'
 import { BODY_SCAN_WASM } from './body-scan.wasm.ts'
-import type { TimeSlices } from './time-slices.ts'
+import type { TimeSlices } from '../core/time-slices.ts'
 
 /**
  * One pass over a batch's bytes, before JSON.parse is asked to build anything: how many values
@@ -59,7 +59,7 @@ const MAX_RECORDED = 1_000_000
 /**
  * The least size of a piece of a body that is not a plain array of objects: its parse takes
  * ~5–10 ms at the densest a body may be (step 2's density rule), so a body of 128 MB of numbers is
- * parsed in 512 pieces with the event loop let in between (src/intake/time-slices.ts).
+ * parsed in 512 pieces with the event loop let in between (src/core/time-slices.ts).
  */
 export const PIECE_BYTES = 256 * 1024
 

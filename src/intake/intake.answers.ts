@@ -1,8 +1,8 @@
-import type { ClientContract } from '../contract.ts'
+import type { ClientContract } from '../config/contract.ts'
 import type { ManifestDateVerdict } from './intake.dates.ts'
 import type { ApplyOutcome } from './intake.apply.ts'
 import type { Advertencia, BatchDuplicate, BatchProcessed, RejectedManifest, Resumen } from './intake.schemas.ts'
-import type { ReceivedInvoice } from './intake.structure.ts'
+import type { ReceivedInvoice } from '../invoices/received-invoice.ts'
 
 /**
  * The bodies of interface-v1 §4.1, built in one place. 422 bodies are returned without

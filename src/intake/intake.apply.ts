@@ -1,7 +1,7 @@
 import type { LocalDate } from '@js-joda/core'
 import { insertAuditEntry } from '../audit/audit.store.ts'
-import type { Config } from '../config.ts'
-import type { ClientContract } from '../contract.ts'
+import type { Config } from '../config/config.ts'
+import type { ClientContract } from '../config/contract.ts'
 import type { Database } from '../db/database.ts'
 import { findPendingConflictId, insertConflict } from '../conflicts/conflicts.store.ts'
 import { findInvoicesByNumbers, findNamedInvoices, insertInvoice, replaceInvoice, type ExistingInvoice } from '../invoices/invoices.store.ts'
@@ -10,10 +10,10 @@ import { findPossibleReissues, findReissueCandidates, NO_CANDIDATES, type Possib
 import { insertReissue } from '../reissues/reissues.store.ts'
 import { updateReturnsInvoiceDate } from '../returns/returns.store.ts'
 import type { Advertencia, RejectedManifest, Resumen } from './intake.schemas.ts'
-import { invoiceContentHash, type ReceivedInvoice } from './intake.structure.ts'
+import { invoiceContentHash, type ReceivedInvoice } from '../invoices/received-invoice.ts'
 import { compareWithStoredVersion, type Comparisons } from './intake.compare.ts'
 import type { ChunkCache, OriginalPlace } from '../batches/body-chunks.ts'
-import { numberOf, textOf } from './invoice-fields.ts'
+import { numberOf, textOf } from '../invoices/invoice-fields.ts'
 
 export interface ApplyOutcome {
   resumen: Resumen

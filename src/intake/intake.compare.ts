@@ -1,9 +1,9 @@
 import type { ChunkCache } from '../batches/body-chunks.ts'
 import type { Database } from '../db/database.ts'
 import { findInvoiceOriginal, type ExistingInvoice } from '../invoices/invoices.store.ts'
-import { canonicalJson } from './canonical-json.ts'
-import { normalize, type ReceivedInvoice } from './intake.structure.ts'
-import type { TimeSlices } from './time-slices.ts'
+import { canonicalJson } from '../invoices/canonical-json.ts'
+import { normalize, type ReceivedInvoice } from '../invoices/received-invoice.ts'
+import type { TimeSlices } from '../core/time-slices.ts'
 
 /**
  * Step 8's comparison of an invoice received under a number already stored in the same manifest

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import Type from 'typebox'
-import { DatabaseFileGoneError, DomainError } from '../errors.ts'
+import { DatabaseFileGoneError, DomainError } from '../core/errors.ts'
 import { UploadSlots } from '../http/upload-slots.ts'
 import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
 import { defineRoute, type Reply, type Route, type RouteRequest } from '../http/route.ts'

@@ -1,5 +1,5 @@
 import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox'
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MANIFEST_NUMBER_PATTERN, MAX_AMOUNT, MAX_FACTOR, MAX_TEXT_LENGTH, type FieldSpec } from './invoice-fields.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MANIFEST_NUMBER_PATTERN, MAX_AMOUNT, MAX_FACTOR, MAX_TEXT_LENGTH, type FieldSpec } from '../invoices/invoice-fields.ts'
 
 const NUMERIC = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
 const NON_NEGATIVE = '^(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'

@@ -1,27 +1,13 @@
 import { createHash } from 'node:crypto'
 import { Compile } from 'typebox/compile'
-import { codePointCount, findMalformedText, findText, isLongerThan, isWellFormed, type FoundText } from '../unicode.ts'
-import { canonicalJson, CanonicalWriter, MalformedTextError, MAX_NESTING, NestingTooDeepError } from './canonical-json.ts'
-import { problemsOf, shown } from '../schema-errors.ts'
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_TEXT_LENGTH, textOf, type FieldSpec } from './invoice-fields.ts'
+import { codePointCount, findMalformedText, findText, isLongerThan, isWellFormed, type FoundText } from '../core/unicode.ts'
+import { CanonicalWriter, MalformedTextError, MAX_NESTING, NestingTooDeepError } from '../invoices/canonical-json.ts'
+import { problemsOf, shown } from '../schemas/schema-errors.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_TEXT_LENGTH, textOf } from '../invoices/invoice-fields.ts'
+import { receiveInvoice, type ReceivedInvoice } from '../invoices/received-invoice.ts'
 import { InvoiceSchema } from './intake.schemas.ts'
 import { isPlainInvoice } from './plain-invoice.ts'
-import type { TimeSlices } from './time-slices.ts'
-import { fingerprintOfInvoice } from '../reissues/fingerprint.ts'
-
-/** An invoice that passed step 3, with what the later steps need computed once. */
-export interface ReceivedInvoice {
-  /** 1-based position in the batch. */
-  position: number
-  /** The invoice as parsed, unknown fields included (never merged into other objects). */
-  raw: Record<string, unknown>
-  nfactura: string
-  manifiesto: string
-  almacen: string
-  fechaFactura: string | number
-  /** Economic fingerprint: what a re-issue under another number keeps (src/reissues/fingerprint.ts). */
-  fingerprint: string
-}
+import type { TimeSlices } from '../core/time-slices.ts'
 
 export type StructureResult =
   | { ok: true; invoices: ReceivedInvoice[] }
@@ -96,7 +82,7 @@ export async function checkStructure(batch: readonly unknown[], hints: BodyHints
     }
     try {
       walk?.write(raw)
-      invoices.push(receive(position, nfactura, raw))
+      invoices.push(receiveInvoice(position, nfactura, raw))
     } catch (error) {
       if (error instanceof NestingTooDeepError) problems.add(`${label}: ${error.message} en sus campos`)
       else if (error instanceof MalformedTextError) problems.add(`${label}: ${fieldPath(findMalformedText(raw) ?? 'un campo')}: ${error.message}`)
@@ -146,18 +132,6 @@ class ProblemList {
 
 const validator = Compile(InvoiceSchema)
 
-function receive(position: number, nfactura: string, raw: Record<string, unknown>): ReceivedInvoice {
-  return {
-    position,
-    raw,
-    nfactura,
-    manifiesto: textOf(raw.NumeroManifiesto as string | number),
-    almacen: textOf(raw.Almacen as string | number),
-    fechaFactura: raw.FechaFactura as string | number,
-    fingerprint: fingerprintOfInvoice(raw),
-  }
-}
-
 /**
  * The batch's content hash (contract §3a): over the canonical text of each invoice as sent, so
  * key order and formatting do not count. Only computed when an earlier batch of the day has the
@@ -183,45 +157,6 @@ export function batchContentHash(batch: readonly unknown[]): string {
   const hash = new BatchContentHash()
   for (const invoice of batch) hash.add(invoice)
   return hash.digest()
-}
-
-/** Hash of the normalised content (string fields as text, numeric fields as numbers): a held conflict's version. */
-export function invoiceContentHash(raw: Record<string, unknown>): string {
-  return sha256(canonicalJson(normalize(raw)))
-}
-
-/**
- * The invoice with every interface field in its own type (a number sent for a string field
- * becomes its decimal text, and the reverse), so two sendings of the same data compare equal.
- * Returns `raw` itself when nothing needed converting (the common case: no copy).
- */
-export function normalize(raw: Record<string, unknown>): Record<string, unknown> {
-  const lines = raw[LINES_FIELD] as Array<Record<string, unknown>>
-  const normalizedLines = lines.map((line) => normalizeFields(line, LINE_FIELDS))
-  const header = normalizeFields(raw, INVOICE_FIELDS)
-  if (header === raw && normalizedLines.every((line, i) => line === lines[i])) return raw
-  const copy = header === raw ? copyOf(raw) : header
-  copy[LINES_FIELD] = normalizedLines
-  return copy
-}
-
-function normalizeFields(object: Record<string, unknown>, fields: ReadonlyArray<FieldSpec<string>>): Record<string, unknown> {
-  let copy: Record<string, unknown> | null = null
-  for (const spec of fields) {
-    const value = object[spec.name]
-    const wanted = spec.kind === 'text' ? 'string' : 'number'
-    if (value === undefined || value === null || typeof value === wanted) continue
-    copy ??= copyOf(object)
-    copy[spec.name] = spec.kind === 'text' ? textOf(value as number) : Number(value)
-  }
-  return copy ?? object
-}
-
-/** A copy without a prototype: a `__proto__` key from the client stays an ordinary key. */
-function copyOf(object: Record<string, unknown>): Record<string, unknown> {
-  const copy = Object.create(null) as Record<string, unknown>
-  for (const key of Object.keys(object)) copy[key] = object[key]
-  return copy
 }
 
 function findDuplicateLineNumber(lines: ReadonlyArray<Record<string, unknown>>): number | null {

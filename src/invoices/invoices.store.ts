@@ -1,9 +1,9 @@
 import { sql } from 'kysely'
 import type { Statement } from 'better-sqlite3'
-import type { WarehouseScope } from '../actor.ts'
+import type { WarehouseScope } from '../access/actor.ts'
 import { all, first, preparedStatement, run, type Database } from '../db/database.ts'
-import { inWarehouses } from '../db/warehouse-scope.ts'
-import { compileColumnValues, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from '../intake/invoice-fields.ts'
+import { inWarehouses } from '../access/warehouse-scope.ts'
+import { compileColumnValues, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from './invoice-fields.ts'
 import { readOriginalBytes, type ChunkCache, type OriginalPlace } from '../batches/body-chunks.ts'
 
 /**
@@ -145,7 +145,7 @@ interface VersionWrite {
   /** FechaFactura as the calendar date it means (YYYY-MM-DD). */
   fecha: string
   raw: Record<string, unknown>
-  /** Economic fingerprint (src/reissues/fingerprint.ts). */
+  /** Economic fingerprint (src/invoices/fingerprint.ts). */
   fingerprint: string
   at: string
 }

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
-import { PageOf } from '../http/paging.ts'
-import { LocalDate, Page, SearchText, SpanishText, WarehouseCode } from '../http/vocabulary.ts'
+import { PageOf } from '../schemas/paging.ts'
+import { LocalDate, Page, SearchText, SpanishText, WarehouseCode } from '../schemas/vocabulary.ts'
 import { ReissueSummary } from '../reissues/reissues.schemas.ts'
 
 export const MANIFEST_PAGE_SIZE = 50

@@ -1,9 +1,9 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { WarehouseScope } from '../actor.ts'
+import type { WarehouseScope } from '../access/actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
 import type { ManifestState, ReissueState } from '../db/tables.ts'
 import { containsText } from '../db/search.ts'
-import { inWarehouses } from '../db/warehouse-scope.ts'
+import { inWarehouses } from '../access/warehouse-scope.ts'
 
 export interface ManifestSummaryRow {
   id: number

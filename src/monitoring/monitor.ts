@@ -2,7 +2,7 @@ import { dirname } from 'node:path'
 import type { Logger } from 'pino'
 import type { Alerter } from '../alerts/alerter.ts'
 import type { Snapshotter } from '../backup/backup.service.ts'
-import type { Config } from '../config.ts'
+import type { Config } from '../config/config.ts'
 import type { DiskReader } from './disk.ts'
 import type { RecentErrors } from './recent-errors.ts'
 

@@ -1,6 +1,6 @@
 import { kindOf } from '../alerts/alerter.ts'
-import { nowMillis, type Clock } from '../clock.ts'
-import { requestScope } from '../http/request-scope.ts'
+import { nowMillis, type Clock } from '../core/clock.ts'
+import { requestScope } from '../logging/request-scope.ts'
 
 export interface RecordedError {
   /** Epoch milliseconds. */

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { SpanishText } from '../http/vocabulary.ts'
+import { SpanishText } from '../schemas/vocabulary.ts'
 
 export const Reason = Type.Object({
   codigo: Type.String(),

@@ -1,9 +1,9 @@
 import type { StaticDecode } from 'typebox'
-import { auditedBy, type Actor } from '../actor.ts'
+import { auditedBy, type Actor } from '../access/actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
-import { toStoredInstant, type Clock } from '../clock.ts'
+import { toStoredInstant, type Clock } from '../core/clock.ts'
 import { transaction, type Database } from '../db/database.ts'
-import { DomainError, invalidInput, notFound } from '../errors.ts'
+import { DomainError, invalidInput, notFound } from '../core/errors.ts'
 import type { CreateReasonBody, Reason, UpdateReasonBody } from './reasons.schemas.ts'
 import { findReason, findReasons, insertReason, updateReason, type ReasonRow } from './reasons.store.ts'
 

@@ -1,8 +1,8 @@
 import type { LocalDate } from '@js-joda/core'
-import { epochDayOfStored } from '../calendar.ts'
+import { epochDayOfStored } from '../core/calendar.ts'
 import type { Database } from '../db/database.ts'
-import type { ReceivedInvoice } from '../intake/intake.structure.ts'
-import type { TimeSlices } from '../intake/time-slices.ts'
+import type { ReceivedInvoice } from '../invoices/received-invoice.ts'
+import type { TimeSlices } from '../core/time-slices.ts'
 import { findLookalikeDays, type LookalikeDay } from '../invoices/invoices.store.ts'
 
 /**

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { NumericId } from '../http/vocabulary.ts'
+import { NumericId } from '../schemas/vocabulary.ts'
 
 export const ReissueState = Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('discarded')])
 

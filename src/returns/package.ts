@@ -1,6 +1,6 @@
 import { LocalDate, type Instant, type ZoneId } from '@js-joda/core'
-import type { ClientContract } from '../contract.ts'
-import { invalidInput } from '../errors.ts'
+import type { ClientContract } from '../config/contract.ts'
+import { invalidInput } from '../core/errors.ts'
 import { deadlineText, isWindowOpen } from './window.ts'
 
 /**

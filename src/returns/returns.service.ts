@@ -1,16 +1,15 @@
 import { DateTimeFormatter, LocalDate, type LocalDateTime } from '@js-joda/core'
 import type { StaticDecode } from 'typebox'
-import { auditedBy, invoiceNamed, narrowedScope, requireRight, scopeOf, type Actor } from '../actor.ts'
+import { auditedBy, invoiceNamed, narrowedScope, requireRight, scopeOf, type Actor } from '../access/actor.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
-import { formatLocalDateTime, localDateTime, today, toStoredInstant, type Clock } from '../clock.ts'
-import type { ClientContract } from '../contract.ts'
+import { formatLocalDateTime, localDateTime, today, toStoredInstant, type Clock } from '../core/clock.ts'
+import type { ClientContract } from '../config/contract.ts'
 import { transaction, type Database } from '../db/database.ts'
-import { DomainError, invalidInput, notFound } from '../errors.ts'
+import { DomainError, invalidInput, notFound } from '../core/errors.ts'
 import { findReason } from '../reasons/reasons.store.ts'
-import type { ListingCache } from './listing.cache.ts'
-import { serializeListedLines } from './listing.serializer.ts'
-import { centsToAmount, factorOf, lineAmountCents, lineUnits, listedQuantity, returnedUnits, toMilliUnits } from './quantities.ts'
-import { pageAnswer, pageWindow } from '../http/paging.ts'
+import { serializeListedLines } from './listed-lines.ts'
+import { centsToAmount, factorOf, lineAmountCents, lineUnits, listedQuantity, returnedUnits, toMilliUnits } from '../shared/quantities.ts'
+import { pageAnswer, pageWindow } from '../schemas/paging.ts'
 import { RETURN_PAGE_SIZE, type BulkApproval, type RegisterReturnBody, type ReturnPage, type ReturnState, type ReturnView } from './returns.schemas.ts'
 import {
   findHeldUnits,
@@ -32,10 +31,18 @@ import {
 import { frozenReason, packageStateOf, requirePackageOpen } from './package.ts'
 import { deadlineText, isWindowOpen } from './window.ts'
 
+/**
+ * The client's listing as the returns see it (src/listing/listing.cache.ts): when a return it
+ * shows changes, the cached pages holding it are forgotten.
+ */
+export interface ListedReturnsCache {
+  forgetReturn(days: { processedDate: string | null; issueDate: string }): void
+}
+
 export interface ReturnsDeps {
   db: Database
   clock: Clock
-  listing: ListingCache
+  listing: ListedReturnsCache
   /** v2 freezes the returns of a published package. */
   contract: ClientContract
 }

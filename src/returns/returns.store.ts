@@ -1,8 +1,8 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely'
-import type { WarehouseScope } from '../actor.ts'
+import type { WarehouseScope } from '../access/actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
 import { containsText } from '../db/search.ts'
-import { inWarehouses } from '../db/warehouse-scope.ts'
+import { inWarehouses } from '../access/warehouse-scope.ts'
 import type { ManifestState, ReturnLineTable, ReturnState, ReturnTable } from '../db/tables.ts'
 
 export interface InvoiceForReturn {

@@ -1,5 +1,5 @@
 import { DayOfWeek, Instant, LocalDate, type ZoneId } from '@js-joda/core'
-import { dayMonthYearText } from '../calendar.ts'
+import { dayMonthYearText } from '../core/calendar.ts'
 
 /**
  * The returns window, counted as service-contract §11 says and as the warehouses have always

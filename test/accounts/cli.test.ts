@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
 import { runUserCommand } from '../../src/commands/users.ts'
-import { loadConfig } from '../../src/config.ts'
+import { loadConfig } from '../../src/config/config.ts'
 import { collect, freePort, runCli, spawnCli, waitForPing } from '../support/cli.ts'
 
 function folder(): string {

@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { PasswordRules } from '../../src/accounts/password-rules.ts'
 import { createUser } from '../../src/accounts/users.service.ts'
-import { systemClock } from '../../src/clock.ts'
+import { systemClock } from '../../src/core/clock.ts'
 import { runUserCommand } from '../../src/commands/users.ts'
-import { loadConfig } from '../../src/config.ts'
+import { loadConfig } from '../../src/config/config.ts'
 import { all, closeDatabase, openDatabase, type Database } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import type { Answer } from '../support/batches.ts'
@@ -15,6 +15,7 @@ import { asPerson, createAccount, logIn, PASSWORD, sessionOf } from '../support/
 import { runCli } from '../support/cli.ts'
 import { operator } from '../support/operator.ts'
 import { TEST_PASSWORD_COST, withService, type TestService } from '../support/service.ts'
+import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
 /**
  * An admin unlocks an account that failed logins locked (issue 38): five failures in 15 minutes
@@ -159,7 +160,7 @@ async function preparedFolder(lock: boolean): Promise<string> {
   const { config } = loadConfig({ env: {}, cwd: dir })
   const db = openDatabase(config.database.path)
   try {
-    migrateDatabase(db)
+    migrateDatabase(db, DERIVED_VALUES)
     const deps = { db, clock: systemClock(config.dates.timezone), warehouses: config.warehouses, passwordCost: TEST_PASSWORD_COST, passwordRules: new PasswordRules() }
     await createUser(deps, null, { usuario: 'ana', nombre: 'Ana', rol: 'operador', almacenes: ['OAC'], contrasena: PASSWORD })
     if (lock) insertLockout(db, 'ana', new Date(Date.now() + 10 * 60_000).toISOString())

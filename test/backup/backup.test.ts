@@ -11,6 +11,7 @@ import { migrateDatabase } from '../../src/db/migrate.ts'
 import { invoice, postBatch } from '../support/batches.ts'
 import { runCli } from '../support/cli.ts'
 import { withService } from '../support/service.ts'
+import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
 function countInvoices(file: string): number {
   const db = new Database(file, { readonly: true })
@@ -64,7 +65,7 @@ test('backup: the backup command writes a snapshot that check verifies; check re
   const missing = await runCli(['backup', 'copia.db'], { cwd: dir })
   assert.equal(missing.code, 1, 'no database yet')
   const live = openDatabase(join(dir, 'datos', 'm.db'))
-  migrateDatabase(live)
+  migrateDatabase(live, DERIVED_VALUES)
   closeDatabase(live)
   const made = await runCli(['backup', 'copias/hoy.db'], { cwd: dir })
   assert.equal(made.code, 0, made.stderr)

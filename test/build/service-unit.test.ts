@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_CONFIG } from '../../src/config.ts'
+import { DEFAULT_CONFIG } from '../../src/config/config.ts'
 
 const UNIT = fileURLToPath(new URL('../../build/manifiesto.service', import.meta.url))
 const EXECUTABLE = '/opt/manifiesto/manifiesto'

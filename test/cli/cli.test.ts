@@ -6,8 +6,9 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { closeDatabase, openDatabase } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
-import { VERSION } from '../../src/version.ts'
+import { VERSION } from '../../src/core/version.ts'
 import { collect, freePort, runCli, spawnCli, waitForPing } from '../support/cli.ts'
+import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'manifiesto-cli-'))
@@ -170,7 +171,7 @@ test('cli: check of a file that does not exist (a backup named on the command li
 test('cli: a database written by a newer version → serve refuses (exit 1), check reports it (exit 1)', async () => {
   const dir = folder()
   const db = openDatabase(join(dir, 'data', 'manifiesto.db'))
-  migrateDatabase(db)
+  migrateDatabase(db, DERIVED_VALUES)
   db.sqlite.pragma('user_version = 999')
   closeDatabase(db)
   const serve = await runCli(['serve'], { cwd: dir, env: { MANIFIESTO_PORT: String(await freePort()) } })

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks'
 import { runInNewContext } from 'node:vm'
-import { collectStartupGarbage } from '../../src/startup-heap.ts'
+import { collectStartupGarbage } from '../../src/app/startup-heap.ts'
 
 test('start-up heap: one full collection runs, and gc stays hidden from the code that runs after it', async () => {
   const collections: PerformanceEntry[] = []

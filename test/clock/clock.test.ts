@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { formatLocalDateTime, localDateOf, ManualClock, today, toStoredInstant } from '../../src/clock.ts'
+import { formatLocalDateTime, localDateOf, ManualClock, today, toStoredInstant } from '../../src/core/clock.ts'
 
 const edges: Array<{ name: string; instant: string; today: string }> = [
   { name: 'UTC already tomorrow, Honduras still today (23:59:59)', instant: '2026-11-23T05:59:59.999Z', today: '2026-11-22' },

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { ConfigError, DEFAULT_CONFIG, loadConfig } from '../../src/config.ts'
+import { ConfigError, DEFAULT_CONFIG, loadConfig } from '../../src/config/config.ts'
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'manifiesto-config-'))

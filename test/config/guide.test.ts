@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
-import { DEFAULT_CONFIG } from '../../src/config.ts'
+import { DEFAULT_CONFIG } from '../../src/config/config.ts'
 
 const GUIDE = readFileSync(new URL('../../docs/administracion.md', import.meta.url), 'utf8')
 const reference = GUIDE.slice(GUIDE.indexOf('## Referencia de la configuración'), GUIDE.indexOf('## Cuentas personales'))

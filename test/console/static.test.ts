@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
-import { consoleFilesFromFolder } from '../../src/console/console-files.ts'
+import { consoleFilesFromFolder } from '../../src/console-assets/console-files.ts'
 import { rawRequest } from '../support/raw-request.ts'
 import { withService } from '../support/service.ts'
 

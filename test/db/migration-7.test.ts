@@ -5,13 +5,14 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { closeDatabase, openDatabase, type Database } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/db/migrations.ts'
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/db/migrations/index.ts'
 import { insertBatchRow, insertInvoiceRow, insertManifestRow } from '../support/fixtures.ts'
+import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
 /** Migration 7: each return carries its invoice's warehouse — back-filled, set on insert, kept on change. */
 function databaseAt(version: number): Database {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'manifiesto-m7-')), 'm.db'))
-  migrateDatabase(db, MIGRATIONS.filter((migration) => migration.version <= version))
+  migrateDatabase(db, DERIVED_VALUES, MIGRATIONS.filter((migration) => migration.version <= version))
   return db
 }
 
@@ -40,7 +41,7 @@ test('migration 7: returns stored before it get their invoice\'s warehouse', () 
   const db = databaseAt(5)
   withReason(db)
   const returns = [insertReturn(db, seedInvoice(db, 'F-1', 'OAC')), insertReturn(db, seedInvoice(db, 'F-2', 'OAS'))]
-  assert.deepEqual(migrateDatabase(db), { from: 5, to: LATEST_SCHEMA_VERSION })
+  assert.deepEqual(migrateDatabase(db, DERIVED_VALUES), { from: 5, to: LATEST_SCHEMA_VERSION })
   assert.deepEqual(returns.map((id) => almacenOf(db, id)), ['OAC', 'OAS'])
   closeDatabase(db)
 })

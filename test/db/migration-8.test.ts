@@ -8,22 +8,23 @@ import { bodyOf } from '../../src/batches/batches.service.ts'
 import { findBatchRecord } from '../../src/batches/batches.store.ts'
 import { closeDatabase, openDatabase } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/db/migrations.ts'
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/db/migrations/index.ts'
 import { findInvoiceOriginal } from '../../src/invoices/invoices.store.ts'
 import { insertBatchRow, insertInvoiceRow, insertManifestRow } from '../support/fixtures.ts'
+import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
 /** Migration 8: what was stored before it (originals as text, bodies as one gzip) is read as before. */
 test('migration 8: invoices keep their text originals, batches their gzip bodies and content hashes', () => {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'manifiesto-m8-')), 'm.db'))
   try {
-    migrateDatabase(db, MIGRATIONS.filter((migration) => migration.version <= 7))
+    migrateDatabase(db, DERIVED_VALUES, MIGRATIONS.filter((migration) => migration.version <= 7))
     const batchId = insertBatchRow(db, 'lote-viejo')
     const manifestId = insertManifestRow(db, { numero: '905112', createdAt: '2026-11-22T16:00:00.000Z', batchId })
     const invoiceId = insertInvoiceRow(db, { nfactura: 'F-1', manifestId, batchId, total: 10 })
     const body = Buffer.from('[{"Nfactura":"F-1","Total":10}]')
     db.sqlite.prepare("INSERT INTO batch_payloads (batch_id, encoding, byte_length, data) VALUES (?, 'gzip', ?, ?)").run(batchId, body.length, gzipSync(body))
 
-    migrateDatabase(db)
+    migrateDatabase(db, DERIVED_VALUES)
     assert.equal(db.sqlite.pragma('user_version', { simple: true }), LATEST_SCHEMA_VERSION)
     assert.equal(findInvoiceOriginal(db, invoiceId), JSON.stringify({ Nfactura: 'F-1', Total: 10 }))
     assert.deepEqual(bodyOf(db, batchId), body)

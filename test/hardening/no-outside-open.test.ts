@@ -11,11 +11,11 @@ const OPENERS = new Set(['open', 'openSync', 'readFile', 'readFileSync', 'writeF
 
 /** The only files that may open files, and the files they open (never the database or its -wal/-shm). */
 const ALLOWED: Record<string, string> = {
-  'config.ts': 'reads the configuration file',
+  'config/config.ts': 'reads the configuration file',
   'db/native-addon.ts': "writes SQLite's native addon out of the executable",
   'api-docs/api-docs.assets.ts': "reads the API reference's files from node_modules and its folder (from source only)",
-  'log-file.ts': 'writes log.file (the configuration refuses a log.file that is the database or its -wal/-shm)',
-  'console/console-files.ts': "reads the built console's own files (only names its build folder lists), never the database",
+  'logging/log-file.ts': 'writes log.file (the configuration refuses a log.file that is the database or its -wal/-shm)',
+  'console-assets/console-files.ts': "reads the built console's own files (only names its build folder lists), never the database",
 }
 
 function sources(dir: string): string[] {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { renameSync, writeFileSync } from 'node:fs'
 import { test } from 'node:test'
-import { VERSION } from '../../src/version.ts'
+import { VERSION } from '../../src/core/version.ts'
 import { withService } from '../support/service.ts'
 
 test('ping: 200 with the service, version, Honduras timestamp and database ok', () =>

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { test } from 'node:test'
 import { createAccount, logIn, PASSWORD, sessionOf } from '../support/accounts.ts'
 import { rawRequest } from '../support/raw-request.ts'
-import type { ConfigFile } from '../../src/config.ts'
+import type { ConfigFile } from '../../src/config/config.ts'
 import { API_KEY, withService, type TestService } from '../support/service.ts'
 
 type TrustProxy = ConfigFile['server']['trustProxy']

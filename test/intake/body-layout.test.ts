@@ -10,6 +10,7 @@ import { closeDatabase, openDatabase } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { bodyBuffer, placeOf, scanBody } from '../../src/intake/body-layout.ts'
 import { insertBatchRow } from '../support/fixtures.ts'
+import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
 /** Objects and arrays in a parsed value: what the scan must count as containers. */
 function containersIn(value: unknown): number {
@@ -46,7 +47,7 @@ test('body scan: each top-level object or array is found byte for byte, whatever
 test('body chunks: concatenated they are the body, and an invoice straddling two chunks is read whole', async () => {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'manifiesto-chunks-')), 'm.db'))
   try {
-    migrateDatabase(db)
+    migrateDatabase(db, DERIVED_VALUES)
     const batchId = insertBatchRow(db)
     const invoices = Array.from({ length: 700 }, (_, i) => ({ Nfactura: `F-${i}`, texto: `${i % 7 === 0 ? '{"no":[1,2]}' : 'x'}${'ñ'.repeat(2000)}` }))
     const body = Buffer.from(`[\n${invoices.map((invoice) => `  ${JSON.stringify(invoice)}`).join(',\n')}\n]`)

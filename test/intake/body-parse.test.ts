@@ -5,9 +5,9 @@ import fc from 'fast-check'
 import { scanBody } from '../../src/intake/body-layout.ts'
 import { isArrayOfElements, parseBatchBody } from '../../src/intake/intake.body.ts'
 import { BODY_INVALID_MESSAGE } from '../../src/intake/intake.answers.ts'
-import { parseJsonText } from '../../src/json-text.ts'
-import { TimeSlices } from '../../src/intake/time-slices.ts'
-import { invalidUtf8Offset } from '../../src/unicode.ts'
+import { parseJsonText } from '../../src/core/json-text.ts'
+import { TimeSlices } from '../../src/core/time-slices.ts'
+import { invalidUtf8Offset } from '../../src/core/unicode.ts'
 
 /** Step 2 as it was before the element-wise parse: the whole body, parsed at once. */
 function parsedWhole(body: Buffer): unknown[] | 'invalid' {

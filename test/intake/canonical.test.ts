@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
-import { CanonicalWriter, canonicalJson, NestingTooDeepError } from '../../src/intake/canonical-json.ts'
+import { CanonicalWriter, canonicalJson, NestingTooDeepError } from '../../src/invoices/canonical-json.ts'
 
 const cases: Array<{ name: string; value: unknown; text: string }> = [
   { name: 'keys sorted at every level', value: { b: 1, a: { d: [{ z: 1, y: 2 }], c: null } }, text: '{"a":{"c":null,"d":[{"y":2,"z":1}]},"b":1}' },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { columnValue, compileColumnValues, INVOICE_FIELDS, LINE_FIELDS } from '../../src/intake/invoice-fields.ts'
+import { columnValue, compileColumnValues, INVOICE_FIELDS, LINE_FIELDS } from '../../src/invoices/invoice-fields.ts'
 
 // Every kind of value a field can hold after step 3, and some it cannot (the compiled writer must
 // still answer exactly what columnValue answers).

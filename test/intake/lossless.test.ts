@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { all } from '../../src/db/database.ts'
-import { columnValue, LINE_FIELDS } from '../../src/intake/invoice-fields.ts'
+import { columnValue, LINE_FIELDS } from '../../src/invoices/invoice-fields.ts'
 import { prepareInvoiceInserts } from '../../src/invoices/invoices.store.ts'
 import { exampleBatch, invoice, postBatch, storedOriginal } from '../support/batches.ts'
 import { rawRequest } from '../support/raw-request.ts'

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { Compile } from 'typebox/compile'
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_AMOUNT, MAX_FACTOR } from '../../src/intake/invoice-fields.ts'
+import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_AMOUNT, MAX_FACTOR } from '../../src/invoices/invoice-fields.ts'
 import { InvoiceSchema } from '../../src/intake/intake.schemas.ts'
 import { isPlainInvoice } from '../../src/intake/plain-invoice.ts'
 import { EXAMPLE_BATCH, type Invoice } from '../support/batches.ts'

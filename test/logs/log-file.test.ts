@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { test } from 'node:test'
-import { ManualClock } from '../../src/clock.ts'
-import { loadConfig } from '../../src/config.ts'
-import { createLogger } from '../../src/logger.ts'
+import { ManualClock } from '../../src/core/clock.ts'
+import { loadConfig } from '../../src/config/config.ts'
+import { createLogger } from '../../src/logging/logger.ts'
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'manifiesto-log-'))

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { all, type Database } from '../../src/db/database.ts'
-import { MIGRATIONS } from '../../src/db/migrations.ts'
+import { MIGRATIONS } from '../../src/db/migrations/index.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { invoice, postBatch } from '../support/batches.ts'
 import { insertBatchRow, insertInvoiceRow, insertManifestRow } from '../support/fixtures.ts'
 import { FACTURA, operator, registerReturn, seedReturns } from '../support/operator.ts'
 import { withService, type ConfigOverrides, type TestService } from '../support/service.ts'
+import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
 /**
  * manifest_totals and the invoice fields copied onto each return (migration 9) are kept by
@@ -168,7 +169,7 @@ test('manifest totals: migration 9 sums the invoices and returns already stored 
   return withService(
     {
       beforeMigrate: (db) => {
-        migrateDatabase(db, MIGRATIONS.filter((migration) => migration.version <= 7))
+        migrateDatabase(db, DERIVED_VALUES, MIGRATIONS.filter((migration) => migration.version <= 7))
         const batchId = insertBatchRow(db)
         const first = insertManifestRow(db, { numero: '905112', createdAt: '2026-11-22T16:00:00.000Z', batchId })
         const second = insertManifestRow(db, { numero: '905113', createdAt: '2026-11-22T17:00:00.000Z', batchId })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/db/migrations.ts'
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../src/db/migrations/index.ts'
 import { invoicesOf, postBatch } from '../support/batches.ts'
 import { insertBatchRow, insertLegacyInvoice, insertManifestRow } from '../support/fixtures.ts'
 import { withService, type TestService } from '../support/service.ts'

@@ -5,10 +5,11 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { closeDatabase, openDatabase } from '../../src/db/database.ts'
 import { LATEST_SCHEMA_VERSION, migrateDatabase, schemaVersion } from '../../src/db/migrate.ts'
-import { MIGRATIONS } from '../../src/db/migrations.ts'
-import { fingerprintOfInvoice } from '../../src/reissues/fingerprint.ts'
+import { MIGRATIONS } from '../../src/db/migrations/index.ts'
+import { fingerprintOfInvoice } from '../../src/invoices/fingerprint.ts'
 import { EXAMPLE_BATCH, invoice, type Invoice } from '../support/batches.ts'
 import { insertBatchRow, insertLegacyInvoice, insertManifestRow } from '../support/fixtures.ts'
+import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
 type Line = Record<string, unknown>
 const base = () => invoice('F-1', '905112')
@@ -52,13 +53,13 @@ test('fingerprint: 32 hex digits', () => {
 test('migration 5: invoices stored before it get the fingerprint the intake computes; manifests get no deadline', () => {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'manifiesto-db-')), 'm.db'))
   try {
-    migrateDatabase(db, MIGRATIONS.filter((migration) => migration.version <= 3))
+    migrateDatabase(db, DERIVED_VALUES, MIGRATIONS.filter((migration) => migration.version <= 3))
     const batchId = insertBatchRow(db)
     const manifestId = insertManifestRow(db, { numero: '905100', createdAt: '2026-11-21T16:00:00.000Z', batchId })
     // More than one page of the back-fill (1000 invoices), with the example's two shapes.
     const raws = Array.from({ length: 1203 }, (_, i) => ({ ...structuredClone(EXAMPLE_BATCH[i % 2]!), Nfactura: `L-${i}`, Clienteid: String(40_000_000 + (i % 7)) }))
     const ids = raws.map((raw) => insertLegacyInvoice(db, raw, manifestId, batchId))
-    assert.deepEqual(migrateDatabase(db), { from: 3, to: LATEST_SCHEMA_VERSION })
+    assert.deepEqual(migrateDatabase(db, DERIVED_VALUES), { from: 3, to: LATEST_SCHEMA_VERSION })
     assert.equal(schemaVersion(db), LATEST_SCHEMA_VERSION)
     const stored = new Map((db.sqlite.prepare('SELECT id, fingerprint FROM invoices').all() as Array<{ id: number; fingerprint: string | null }>).map((row) => [row.id, row.fingerprint]))
     assert.deepEqual(ids.map((id) => stored.get(id)), raws.map((raw) => fingerprintOfInvoice(raw)))

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { centsToSixDecimals, formatSixDecimals, lineAmountCents, lineUnits, listedQuantity, returnedUnits, type LineQuantities } from '../../src/returns/quantities.ts'
+import { centsToSixDecimals, formatSixDecimals, lineAmountCents, lineUnits, listedQuantity, returnedUnits, type LineQuantities } from '../../src/shared/quantities.ts'
 
 const units: Array<{ name: string; line: LineQuantities; units: number }> = [
   { name: 'loose units (UN line of the example)', line: { cantidad_fracciones: 12, cantidad_caja: 0, factor_conversion: 24, total: 430.56 }, units: 12 },

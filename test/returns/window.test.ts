@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { Instant, LocalDate, ZoneId } from '@js-joda/core'
-import '../../src/clock.ts'
+import '../../src/core/clock.ts'
 import { businessDaysLeft, deadlineDateTime, deadlineText, holidaysOf, isBusinessDay, isWindowOpen, lastDayOfWindow } from '../../src/returns/window.ts'
 
 const HONDURAS = ZoneId.of('America/Tegucigalpa')

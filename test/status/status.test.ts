@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { renameSync, statSync } from 'node:fs'
 import { test } from 'node:test'
-import { VERSION } from '../../src/version.ts'
+import { VERSION } from '../../src/core/version.ts'
 import { createAccount, asPerson, sessionOf } from '../support/accounts.ts'
 import { exampleBatch, postBatch, type Answer } from '../support/batches.ts'
 import { insertBatchRow } from '../support/fixtures.ts'

@@ -3,7 +3,7 @@ import { Compile, type Validator } from 'typebox/compile'
 import { RouteTable } from '../../src/http/route-table.ts'
 import type { Route } from '../../src/http/route.ts'
 import { documentedAnswers, ErrorBody } from '../../src/http/schemas.ts'
-import { dottedPath, problemsOf } from '../../src/schema-errors.ts'
+import { dottedPath, problemsOf } from '../../src/schemas/schema-errors.ts'
 
 /**
  * Holds every JSON answer the tests receive to the schema its route documents for that status

@@ -1,5 +1,5 @@
 import { run, type Database } from '../../src/db/database.ts'
-import { columnValue, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from '../../src/intake/invoice-fields.ts'
+import { columnValue, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from '../../src/invoices/invoice-fields.ts'
 
 /**
  * Direct rows for tests of read endpoints, until the intake pipeline can create them through

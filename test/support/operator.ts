@@ -1,4 +1,4 @@
-import type { Actor } from '../../src/actor.ts'
+import type { Actor } from '../../src/access/actor.ts'
 import { exampleBatch, postBatch, type Answer } from './batches.ts'
 import { OPERATOR_KEY, type TestService } from './service.ts'
 

@@ -3,17 +3,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { PasswordCost } from '../../src/accounts/passwords.ts'
-import { createApp, type ManifiestoApp } from '../../src/app.ts'
-import type { ConsoleFiles } from '../../src/console/console-files.ts'
+import { createApp, type ManifiestoApp } from '../../src/app/app.ts'
+import type { ConsoleFiles } from '../../src/console-assets/console-files.ts'
 import type { DiskReader } from '../../src/monitoring/disk.ts'
 import type { Route } from '../../src/http/route.ts'
-import { ManualClock } from '../../src/clock.ts'
-import { defaultConfigFor, validateConfig, type Config, type ConfigFile } from '../../src/config.ts'
+import { ManualClock } from '../../src/core/clock.ts'
+import { defaultConfigFor, validateConfig, type Config, type ConfigFile } from '../../src/config/config.ts'
 import { closeDatabase, openDatabase, type Database } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { startServer } from '../../src/http/server.ts'
-import { createLogger } from '../../src/logger.ts'
+import { createLogger } from '../../src/logging/logger.ts'
 import { answerChecker } from './answers.ts'
+import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
 export const API_KEY = 'clave-cliente-de-prueba-7f3a'
 /** A cheap scrypt cost for tests (production uses DEFAULT_PASSWORD_COST). */
@@ -79,7 +80,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const log = createLogger(config.log, { clock, stdout: sink })
   const db = openDatabase(config.database.path)
   options.beforeMigrate?.(db)
-  migrateDatabase(db)
+  migrateDatabase(db, DERIVED_VALUES)
   const { listener, routes, monitor, snapshots } = createApp({
     config,
     db,

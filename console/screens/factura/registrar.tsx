@@ -1,7 +1,7 @@
 import { Fragment } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation } from 'wouter-preact'
-import { lineAmountCents, returnedUnits, toMilliUnits } from '../../../src/returns/quantities.ts'
+import { lineAmountCents, returnedUnits, toMilliUnits } from '../../../src/shared/quantities.ts'
 import { api, type ApiError } from '../../api/client.ts'
 import type { InvoiceLine, InvoiceView, Reason } from '../../api/types.ts'
 import { date, money, quantity } from '../../format.ts'

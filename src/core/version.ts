@@ -1,4 +1,4 @@
-import packageJson from '../package.json' with { type: 'json' }
+import packageJson from '../../package.json' with { type: 'json' }
 
 /** The application's version, from package.json (bundled into the executable). */
 export const VERSION: string = packageJson.version

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { basename, dirname, extname, join } from 'node:path'
 import { Instant, LocalDate } from '@js-joda/core'
-import { today, type Clock } from './clock.ts'
+import { today, type Clock } from '../core/clock.ts'
 
 /**
  * `log.file`, one file per local day: today's lines go to `log.file` itself; at the first line of

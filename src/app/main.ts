@@ -1,20 +1,21 @@
 import type { Listener } from 'listhen'
 import { createApp } from './app.ts'
-import { DEFAULT_PASSWORD_COST } from './accounts/passwords.ts'
-import { pruneSessions } from './accounts/sessions.service.ts'
-import { countAdministrators } from './accounts/users.service.ts'
-import { failInterruptedBatches, pruneRawPayloads } from './batches/batches.service.ts'
-import { systemClock } from './clock.ts'
-import { keyList, type LoadedConfig } from './config.ts'
-import { closeDatabase, openDatabase } from './db/database.ts'
-import { migrateDatabase } from './db/migrate.ts'
-import { QuietCheckpoints } from './db/quiet-checkpoints.ts'
+import { DEFAULT_PASSWORD_COST } from '../accounts/passwords.ts'
+import { pruneSessions } from '../accounts/sessions.service.ts'
+import { countAdministrators } from '../accounts/users.service.ts'
+import { failInterruptedBatches, pruneRawPayloads } from '../batches/batches.service.ts'
+import { systemClock } from '../core/clock.ts'
+import { keyList, type LoadedConfig } from '../config/config.ts'
+import { closeDatabase, openDatabase } from '../db/database.ts'
+import { migrateDatabase } from '../db/migrate.ts'
+import { QuietCheckpoints } from '../db/quiet-checkpoints.ts'
 import { collectStartupGarbage } from './startup-heap.ts'
-import { prepareInvoiceInserts } from './invoices/invoices.store.ts'
-import { startServer } from './http/server.ts'
-import { createLogger } from './logger.ts'
-import { MONITOR_EVERY_MS } from './monitoring/monitor.ts'
-import { VERSION } from './version.ts'
+import { prepareInvoiceInserts } from '../invoices/invoices.store.ts'
+import { startServer } from '../http/server.ts'
+import { createLogger } from '../logging/logger.ts'
+import { MONITOR_EVERY_MS } from '../monitoring/monitor.ts'
+import { VERSION } from '../core/version.ts'
+import { DERIVED_VALUES } from './derived-values.ts'
 
 export interface RunningService {
   listener: Listener
@@ -34,7 +35,7 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
   let stopping: Promise<void> | undefined
   try {
     const migrationStarted = clock.now()
-    const migration = migrateDatabase(db)
+    const migration = migrateDatabase(db, DERIVED_VALUES)
     if (migration.from > 0 && migration.from !== migration.to) {
       const segundos = Math.round((clock.now().toEpochMilli() - migrationStarted.toEpochMilli()) / 100) / 10
       log.info({ desde: migration.from, hasta: migration.to, segundos }, 'base de datos migrada')

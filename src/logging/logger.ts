@@ -1,7 +1,7 @@
 import pino, { type DestinationStream, type Logger } from 'pino'
-import { isoWithOffset, type Clock } from './clock.ts'
-import type { Config } from './config.ts'
-import { requestScope } from './http/request-scope.ts'
+import { isoWithOffset, type Clock } from '../core/clock.ts'
+import type { Config } from '../config/config.ts'
+import { requestScope } from './request-scope.ts'
 import { DailyLogFile } from './log-file.ts'
 
 export interface LoggerOptions {

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { LocalDate } from './http/vocabulary.ts'
+import { LocalDate } from '../schemas/vocabulary.ts'
 
 /**
  * Every configuration key with its type and limits (contract §2 and §10), and the built-in

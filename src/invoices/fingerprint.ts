@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
-import { LINES_FIELD, numberOf, textOf } from '../intake/invoice-fields.ts'
-import { lineUnits, toMilliUnits, type LineUnitFields } from '../returns/quantities.ts'
+import { LINES_FIELD, numberOf, textOf } from './invoice-fields.ts'
+import { lineUnits, toMilliUnits, type LineUnitFields } from '../shared/quantities.ts'
 
 /**
  * An invoice's economic fingerprint: what stays the same when the supplier re-issues the same

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache'
-import { nowMillis, today, type Clock } from '../clock.ts'
-import type { Config } from '../config.ts'
-import type { ClientContract } from '../contract.ts'
+import { nowMillis, today, type Clock } from '../core/clock.ts'
+import type { Config } from '../config/config.ts'
+import type { ClientContract } from '../config/contract.ts'
 
 /** The days a page of the client's listing covers (`YYYY-MM-DD`, inclusive) and its number. */
 export interface ListingPageKey {

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { dayMonthYearOf, isoDateOf } from '../calendar.ts'
+import { dayMonthYearOf, isoDateOf } from '../core/calendar.ts'
 
 /**
  * The input vocabulary every route speaks, defined once: dates that must be real calendar dates,

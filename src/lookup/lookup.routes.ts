@@ -1,7 +1,7 @@
 import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse } from '../http/schemas.ts'
-import { InvoiceParams, InvoiceView } from './invoices.schemas.ts'
-import { getInvoice, type InvoiceDeps } from './invoices.service.ts'
+import { InvoiceParams, InvoiceView } from './lookup.schemas.ts'
+import { getInvoice, type InvoiceDeps } from './lookup.service.ts'
 
 export function invoiceRoutes(deps: InvoiceDeps): Route[] {
   return [

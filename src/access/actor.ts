@@ -1,5 +1,5 @@
-import { DomainError } from './errors.ts'
-import type { Role } from './db/tables.ts'
+import { DomainError } from '../core/errors.ts'
+import type { Role } from '../db/tables.ts'
 
 /**
  * Who is acting, as every operator service sees it: a person with an account (role, warehouses)

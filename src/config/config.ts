@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { Compile } from 'typebox/compile'
-import { isKnownZone } from './clock.ts'
+import { isKnownZone } from '../core/clock.ts'
 import { ConfigSchema, DEFAULT_CONFIG, defaultConfigFor, KEEP_ALIVE_SECONDS, type Config, type ConfigFile } from './config.schema.ts'
-import { parseJsonText } from './json-text.ts'
-import { problemsOf, shown, type Problem } from './schema-errors.ts'
+import { parseJsonText } from '../core/json-text.ts'
+import { problemsOf, shown, type Problem } from '../schemas/schema-errors.ts'
 
 export { DEFAULT_CONFIG, defaultConfigFor, KEEP_ALIVE_SECONDS, type Config, type ConfigFile }
 

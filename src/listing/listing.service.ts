@@ -1,13 +1,13 @@
 import { ChronoUnit, LocalDate } from '@js-joda/core'
-import { dayMonthYearText } from '../calendar.ts'
-import { today, type Clock } from '../clock.ts'
-import type { ClientContract } from '../contract.ts'
+import { dayMonthYearText } from '../core/calendar.ts'
+import { today, type Clock } from '../core/clock.ts'
+import type { ClientContract } from '../config/contract.ts'
 import type { Database } from '../db/database.ts'
-import { invalidInput } from '../errors.ts'
+import { invalidInput } from '../core/errors.ts'
 import type { ListingCache, ListingPageKey } from './listing.cache.ts'
-import { serializeListing } from './listing.serializer.ts'
-import { publicationDay } from './package.ts'
-import { findListedReturns, findNextPackageClose, type ReturnRow } from './returns.store.ts'
+import { serializeListing } from '../returns/listed-lines.ts'
+import { publicationDay } from '../returns/package.ts'
+import { findListedReturns, findNextPackageClose, type ReturnRow } from '../returns/returns.store.ts'
 
 export const PAGE_SIZE = 1000
 

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { WarehouseScope } from '../actor.ts'
+import type { WarehouseScope } from './actor.ts'
 
 /**
  * The SQL condition "this warehouse column is one of the actor's warehouses" (always true for an

@@ -3,7 +3,7 @@
  * form (`450` = `450.0`), arrays in order, no whitespace. Equal content gives equal text whatever
  * the sender's key order or formatting.
  */
-import { isWellFormed } from '../unicode.ts'
+import { isWellFormed } from '../core/unicode.ts'
 
 export class NestingTooDeepError extends Error {
   override readonly name = 'NestingTooDeepError'

@@ -1,5 +1,5 @@
-import type { ClientContract } from '../contract.ts'
-import { centsToSixDecimals, listedQuantity, unitsQuantity } from './quantities.ts'
+import type { ClientContract } from '../config/contract.ts'
+import { centsToSixDecimals, listedQuantity, unitsQuantity } from '../shared/quantities.ts'
 import type { ReturnLineTable } from '../db/tables.ts'
 import type { ReturnRow } from './returns.store.ts'
 
