@@ -1,6 +1,6 @@
 import type { StaticDecode, TSchema } from 'typebox'
 import type { Actor, Right } from '../access/actor.ts'
-import type { Access } from './auth.ts'
+import type { Access } from './authentication.ts'
 import type { RateGroup } from './rate-limit.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
