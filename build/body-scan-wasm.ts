@@ -1,5 +1,5 @@
 /**
- * `npm run build:wasm`: src/intake/body-scan.wat compiled (wabt) into src/intake/body-scan.wasm.ts,
+ * `npm run build:wasm`: src/intake/body/body-scan.wat compiled (wabt) into src/intake/body/body-scan.wasm.ts,
  * the module's bytes as base64, so the service, its tests and the executable load it with no
  * build step of their own. test/intake/body-scan-wasm.test.ts fails when the two disagree.
  */
@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import wabt from 'wabt'
 
-export const WAT_FILE = fileURLToPath(new URL('../src/intake/body-scan.wat', import.meta.url))
-export const WASM_MODULE_FILE = fileURLToPath(new URL('../src/intake/body-scan.wasm.ts', import.meta.url))
+export const WAT_FILE = fileURLToPath(new URL('../src/intake/body/body-scan.wat', import.meta.url))
+export const WASM_MODULE_FILE = fileURLToPath(new URL('../src/intake/body/body-scan.wasm.ts', import.meta.url))
 
 /** The module's bytes, from the text (SIMD for the strings, a shared memory for the body). */
 export async function compileBodyScan(): Promise<Uint8Array> {

@@ -1,6 +1,6 @@
 /**
  * The part of the WebAssembly JavaScript API this project uses (the body scan of step 2,
- * src/intake/body-layout.ts). Node has it as a global; @types/node 20 does not declare it, and
+ * src/intake/body/body-scan.ts). Node has it as a global; @types/node 20 does not declare it, and
  * the DOM library that does would bring every browser global with it.
  */
 declare namespace WebAssembly {

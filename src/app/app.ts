@@ -23,6 +23,7 @@ import { buildOpenApiDocument } from '../http/openapi.ts'
 import { openApiRoutes } from '../http/openapi.routes.ts'
 import type { Route } from '../http/route.ts'
 import { intakeRoutes } from '../intake/intake.routes.ts'
+import { BodyCompressor } from '../intake/body/body-compressor.ts'
 import { readFreeDisk, type DiskReader } from '../monitoring/disk.ts'
 import { Monitor } from '../monitoring/monitor.ts'
 import { RecentErrors } from '../monitoring/recent-errors.ts'
@@ -60,6 +61,8 @@ export interface ManifiestoApp {
   snapshots: Snapshotter
   /** Internal errors of the last 24 hours, for the status endpoint (main.ts adds its own). */
   errors: RecentErrors
+  /** Stops what the app itself runs (the compression worker); the caller closes the database after. */
+  close(): Promise<void>
 }
 
 /** Builds the service: every route registered here, from one list. Starts nothing. */
@@ -80,6 +83,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
   const monitor = new Monitor({ config, log, alerter, snapshots, readFreeDisk: readDisk, errors })
   const contract = clientContractOf(config.clientContract)
   const listing = new ListingCache(config.returnsCache, clock, contract)
+  const compressor = new BodyCompressor()
   const https = config.server.https.certFile !== ''
   const sessions = { db, clock, settings: config.auth, passwordCost }
   const routes: Route[] = [
@@ -92,6 +96,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
       contract,
       log,
       uploads: new UploadSlots(config.intake.maxConcurrentBatches),
+      compressor,
       onInvoicesChanged: () => listing.forgetAll(),
       alerter,
     }),
@@ -131,5 +136,5 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     },
     consoleFiles,
   })
-  return { app, listener: toNodeListener(app), routes, monitor, snapshots, errors }
+  return { app, listener: toNodeListener(app), routes, monitor, snapshots, errors, close: () => compressor.close() }
 }

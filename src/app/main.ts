@@ -43,7 +43,7 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
     prepareInvoiceInserts(db)
     const interrupted = failInterruptedBatches({ db, clock })
     if (interrupted > 0) log.warn({ lotes: interrupted }, 'lotes interrumpidos por una detención anterior: marcados como fallidos (un reenvío se procesa)')
-    const { listener: requestListener, monitor, snapshots, errors } = createApp({ config, db, clock, log })
+    const { listener: requestListener, monitor, snapshots, errors, close: closeApp } = createApp({ config, db, clock, log })
     const checkpoints = new QuietCheckpoints(db, (error) => {
       log.error({ err: error }, 'no se pudo copiar el registro WAL a la base de datos; se reintenta en el próximo momento sin solicitudes')
       errors.record(error)
@@ -82,6 +82,7 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
         await listener.close()
         checkpoints.stop()
         await snapshots.idle()
+        await closeApp()
         closeDatabase(db)
         log.info('detenido')
         log.flush()

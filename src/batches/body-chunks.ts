@@ -3,7 +3,7 @@ import { all, first, run, type Database } from '../db/database.ts'
 
 /**
  * A batch's body is kept once, as received, in chunks of BODY_CHUNK_BYTES compressed with brotli
- * (`batch_body_chunks`, compressed by src/batches/body-compressor.ts): the chunks concatenated
+ * (`batch_body_chunks`, compressed by src/intake/body/body-compressor.ts): the chunks concatenated
  * are the body byte for byte (the payload download), and each stored invoice points at its own
  * bytes in it (its `original`: offset and length in the body). The JSON of a realistic invoice
  * takes ~550 bytes this way, instead of ~5.5 KB as text beside a compressed copy of the body.
@@ -50,10 +50,11 @@ export function findChunkedBody(db: Database, batchId: number): Buffer | undefin
 export type ChunkCache = Map<string, Buffer>
 
 /**
- * One invoice's bytes from its batch's chunks (one, or two when it straddles a boundary). Without
- * a `cache`, the last few decompressed chunks are kept per database.
+ * One invoice's bytes from its batch's chunks (one, or two when it straddles a boundary). The
+ * chunks decompressed go into `cache`, for the next invoices read with it (step 8 comparing a
+ * resent batch's invoices, in whatever order they come); it is dropped with the work that made it.
  */
-export function readOriginalBytes(db: Database, batchId: number, place: OriginalPlace, cache?: ChunkCache): Buffer {
+export function readOriginalBytes(db: Database, batchId: number, place: OriginalPlace, cache: ChunkCache): Buffer {
   const firstChunk = Math.floor(place.offset / BODY_CHUNK_BYTES)
   const lastChunk = Math.floor((place.offset + place.length - 1) / BODY_CHUNK_BYTES)
   const start = place.offset - firstChunk * BODY_CHUNK_BYTES
@@ -63,20 +64,14 @@ export function readOriginalBytes(db: Database, batchId: number, place: Original
   return Buffer.concat(parts).subarray(start, start + place.length)
 }
 
-const RECENT_CHUNKS = 4
-const recentChunks = new WeakMap<Database, Map<string, Buffer>>()
-
-function decompressedChunk(db: Database, batchId: number, chunk: number, cache: ChunkCache | undefined): Buffer {
-  let recent = cache ?? recentChunks.get(db)
-  if (!recent) recentChunks.set(db, (recent = new Map()))
+function decompressedChunk(db: Database, batchId: number, chunk: number, cache: ChunkCache): Buffer {
   const key = `${batchId}:${chunk}`
-  const cached = recent.get(key)
+  const cached = cache.get(key)
   if (cached) return cached
   const row = first(db, db.query.selectFrom('batch_body_chunks').select('data').where('batch_id', '=', batchId).where('chunk', '=', chunk))
   if (!row) throw new Error(`falta el fragmento ${chunk} del cuerpo del lote ${batchId}`)
   const data = brotliDecompressSync(row.data)
-  if (cache === undefined && recent.size >= RECENT_CHUNKS) recent.delete(recent.keys().next().value!)
-  recent.set(key, data)
+  cache.set(key, data)
   return data
 }
 

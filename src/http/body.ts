@@ -15,7 +15,7 @@ export interface ReadBodyOptions {
   gzip?: boolean
   /**
    * Allocates the buffer the body is read into (default: shared memory, see `sharedBuffer`); the
-   * batch intake reads into memory its scan works in (src/intake/body-layout.ts `bodyBuffer`).
+   * batch intake reads into memory its scan works in (src/intake/body/body-scan.ts `bodyBuffer`).
    */
   allocate?: (size: number) => Buffer
 }
@@ -131,7 +131,7 @@ export function announcedBodyBytes(event: H3Event): number | null {
 
 /**
  * Bodies live in shared memory: the batch's body is compressed by a worker thread straight from
- * it (src/batches/body-compressor.ts), with no copy.
+ * it (src/intake/body/body-compressor.ts), with no copy.
  */
 function sharedBuffer(size: number): Buffer {
   return Buffer.from(new SharedArrayBuffer(size))

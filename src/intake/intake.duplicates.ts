@@ -9,8 +9,8 @@ import * as answers from './intake.answers.ts'
 import type { BatchDuplicate, Resumen } from './intake.schemas.ts'
 import type { ReceivedInvoice } from '../invoices/received-invoice.ts'
 import { BatchContentHash, batchContentHash } from './intake.structure.ts'
-import { scanBody } from './body-layout.ts'
-import { parseBatchBody } from './intake.body.ts'
+import { scanBody } from './body/body-scan.ts'
+import { parseBatchBody } from './body/body-parse.ts'
 import type { TimeSlices } from '../core/time-slices.ts'
 
 /**

@@ -1,12 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto'
 import Type from 'typebox'
-import { DatabaseFileGoneError, DomainError } from '../core/errors.ts'
-import { UploadSlots } from '../http/upload-slots.ts'
-import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
-import { defineRoute, type Reply, type Route, type RouteRequest } from '../http/route.ts'
+import { defineRoute, type Route } from '../http/route.ts'
 import { ErrorBody, errorResponse } from '../http/schemas.ts'
-import { bodyCompressor } from '../batches/body-compressor.ts'
-import { BODY_CHUNK_BYTES } from '../batches/body-chunks.ts'
 import {
   BatchBodyInvalid,
   BatchDatesInvalid,
@@ -28,19 +22,13 @@ import {
   SimulatedProcessed,
   SimulatedStructureInvalid,
 } from './intake.schemas.ts'
-import { receiveBatch, simulateBatch, type IncomingBatch, type IntakeDeps } from './intake.service.ts'
-import { bodyBuffer } from './body-layout.ts'
+import { insertBatch, validateBatch, type IntakeDeps } from './intake.service.ts'
 import { INSERT_200, INSERT_422, INSERT_500, INSERT_503, SAMPLE_BATCH, simulatedExamples } from './intake.examples.ts'
-
-export interface IntakeRouteDeps extends IntakeDeps {
-  /** intake.maxConcurrentBatches: batch bodies received at once (insertar and validar together). */
-  uploads: UploadSlots
-}
 
 const BODY = { description: 'Arreglo JSON no vacío de facturas; puede llegar comprimido con gzip (Content-Encoding: gzip o x-gzip): se descomprime mientras llega y server.maxBodyMB limita su tamaño descomprimido', schema: BatchSchema, raw: true, examples: SAMPLE_BATCH }
 const BUSY = { ...errorResponse('Ya se están recibiendo intake.maxConcurrentBatches lotes (reenvíe tras Retry-After), la base de datos es inutilizable, o no hay ApiKey configurada'), examples: INSERT_503 }
 
-export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
+export function intakeRoutes(deps: IntakeDeps): Route[] {
   return [
     defineRoute({
       method: 'POST',
@@ -75,8 +63,7 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
         500: { description: 'Error interno; el lote queda fallido y puede reenviarse', schema: BatchInternalError, examples: INSERT_500 },
         503: BUSY,
       },
-      handle: (request) =>
-        receiving(deps, request, { logUuid: true, compress: true, internalDetails: (uuid) => ({ batch_uuid: uuid }) }, (incoming) => receiveBatch(deps, incoming)),
+      handle: async (request) => ({ status: 200, body: await insertBatch(deps, request) }),
     }),
     defineRoute({
       method: 'POST',
@@ -107,62 +94,7 @@ export function intakeRoutes(deps: IntakeRouteDeps): Route[] {
         500: { description: 'Error interno; no se guardó nada', schema: SimulatedInternalError, examples: simulatedExamples(INSERT_500) },
         503: BUSY,
       },
-      handle: (request) =>
-        receiving(deps, request, { logUuid: false, compress: false, internalDetails: () => ({ batch_uuid: null, simulacion: true }) }, (incoming) => simulateBatch(deps, incoming)),
+      handle: async (request) => ({ status: 200, body: await validateBatch(deps, request) }),
     }),
   ]
-}
-
-interface Receiving {
-  /** Whether the request's log line carries the batch's uuid (only when a batch may be stored). */
-  logUuid: boolean
-  /** Whether the body will be compressed to be kept (insertar): the compressing worker starts while it arrives. */
-  compress: boolean
-  /** What a 500 adds to its body. */
-  internalDetails: (uuid: string) => Record<string, unknown>
-}
-
-/**
- * What insertar and validar share around their service: an upload slot for the body (the same
- * slots for both, so they bound the memory of all batch bodies together), the body read within
- * server.maxBodyMB and server.bodyTimeoutSeconds while its hash is computed, and an unexpected
- * failure turned into the 500 the interface describes.
- */
-async function receiving(
-  deps: IntakeRouteDeps,
-  request: RouteRequest<unknown, unknown>,
-  options: Receiving,
-  work: (incoming: IncomingBatch) => unknown,
-): Promise<Reply> {
-  const release = deps.uploads.acquire()
-  try {
-    const uuid = randomUUID()
-    // The worker boots while the body arrives; a body of one chunk is compressed without it.
-    if (options.compress && !(request.bodyBytes !== null && request.bodyBytes <= BODY_CHUNK_BYTES)) bodyCompressor.warm()
-    const hash = createHash('sha256')
-    // Into memory the scan of step 2 reads in place (src/intake/body-layout.ts).
-    const body = await request.readBody((chunk) => hash.update(chunk), bodyBuffer)
-    const bodyHash = hash.digest('hex')
-    // The log names the batch the answer names: the original one for a duplicate, none for a
-    // batch refused before it was recorded (steps 2–5).
-    const logAnswered = (answered: unknown) => {
-      if (options.logUuid && typeof answered === 'string') request.logContext.batchUuid = answered
-    }
-    try {
-      const answer = await work({ uuid, body, bodyHash, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint })
-      logAnswered((answer as { batch_uuid?: unknown }).batch_uuid)
-      return { status: 200, body: answer }
-    } catch (error) {
-      if (error instanceof DomainError) {
-        logAnswered(error.details.batch_uuid)
-        throw error
-      }
-      // Nothing was stored: the batch may be sent again once the database is restored.
-      if (error instanceof DatabaseFileGoneError) throw error
-      logAnswered(uuid)
-      throw new DomainError('INTERNAL', INTERNAL_ERROR_MESSAGE, options.internalDetails(uuid), {}, { cause: error })
-    }
-  } finally {
-    release()
-  }
 }

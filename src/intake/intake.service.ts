@@ -1,142 +1,184 @@
-import type { LocalDate } from '@js-joda/core'
 import type { Logger } from 'pino'
-import { localDateOf, today, toStoredInstant, type Clock } from '../core/clock.ts'
-import type { Config } from '../config/config.ts'
-import type { ClientContract } from '../config/contract.ts'
-import { changesSoFar, rolledBack, transaction, type Database } from '../db/database.ts'
-import { DomainError, invalidInput } from '../core/errors.ts'
-import { chunkRanges, insertBodyChunks } from '../batches/body-chunks.ts'
-import { bodyCompressor, type Compression } from '../batches/body-compressor.ts'
-import { insertReceivedBatch, markBatchFailed, markBatchProcessed, markBatchRejectedWhole } from '../batches/batches.store.ts'
 import type { Alerter } from '../alerts/alerter.ts'
+import { insertBodyChunks } from '../batches/body-chunks.ts'
+import { insertReceivedBatch, markBatchFailed, markBatchProcessed, markBatchRejectedWhole } from '../batches/batches.store.ts'
+import { localDateOf, today, toStoredInstant } from '../core/clock.ts'
+import { DatabaseFileGoneError, DomainError, invalidInput } from '../core/errors.ts'
+import { rolledBack, transaction, changesSoFar } from '../db/database.ts'
+import { INTERNAL_ERROR_MESSAGE } from '../http/error-response.ts'
+import type { UploadSlots } from '../http/upload-slots.ts'
+import { findManifestsByNumbers, type ExistingManifest } from '../manifests/manifests.store.ts'
+import { holidaysOf, lastDayOfWindow } from '../returns/window.ts'
+import { randomUUID } from 'node:crypto'
+import { receiveBatchBody, type BatchBody, type BodySource } from './body/batch-body.ts'
+import type { BodyCompressor } from './body/body-compressor.ts'
 import { applyBatch, type ApplyOutcome } from './intake.apply.ts'
 import * as answers from './intake.answers.ts'
-import { checkManifestDates, invoiceDates, type ManifestDateVerdict } from './intake.dates.ts'
-import { findManifestsByNumbers, type ExistingManifest } from '../manifests/manifests.store.ts'
+import { duplicateOfBody, duplicateOfContent } from './intake.duplicates.ts'
+import { readBatch, type ReadBatch, type ReadDeps } from './intake.read.ts'
 import type { BatchDuplicate, SimulatedDuplicate, SimulatedProcessed } from './intake.schemas.ts'
-import { checkBatchBytes, parseBatchBody } from './intake.body.ts'
-import type { ReceivedInvoice } from '../invoices/received-invoice.ts'
-import { checkStructure } from './intake.structure.ts'
-import { placeOf, scanBody, type BodyLayout } from './body-layout.ts'
-import { contentHashesAhead, duplicateOfBody, duplicateOfContent, type ContentHashes } from './intake.duplicates.ts'
-import { compareAhead, NO_COMPARISONS, type Comparisons } from './intake.compare.ts'
-import { findInvoicesByNumbers } from '../invoices/invoices.store.ts'
-import { findReissueCandidatesInSlices, NO_CANDIDATES, type ReissueCandidates } from '../reissues/reissues.detection.ts'
-import { TimeSlices } from '../core/time-slices.ts'
-import { holidaysOf, lastDayOfWindow } from '../returns/window.ts'
 
-export interface IntakeDeps {
-  db: Database
-  clock: Clock
-  config: Config
-  /** What the supplier's system expects (`clientContract`): all or nothing, existing invoices, labels. */
-  contract: ClientContract
+export interface IntakeDeps extends ReadDeps {
   log: Logger
   /** Called when stored invoices changed in place (the returns listing shows their data). */
   onInvoicesChanged: () => void
   /** The webhook's notices: one per batch with possible re-issues. */
   alerter: Pick<Alerter, 'notice'>
+  /** Compresses a kept batch's body in a worker thread (src/intake/body/body-compressor.ts). */
+  compressor: BodyCompressor
+  /** intake.maxConcurrentBatches: batch bodies received at once (insertar and validar together). */
+  uploads: UploadSlots
 }
 
-export interface IncomingBatch {
+/** A batch request as the intake reads it (src/http/route.ts's RouteRequest). */
+export interface BatchRequest extends BodySource {
+  clientIp: string
+  keyFingerprint: string | undefined
+  /** Where the request's log line takes the batch's uuid. */
+  logContext: { batchUuid?: string }
+}
+
+export type BatchAnswer = ReturnType<typeof answers.processed> | ReturnType<typeof answers.duplicate>
+export type SimulatedAnswer = SimulatedProcessed | SimulatedDuplicate
+
+/** A batch whose body arrived: the uuid it would be recorded under, and who sent it. */
+interface Received {
   uuid: string
-  body: Buffer
-  /** sha256 of the body, computed while it arrived. */
-  bodyHash: string
+  body: BatchBody
   clientIp: string
   keyFingerprint: string
 }
 
-export type BatchAnswer = ReturnType<typeof answers.processed> | ReturnType<typeof answers.duplicate>
-
 /**
- * The intake pipeline of interface-v1 §4.1, steps 2–8. An identical body processed today is
- * answered before parsing (step 6 on the bytes). While steps 2–4 run, the body's chunks (the
- * invoices' originals) compress in a worker thread; after waiting for them, steps 5–8 run to the
- * commit without another await, so two identical batches arriving together are processed one
- * after the other and the second finds the first (duplicate answer).
+ * POST facturas/insertar, interface-v1 §4.1 steps 2–8. The body is read (hashed, its chunks
+ * compressing in a worker from then on); an identical body processed today is answered before
+ * parsing (step 6 on the bytes); steps 2–4 and the work ahead of steps 6 and 8 run in slices;
+ * then, once the chunks are ready, steps 5–8 run to the commit without another await, so two
+ * identical batches arriving together are processed one after the other and the second finds the
+ * first (the duplicate answer).
  * @returns the 200 answer (processed, or duplicate of today's identical batch).
- * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–5 and 8.
+ * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–5 and 8;
+ * INTERNAL (500, with the batch's uuid) for anything unexpected; DatabaseFileGoneError (503).
  */
-export async function receiveBatch(deps: IntakeDeps, incoming: IncomingBatch): Promise<BatchAnswer> {
-  const { db, clock } = deps
-  const sameBody = duplicateOfBody(db, incoming.bodyHash, today(clock).toString())
-  if (sameBody) return sameBody
-
-  const read = await readBatch(deps, incoming, { compress: true })
-  const chunks = await read.compression!.chunks
-  // A turn of the event loop before steps 5–8 hold the process until the commit: chunks ready
-  // before steps 2–4 ended make the await above resolve without letting a ping or a console page in.
-  await new Promise((resolve) => setImmediate(resolve))
-  // The same bytes may have been processed while this batch waited for its chunks.
-  const processedMeanwhile = duplicateOfBody(db, incoming.bodyHash, today(clock).toString())
-  if (processedMeanwhile) return processedMeanwhile
-  const checked = checkAgainstStored(deps, read)
-  if ('duplicate' in checked) return checked.duplicate
-
-  // Step 7: the batch is recorded.
-  const receivedAt = toStoredInstant(clock.now())
-  const batchId = recordBatch(deps, checked, incoming, receivedAt)
-
-  // Step 8: every manifest, the batch's body and its summary in one transaction.
-  let outcome
-  try {
-    outcome = transaction(db, () => applyRecorded(deps, checked, incoming.uuid, batchId, receivedAt, chunks))
-  } catch (error) {
-    markBatchFailed(db, batchId, error instanceof Error ? error.message : String(error), toStoredInstant(clock.now()))
-    keepBodyOfFailedBatch(deps, batchId, incoming.uuid, chunks)
-    throw error
-  }
-
-  if (outcome.resumen.actualizadas > 0) deps.onInvoicesChanged()
-  if (outcome.reissues.length > 0) reportReissues(deps, incoming.uuid, outcome.reissues)
-  return answerOf(incoming.uuid, checked, outcome)
+export function insertBatch(deps: IntakeDeps, request: BatchRequest): Promise<BatchAnswer> {
+  return receiving(deps, request, { keep: true, internalDetails: (uuid) => ({ batch_uuid: uuid }) }, (batch) => processBatch(deps, batch))
 }
 
-export type SimulatedAnswer = SimulatedProcessed | SimulatedDuplicate
-
 /**
- * `validar`: what `receiveBatch` would answer now, computed by the same steps, with nothing
- * stored. Steps 7 and 8 run inside one transaction that is always rolled back (so no batch
+ * POST facturas/validar: what `insertBatch` would answer now, computed by the same steps, with
+ * nothing stored. Steps 7 and 8 run inside one transaction that is always rolled back (so no batch
  * record, invoice, conflict, audit entry or raw body remains), and nothing is announced (no
  * re-issue notice, no cache invalidation). The answer differs from `insertar`'s only by
  * `simulacion: true` and a `batch_uuid` of null where `insertar` would create one (a duplicate
  * keeps the original's).
  * @throws DomainError INVALID_INPUT (422) with `insertar`'s body of that rejection, marked the same way.
  */
-export async function simulateBatch(deps: IntakeDeps, incoming: IncomingBatch): Promise<SimulatedAnswer> {
+export function validateBatch(deps: IntakeDeps, request: BatchRequest): Promise<SimulatedAnswer> {
+  return receiving(deps, request, { keep: false, internalDetails: () => ({ batch_uuid: null, simulacion: true }) }, (batch) => simulateBatch(deps, batch))
+}
+
+interface Receiving {
+  /** Whether the batch may be kept (insertar): its body is compressed, its uuid logged. */
+  keep: boolean
+  /** What a 500 adds to its body. */
+  internalDetails: (uuid: string) => Record<string, unknown>
+}
+
+/**
+ * What insertar and validar share around their steps: an upload slot for the body (the same
+ * slots for both, so they bound the memory of all batch bodies together), the body read within
+ * server.maxBodyMB and server.bodyTimeoutSeconds, the log line naming the batch the answer names
+ * (the original one for a duplicate, none for a batch refused before it was recorded), and an
+ * unexpected failure turned into the 500 the interface describes.
+ */
+async function receiving<T>(deps: IntakeDeps, request: BatchRequest, options: Receiving, work: (batch: Received) => Promise<T>): Promise<T> {
+  const release = deps.uploads.acquire()
   try {
-    const sameBody = duplicateOfBody(deps.db, incoming.bodyHash, today(deps.clock).toString())
+    const uuid = randomUUID()
+    const body = await receiveBatchBody(request, options.keep ? deps.compressor : null)
+    const logAnswered = (answered: unknown) => {
+      if (options.keep && typeof answered === 'string') request.logContext.batchUuid = answered
+    }
+    try {
+      const answer = await work({ uuid, body, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint ?? '' })
+      logAnswered((answer as { batch_uuid?: unknown }).batch_uuid)
+      return answer
+    } catch (error) {
+      body.discard()
+      if (error instanceof DomainError) {
+        logAnswered(error.details.batch_uuid)
+        throw error
+      }
+      // Nothing was stored: the batch may be sent again once the database is restored.
+      if (error instanceof DatabaseFileGoneError) throw error
+      logAnswered(uuid)
+      throw new DomainError('INTERNAL', INTERNAL_ERROR_MESSAGE, options.internalDetails(uuid), {}, { cause: error })
+    }
+  } finally {
+    release()
+  }
+}
+
+/** Steps 2–8 of a batch that may be kept (`insertBatch`). */
+async function processBatch(deps: IntakeDeps, batch: Received): Promise<BatchAnswer> {
+  const { db, clock } = deps
+  const { body } = batch
+  const sameBody = duplicateOfBody(db, body.hash, today(clock).toString())
+  if (sameBody) {
+    body.discard()
+    return sameBody
+  }
+
+  const read = await readBatch(deps, body)
+  const chunks = await body.chunks()
+  // A turn of the event loop before steps 5–8 hold the process until the commit: chunks ready
+  // before steps 2–4 ended make the await above resolve without letting a ping or a console page in.
+  await new Promise((resolve) => setImmediate(resolve))
+  // The same bytes may have been processed while this batch waited for its chunks.
+  const processedMeanwhile = duplicateOfBody(db, body.hash, today(clock).toString())
+  if (processedMeanwhile) return processedMeanwhile
+  const checked = checkAgainstStored(deps, read)
+  if ('duplicate' in checked) return checked.duplicate
+
+  // Step 7: the batch is recorded.
+  const receivedAt = toStoredInstant(clock.now())
+  const batchId = recordBatch(deps, checked, batch, receivedAt)
+
+  // Step 8: every manifest, the batch's body and its summary in one transaction.
+  let outcome
+  try {
+    outcome = transaction(db, () => applyRecorded(deps, checked, batch.uuid, batchId, receivedAt, chunks))
+  } catch (error) {
+    markBatchFailed(db, batchId, error instanceof Error ? error.message : String(error), toStoredInstant(clock.now()))
+    keepBodyOfFailedBatch(deps, batchId, batch.uuid, chunks)
+    throw error
+  }
+
+  if (outcome.resumen.actualizadas > 0) deps.onInvoicesChanged()
+  if (outcome.reissues.length > 0) reportReissues(deps, batch.uuid, outcome.reissues)
+  return answerOf(batch.uuid, checked, outcome)
+}
+
+/** Steps 2–8 of a batch that is only simulated (`validateBatch`). */
+async function simulateBatch(deps: IntakeDeps, batch: Received): Promise<SimulatedAnswer> {
+  try {
+    const sameBody = duplicateOfBody(deps.db, batch.body.hash, today(deps.clock).toString())
     if (sameBody) return { ...sameBody, simulacion: true }
-    const read = await readBatch(deps, incoming, { compress: false })
+    const read = await readBatch(deps, batch.body)
     return rolledBack(deps.db, (): SimulatedAnswer => {
       // Inside the rolled-back transaction too: step 6 may record an earlier batch's content hash.
       const checked = checkAgainstStored(deps, read)
       if ('duplicate' in checked) return { ...checked.duplicate, simulacion: true }
       const receivedAt = toStoredInstant(deps.clock.now())
-      const outcome = applyRecorded(deps, checked, incoming.uuid, recordBatch(deps, checked, incoming, receivedAt), receivedAt, [])
-      return { ...answerOf(incoming.uuid, checked, outcome), batch_uuid: null, simulacion: true }
+      const outcome = applyRecorded(deps, checked, batch.uuid, recordBatch(deps, checked, batch, receivedAt), receivedAt, [])
+      return { ...answerOf(batch.uuid, checked, outcome), batch_uuid: null, simulacion: true }
     })
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== 'INVALID_INPUT') throw error
     const details: Record<string, unknown> = { ...error.details, simulacion: true }
-    if (details.batch_uuid === incoming.uuid) details.batch_uuid = null
+    if (details.batch_uuid === batch.uuid) details.batch_uuid = null
     throw new DomainError(error.code, error.message, details, error.headers)
   }
-}
-
-/** A batch that passed steps 2–4, grouped and dated; its body's chunks compressing when asked. */
-interface ReadBatch {
-  /** What steps 6 and 8 compute from stored data, computed ahead of them (`workAhead`). */
-  ahead: Ahead
-  batch: unknown[]
-  invoices: ReceivedInvoice[]
-  manifests: Map<string, ReceivedInvoice[]>
-  dates: ReturnType<typeof invoiceDates>
-  todayDate: LocalDate
-  layout: BodyLayout
-  /** The body's chunks, compressing in a worker while steps 2–4 run (insertar only). */
-  compression: Compression | null
 }
 
 /** A batch that also passed steps 5 and 6, not yet recorded. */
@@ -146,102 +188,6 @@ interface CheckedBatch extends ReadBatch {
   existing: Map<string, ExistingManifest>
   numbersHash: string
   contentHash: string | null
-}
-
-/**
- * Steps 2–4, which read nothing stored: parse, structure, dates; then the work of steps 6 and 8
- * that only reads stored data (`workAhead`). All of it in slices with the event loop let in
- * between. With `compress`, the body's chunks compress in a worker meanwhile, from the start: the
- * chunks are fixed slices of the bytes, and on the first batch of a fresh service the worker,
- * still starting, would otherwise finish after these steps. A body refused here cancels its
- * compression.
- * @throws DomainError INVALID_INPUT (422) with the body of each rejection of steps 2–4.
- */
-async function readBatch(deps: IntakeDeps, incoming: IncomingBatch, options: { compress: boolean }): Promise<ReadBatch> {
-  const { body } = incoming
-  const compression = options.compress ? bodyCompressor.compress(body, chunkRanges(body.length)) : null
-  try {
-    const slices = new TimeSlices()
-    const read = await readSteps(deps, body, slices)
-    return { ...read, ahead: await workAhead(deps, read, slices), compression }
-  } catch (error) {
-    compression?.cancel()
-    throw error
-  }
-}
-
-/**
- * Steps 2–4 themselves, for `readBatch`: the body's parse and each invoice's checks in slices of
- * a few tens of milliseconds, with the event loop let in between (contract §9).
- */
-async function readSteps(deps: IntakeDeps, body: Buffer, slices: TimeSlices): Promise<Omit<ReadBatch, 'compression' | 'ahead'>> {
-  const { clock, config } = deps
-
-  // Step 2: a non-empty JSON array.
-  const scan = await scanBody(body, { slices })
-  checkBatchBytes(body, scan)
-  if (slices.due()) await slices.next()
-  const batch = await parseBatchBody(body, scan, slices)
-
-  // Step 3: structure.
-  const structure = await checkStructure(batch, { maxDepth: scan.maxDepth, mayHoldLoneSurrogate: scan.mayHoldLoneSurrogate, longestStringBytes: scan.longestStringBytes }, slices)
-  if (!structure.ok) {
-    const answer = answers.structureInvalid(structure.errors, structure.total, structure.complete)
-    throw invalidInput(answer.message, answer.details)
-  }
-  const invoices = structure.invoices
-  const { layout } = scan
-  if (layout === null || layout.count !== invoices.length) throw new Error(`el cuerpo tiene ${layout?.count} objetos y ${invoices.length} facturas`)
-  const manifests = groupByManifest(invoices)
-  const todayDate = today(clock)
-  if (slices.due()) await slices.next()
-
-  // Step 4: dates, atomic per manifest; any rejection rejects the batch.
-  const dates = invoiceDates(invoices, clock.zone)
-  const rules = { today: todayDate, maxAgeDays: config.dates.maxAgeDays, strictMixedDates: config.dates.strictMixedDates }
-  const verdicts = new Map<string, ManifestDateVerdict>()
-  for (const [numero, group] of manifests) {
-    const verdict = checkManifestDates(group, dates, rules)
-    if (verdict) verdicts.set(numero, verdict)
-  }
-  if (verdicts.size > 0) {
-    const answer = answers.datesInvalid(manifests, verdicts, invoices.length, deps.contract.intake.validManifests)
-    throw invalidInput(answer.message, answer.details)
-  }
-  return { batch, invoices, manifests, dates, todayDate, layout }
-}
-
-/**
- * What steps 6 and 8 would compute from stored data and that only reads it, computed before them,
- * in slices: steps 5–8 run to the commit without letting the event loop in, and for a batch resent
- * with changes this is most of their work (seconds for 10,000 invoices). They use each result only
- * while what it was computed from is unchanged.
- */
-interface Ahead {
-  /** The connection's `changesSoFar` before it was computed: unchanged at step 5, nothing it read has changed. */
-  changes: number
-  /** Step 6: content hashes, when an earlier batch of the day has the same invoice numbers. */
-  contentHashes: ContentHashes | null
-  /** Step 8: the invoices already stored in their manifest, compared with the stored versions. */
-  comparisons: Comparisons
-  /** Step 8: the stored look-alikes of the new invoices (src/reissues/reissues.detection.ts). */
-  reissueCandidates: ReissueCandidates
-}
-
-async function workAhead(deps: IntakeDeps, read: Omit<ReadBatch, 'compression' | 'ahead'>, slices: TimeSlices): Promise<Ahead> {
-  const { db, config } = deps
-  const changes = changesSoFar(db)
-  const contentHashes = await contentHashesAhead(db, read.batch, read.invoices, read.todayDate.toString(), slices)
-  const stored = findInvoicesByNumbers(
-    db,
-    read.invoices.map((invoice) => invoice.nfactura),
-  )
-  const comparisons = deps.contract.intake.existingInvoice === 'reject' ? NO_COMPARISONS : await compareAhead(db, read.invoices, stored, slices)
-  const { reissue } = config.intake
-  const storedNumbers = new Set(stored.map((row) => row.nfactura))
-  const newInvoices = read.invoices.filter((invoice) => !storedNumbers.has(invoice.nfactura)).map((invoice) => ({ fingerprint: invoice.fingerprint, date: read.dates.get(invoice)! }))
-  const reissueCandidates = reissue.enabled ? await findReissueCandidatesInSlices(db, newInvoices, reissue.windowDays, slices) : NO_CANDIDATES
-  return { changes, contentHashes, comparisons, reissueCandidates }
 }
 
 /**
@@ -275,17 +221,17 @@ function checkAgainstStored(deps: IntakeDeps, read: ReadBatch): { duplicate: Bat
 }
 
 /** Step 7's batch record (`received`). @returns its id. */
-function recordBatch(deps: IntakeDeps, checked: CheckedBatch, incoming: IncomingBatch, receivedAt: string): number {
+function recordBatch(deps: IntakeDeps, checked: CheckedBatch, batch: Received, receivedAt: string): number {
   const batchId = insertReceivedBatch(deps.db, {
-    uuid: incoming.uuid,
+    uuid: batch.uuid,
     receivedAt,
     receivedDate: checked.todayDate.toString(),
-    bodyHash: incoming.bodyHash,
-    bodyBytes: incoming.body.length,
+    bodyHash: checked.body.hash,
+    bodyBytes: checked.body.bytes.length,
     numbersHash: checked.numbersHash,
     contentHash: checked.contentHash,
-    clientIp: incoming.clientIp,
-    keyFingerprint: incoming.keyFingerprint,
+    clientIp: batch.clientIp,
+    keyFingerprint: batch.keyFingerprint,
     invoiceCount: checked.invoices.length,
   })
   if (batchId === null) {
@@ -313,7 +259,7 @@ function applyRecorded(deps: IntakeDeps, checked: CheckedBatch, batchUuid: strin
       dates: checked.dates,
       comparisons: checked.ahead.comparisons,
       reissueCandidates: checked.aheadStillValid ? checked.ahead.reissueCandidates : null,
-      originalPlace: (invoice) => placeOf(checked.layout, invoice.position - 1),
+      originalPlace: (invoice) => checked.body.placeOf(invoice.position - 1),
       returnsDeadline: lastDayOfWindow(checked.todayDate, config.returns.windowBusinessDays, holidaysOf(config.returns.holidays))?.toString() ?? null,
       reissue: config.intake.reissue,
       contract: deps.contract.intake,
@@ -341,17 +287,6 @@ function answerOf(batchUuid: string, checked: CheckedBatch, outcome: ApplyOutcom
     throw invalidInput(answer.message, answer.details)
   }
   return answers.processed(batchUuid, numbers, outcome)
-}
-
-/** Manifests in order of first appearance, each with its invoices in batch order. */
-function groupByManifest(invoices: readonly ReceivedInvoice[]): Map<string, ReceivedInvoice[]> {
-  const manifests = new Map<string, ReceivedInvoice[]>()
-  for (const invoice of invoices) {
-    const group = manifests.get(invoice.manifiesto)
-    if (group) group.push(invoice)
-    else manifests.set(invoice.manifiesto, [invoice])
-  }
-  return manifests
 }
 
 /**

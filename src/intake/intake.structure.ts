@@ -16,14 +16,14 @@ export type StructureResult =
 export const MAX_LISTED_ERRORS = 200
 
 /**
- * What the body's bytes tell about every invoice at once (src/intake/body-layout.ts): whether
+ * What the body's bytes tell about every invoice at once (src/intake/body/body-scan.ts): whether
  * some invoice may nest too deeply or hold a lone surrogate. Only then is each invoice walked
  * for them (a real batch never needs it).
  */
 export interface BodyHints {
   maxDepth: number
   mayHoldLoneSurrogate: boolean
-  /** The most bytes of any string of the body (src/intake/body-layout.ts): at least its characters. */
+  /** The most bytes of any string of the body (src/intake/body/body-scan.ts): at least its characters. */
   longestStringBytes: number
 }
 

@@ -130,7 +130,7 @@ export function findInvoiceRow(db: Database, nfactura: string, scope: WarehouseS
  * The client's JSON of the invoice's stored version, as `JSON.stringify` writes the parsed
  * invoice (the bytes as sent, kept in the batch's body, are normalised the same way).
  */
-export function findInvoiceOriginal(db: Database, invoiceId: number, cache?: ChunkCache): string {
+export function findInvoiceOriginal(db: Database, invoiceId: number, cache: ChunkCache = new Map()): string {
   const row = first(
     db,
     db.query.selectFrom('invoices').select(['original', 'batch_id', 'original_offset', 'original_length']).where('id', '=', invoiceId),

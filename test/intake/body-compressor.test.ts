@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { brotliDecompressSync } from 'node:zlib'
 import { BODY_CHUNK_BYTES, chunkRanges } from '../../src/batches/body-chunks.ts'
-import { BodyCompressor } from '../../src/batches/body-compressor.ts'
+import { BodyCompressor } from '../../src/intake/body/body-compressor.ts'
 
 const body = (size: number) => {
   const shared = Buffer.from(new SharedArrayBuffer(size))

@@ -17,7 +17,7 @@ test('body scan: the module is optimised as it loads, and a module compiled afte
   // code exists: V8 makes it on a background thread), compiles both small modules, calls the
   // subtracter once, and leaves time for any optimisation V8 would start for it.
   const script = `
-    await import(${JSON.stringify(new URL('../../src/intake/body-layout.ts', import.meta.url).href)})
+    await import(${JSON.stringify(new URL('../../src/intake/body/body-scan.ts', import.meta.url).href)})
     await new Promise((resolve) => process.stdin.once('data', resolve))
     new WebAssembly.Module(new Uint8Array(${JSON.stringify(adder)}))
     new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(${JSON.stringify(subtracter)}))).exports.add(1, 2)

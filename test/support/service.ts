@@ -81,7 +81,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const db = openDatabase(config.database.path)
   options.beforeMigrate?.(db)
   migrateDatabase(db, DERIVED_VALUES)
-  const { listener, routes, monitor, snapshots } = createApp({
+  const { listener, routes, monitor, snapshots, close: closeApp } = createApp({
     config,
     db,
     clock,
@@ -114,6 +114,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     close: async () => {
       await server.close()
       await snapshots.idle()
+      await closeApp()
       closeDatabase(db)
       rmSync(dir, { recursive: true, force: true })
     },

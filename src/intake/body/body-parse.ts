@@ -1,10 +1,10 @@
 import { constants } from 'node:buffer'
-import { invalidInput } from '../core/errors.ts'
-import { byteOrderMarkLength } from '../core/json-text.ts'
-import { invalidUtf8Offset } from '../core/unicode.ts'
-import { BODY_INVALID_MESSAGE } from './intake.answers.ts'
-import { CLOSE_ARRAY, COMMA, OPEN_ARRAY, type BodyLayout, type BodyScan } from './body-layout.ts'
-import type { TimeSlices } from '../core/time-slices.ts'
+import { invalidInput } from '../../core/errors.ts'
+import { byteOrderMarkLength } from '../../core/json-text.ts'
+import { invalidUtf8Offset } from '../../core/unicode.ts'
+import { BODY_INVALID_MESSAGE } from '../intake.answers.ts'
+import { CLOSE_ARRAY, COMMA, OPEN_ARRAY, type BodyLayout, type BodyScan } from './body-scan.ts'
+import type { TimeSlices } from '../../core/time-slices.ts'
 
 /**
  * What JSON.parse may be asked to build, in "bytes": an object or array costs 32, any other value

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
-import type { OriginalPlace } from '../batches/body-chunks.ts'
+import type { OriginalPlace } from '../../batches/body-chunks.ts'
 import { BODY_SCAN_WASM } from './body-scan.wasm.ts'
-import type { TimeSlices } from '../core/time-slices.ts'
+import type { TimeSlices } from '../../core/time-slices.ts'
 
 /**
  * One pass over a batch's bytes, before JSON.parse is asked to build anything: how many values
@@ -64,7 +64,7 @@ const MAX_RECORDED = 1_000_000
 export const PIECE_BYTES = 256 * 1024
 
 /**
- * Scans the body (src/intake/body-scan.wat: compiled WebAssembly, at full speed from the first
+ * Scans the body (src/intake/body/body-scan.wat: compiled WebAssembly, at full speed from the first
  * byte), SCAN_PART_BYTES at a time with the event loop let in between (`slices`). Inside a string
  * only `"` and `\` matter, so bytes ≥ 0x80 (UTF-8) never look structural; scalars at the top level
  * are not listed (step 2 then parses the body by pieces). A body read into `bodyBuffer` is scanned
@@ -113,7 +113,7 @@ const SCAN_PART_BYTES = 8 * 1024 * 1024
 /**
  * A buffer for a body of `size` bytes that `scanBody` reads in place: in a WebAssembly memory laid
  * out as body-scan.wat says, shared (SharedArrayBuffer) like every body, so the compression worker
- * reads it too (src/batches/body-compressor.ts). Each such memory reserves ~10 GB of address space
+ * reads it too (src/intake/body/body-compressor.ts). Each such memory reserves ~10 GB of address space
  * (not memory) while it lives, V8's guard for WebAssembly memories. Node's own HTTP parser
  * (undici's llhttp) is WebAssembly too and is set up as the service starts: a process limited
  * below that (`ulimit -v`) did not start before this scan either.

@@ -1,6 +1,6 @@
-;; The body scan of step 2 (src/intake/body-layout.ts), in WebAssembly: what JSON.parse would build
+;; The body scan of step 2 (src/intake/body/body-scan.ts), in WebAssembly: what JSON.parse would build
 ;; and where each top-level element lies, in one pass over the bytes. Compiled to
-;; src/intake/body-scan.wasm.ts by `npm run build:wasm` (a test checks the two agree).
+;; src/intake/body/body-scan.wasm.ts by `npm run build:wasm` (a test checks the two agree).
 ;;
 ;; Why not JavaScript: the scan runs once per batch, so on a service that just started (or a batch
 ;; hours after the last one) V8 ran it in its interpreter for the first megabytes. Compiled

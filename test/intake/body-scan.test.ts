@@ -8,7 +8,7 @@ import { brotliCompressSync } from 'node:zlib'
 import { BODY_CHUNK_BYTES, chunkRanges, findChunkedBody, insertBodyChunks, readOriginalBytes } from '../../src/batches/body-chunks.ts'
 import { closeDatabase, openDatabase } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
-import { bodyBuffer, placeOf, scanBody } from '../../src/intake/body-layout.ts'
+import { bodyBuffer, placeOf, scanBody } from '../../src/intake/body/body-scan.ts'
 import { insertBatchRow } from '../support/fixtures.ts'
 import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
@@ -62,7 +62,7 @@ test('body chunks: concatenated they are the body, and an invoice straddling two
     const straddling = invoices.findIndex((_, i) => Math.floor(layout.starts[i]! / BODY_CHUNK_BYTES) !== Math.floor((layout.ends[i]! - 1) / BODY_CHUNK_BYTES))
     assert.ok(straddling > 0, 'some invoice crosses a chunk boundary')
     for (const i of [0, straddling, invoices.length - 1]) {
-      assert.deepEqual(JSON.parse(readOriginalBytes(db, batchId, placeOf(layout, i)).toString('utf8')), invoices[i])
+      assert.deepEqual(JSON.parse(readOriginalBytes(db, batchId, placeOf(layout, i), new Map()).toString('utf8')), invoices[i])
     }
     db.sqlite.prepare('DELETE FROM batch_body_chunks WHERE batch_id = ? AND chunk = 1').run(batchId)
     assert.equal(findChunkedBody(db, batchId), undefined, 'a body missing a chunk (pruned) is not answered')

@@ -153,9 +153,6 @@ function brotliOptions(size: number) {
   return { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS, [constants.BROTLI_PARAM_SIZE_HINT]: size } }
 }
 
-/** The process's one compressor: every service of the process shares its worker. */
-export const bodyCompressor = new BodyCompressor()
-
 /**
  * The worker, as source text so that it runs from the single executable too (no file of its own),
  * with the settings of `brotliOptions`.
