@@ -4,7 +4,7 @@
  * ranks passwords by — Dropbox's, maintained by zxcvbn-ts — taken from its npm package with
  * `npm pack` (the only network here is the npm registry) and checked against its sha256: the
  * first COUNT entries, by frequency. The package is not a dependency: the service needs the
- * words, not the estimator (see docs/desarrollo.md, "Password rules"). The Spanish and Honduran
+ * words, not the estimator (see docs/decisiones/cuentas.md). The Spanish and Honduran
  * ones are written by hand in src/accounts/spanish-passwords.ts.
  */
 import { execFileSync } from 'node:child_process'
