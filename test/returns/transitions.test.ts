@@ -67,18 +67,25 @@ test('return transitions: rejected and cancelled returns free their units', () =
     assert.equal((await registerReturn(service, [{ numeroLinea: 1, unidades: 12 }])).status, 201)
   }))
 
-test('returns list: by registration date and state', () =>
-  withService({}, async (service) => {
-    await seedReturns(service)
-    await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }])
-    await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true })
-    service.clock.advance(24 * 60 * 60 * 1000)
-    await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }])
-    const ids = async (query: string) => ((await operator(service, 'GET', `devoluciones${query}`)).body as Array<{ id: string }>).map((r) => r.id)
-    assert.deepEqual(await ids(''), ['1', '2', '3'])
-    assert.deepEqual(await ids('?fecha=2026-11-22'), ['1', '2'])
-    assert.deepEqual(await ids('?fecha=2026-11-23&estado=pending'), ['3'])
-    assert.deepEqual(await ids('?estado=approved'), ['2'])
-    const bad = await operator(service, 'GET', 'devoluciones?fecha=22/11/2026')
-    assert.deepEqual(bad, { status: 422, body: { success: false, message: 'El parámetro fecha debe ser una fecha real en formato YYYY-MM-DD (se recibió "22/11/2026").' } })
-  }))
+/** Returns 1 (pending) and 2 (approved) registered the 22nd, 3 (pending) the 23rd. */
+async function threeDays(service: TestService): Promise<void> {
+  await seedReturns(service)
+  await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }])
+  await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true })
+  service.clock.advance(24 * 60 * 60 * 1000)
+  await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }])
+}
+
+const ids = (...list: string[]) => list.map((id) => containing({ id }))
+
+testScenarios(
+  'returns list',
+  [
+    { name: 'a date in another format → 422', request: { path: 'devoluciones?fecha=22/11/2026' }, status: 422, body: refusal('El parámetro fecha debe ser una fecha real en formato YYYY-MM-DD (se recibió "22/11/2026").') },
+    { name: 'every return', request: { path: 'devoluciones' }, status: 200, body: ids('1', '2', '3') },
+    { name: 'by registration date', request: { path: 'devoluciones?fecha=2026-11-22' }, status: 200, body: ids('1', '2') },
+    { name: 'by registration date and state', request: { path: 'devoluciones?fecha=2026-11-23&estado=pending' }, status: 200, body: ids('3') },
+    { name: 'by state', request: { path: 'devoluciones?estado=approved' }, status: 200, body: ids('2') },
+  ],
+  { setup: threeDays, as: 'operator' },
+)

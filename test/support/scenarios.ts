@@ -19,9 +19,12 @@ import { OPERATOR } from './operator.ts'
  */
 export function testScenarios(title: string, rows: readonly Scenario[], shared: SharedScenario = {}): void {
   for (const row of rows) {
-    test(`${title}: ${row.name}`, () => runScenario(row, shared))
+    test(`${title}: ${row.name}`, { timeout: shared.timeout ?? ROW_TIMEOUT_MS }, () => runScenario(row, shared))
   }
 }
+
+/** A row is a fresh service and a request: a minute is room enough on a loaded machine, and a stuck row fails by its name. */
+const ROW_TIMEOUT_MS = 60_000
 
 export interface Scenario {
   name: string
@@ -47,6 +50,8 @@ export interface SharedScenario {
   service?: TestServiceOptions
   setup?: Setup
   database?: DatabaseCheck | readonly DatabaseCheck[]
+  /** Each row's time limit, in ms (default a minute). */
+  timeout?: number
 }
 
 export type Setup = (service: TestService) => unknown
