@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import { all, first } from '../../src/db/database.ts'
 import { createAccount, logIn, asPerson, PASSWORD, sessionOf } from '../support/accounts.ts'
 import { pruneSessions } from '../../src/accounts/sessions.service.ts'
+import { containing, holds, nothingWritten, refusal, send, testScenarios } from '../support/scenarios.ts'
 import { API_KEY, TEST_PASSWORD_COST, withService, type TestService } from '../support/service.ts'
 
 const WRONG = { success: false, message: 'Usuario o contraseña incorrectos.' }
@@ -11,35 +12,22 @@ function audit(service: TestService, action: string) {
   return all(service.db, service.db.query.selectFrom('audit_log').select(['actor', 'actor_usuario', 'subject_id', 'detail']).where('action', '=', action).orderBy('id'))
 }
 
-interface LoginScenario {
-  name: string
-  setup?: (service: TestService) => Promise<unknown>
-  usuario: string
-  contrasena: string
-  status: number
-  body: unknown
-}
+const login = (usuario: string, contrasena: string) => ({ method: 'POST', path: '/api/v1/sesion', body: { usuario, contrasena } })
+const ANA = { usuario: 'ana', nombre: 'Ana Lucía Fiallos', rol: 'operador', almacenes: ['OAC'] }
+/** A refused login: no cookie, the failure audited once. */
+const refused = { status: 401, body: WRONG, headers: { 'set-cookie': null }, database: holds('failed logins audited', (service) => audit(service, 'sesion.fallida').length, 1) }
 
-const logins: LoginScenario[] = [
-  { name: 'an unknown user → 401, the same answer as a wrong password', usuario: 'nadie', contrasena: PASSWORD, status: 401, body: WRONG },
-  { name: 'a wrong password → 401', usuario: 'ana', contrasena: 'otra-contraseña-mala', status: 401, body: WRONG },
-  { name: 'a deactivated user → 401, the same answer', setup: (service) => Promise.resolve(service.db.sqlite.exec("UPDATE users SET activo = 0 WHERE usuario = 'ana'")), usuario: 'ana', contrasena: PASSWORD, status: 401, body: WRONG },
-  { name: 'the right password → 200 with the user', usuario: 'ana', contrasena: PASSWORD, status: 200, body: { usuario: 'ana', nombre: 'Ana Lucía Fiallos', rol: 'operador', almacenes: ['OAC'] } },
-  { name: 'the login name ignores case', usuario: 'ANA', contrasena: PASSWORD, status: 200, body: { usuario: 'ana', nombre: 'Ana Lucía Fiallos', rol: 'operador', almacenes: ['OAC'] } },
-]
-
-for (const scenario of logins) {
-  test(`sessions: ${scenario.name}`, () =>
-    withService({}, async (service) => {
-      await createAccount(service, 'ana', 'operador', ['OAC'], 'Ana Lucía Fiallos')
-      await scenario.setup?.(service)
-      const login = await logIn(service, scenario.usuario, scenario.contrasena)
-      assert.equal(login.status, scenario.status)
-      assert.deepEqual(login.body, scenario.body)
-      assert.equal(login.cookie !== null, scenario.status === 200)
-      if (scenario.status === 401) assert.equal(audit(service, 'sesion.fallida').length, 1)
-    }))
-}
+testScenarios(
+  'sessions',
+  [
+    { name: 'an unknown user → 401, the same answer as a wrong password', request: login('nadie', PASSWORD), ...refused },
+    { name: 'a wrong password → 401', request: login('ana', 'otra-contraseña-mala'), ...refused },
+    { name: 'a deactivated user → 401, the same answer', setup: (service) => service.db.sqlite.exec("UPDATE users SET activo = 0 WHERE usuario = 'ana'"), request: login('ana', PASSWORD), ...refused },
+    { name: 'the right password → 200 with the user', request: login('ana', PASSWORD), status: 200, body: ANA, headers: { 'set-cookie': /^manifiesto_sesion=/ } },
+    { name: 'the login name ignores case', request: login('ANA', PASSWORD), status: 200, body: ANA, headers: { 'set-cookie': /^manifiesto_sesion=/ } },
+  ],
+  { setup: (service) => createAccount(service, 'ana', 'operador', ['OAC'], 'Ana Lucía Fiallos') },
+)
 
 test('sessions: the cookie is HttpOnly, SameSite=Strict, Path=/, not Secure over HTTP; only a hash of the token is stored', () =>
   withService({}, async (service) => {
@@ -54,12 +42,17 @@ test('sessions: the cookie is HttpOnly, SameSite=Strict, Path=/, not Secure over
     assert.deepEqual(me, { status: 200, body: { usuario: 'ana', nombre: 'Nombre de ana', rol: 'operador', almacenes: ['OAC'] } })
   }))
 
-test('sessions: without a cookie, or with an unknown one, GET /sesion → 401', () =>
-  withService({}, async (service) => {
-    assert.equal((await service.fetch('/api/v1/sesion')).status, 401)
-    const unknown = await asPerson(service, 'manifiesto_sesion=inventada', 'GET', '/api/v1/sesion')
-    assert.deepEqual(unknown, { status: 401, body: { success: false, message: 'Su sesión terminó (por inactividad, por tiempo o por un cambio de contraseña): inicie sesión de nuevo.' } })
-  }))
+const ENDED = refusal('Su sesión terminó (por inactividad, por tiempo o por un cambio de contraseña): inicie sesión de nuevo.')
+
+testScenarios('sessions', [
+  { name: 'without a cookie, GET /sesion → 401', request: { path: '/api/v1/sesion' }, status: 401, body: refusal('Inicie sesión: esta operación es de una persona con su usuario.') },
+  {
+    name: 'with an unknown cookie, GET /sesion → 401',
+    request: (service) => send(service, { path: '/api/v1/sesion', headers: { Cookie: 'manifiesto_sesion=inventada', Origin: service.url, 'Content-Type': 'application/json' } }),
+    status: 401,
+    body: ENDED,
+  },
+])
 
 test('sessions: 5 failures in 15 minutes lock the name for 15 minutes — the right password too — audited with the IP, and the lock ends', () =>
   withService({}, async (service) => {
@@ -139,32 +132,22 @@ test('sessions: changing one’s own password ends one’s other sessions, keeps
     assert.equal((await logIn(service, 'ana', 'frase-propia-de-ana-2027')).status, 200)
   }))
 
-const crossSite: Array<{ name: string; headers: Record<string, string>; status: number }> = [
-  { name: 'no Origin and no Sec-Fetch-Site → 403', headers: { Origin: '' }, status: 403 },
-  { name: 'another site’s Origin → 403', headers: { Origin: 'https://malicioso.example' }, status: 403 },
-  { name: 'Sec-Fetch-Site: cross-site → 403', headers: { Origin: '', 'Sec-Fetch-Site': 'cross-site' }, status: 403 },
-  { name: 'Sec-Fetch-Site: same-origin → allowed', headers: { Origin: '', 'Sec-Fetch-Site': 'same-origin' }, status: 201 },
-  { name: 'the service’s own Origin → allowed', headers: {}, status: 201 },
-]
+const CROSS_SITE = refusal('Solicitud rechazada: un cambio con sesión debe hacerse desde la consola de este servicio (origen distinto o ausente).')
+/** A supervisor's new reason, with the session cookie and the console's Origin unless the row says otherwise. */
+const createReason = (headers: Record<string, string | null>) => ({ method: 'POST', path: 'conceptos', headers, body: { codigo: 'DANADO', descripcion: 'Producto dañado' } })
+const CREATED = containing({ codigo: 'DANADO', descripcion: 'Producto dañado' })
 
-for (const scenario of crossSite) {
-  test(`sessions: CSRF — a change by cookie with ${scenario.name}`, () =>
-    withService({}, async (service) => {
-      await createAccount(service, 'sup', 'supervisor')
-      const cookie = await sessionOf(service, 'sup')
-      const headers = Object.fromEntries(Object.entries(scenario.headers).filter(([, value]) => value !== ''))
-      const response = await service.fetch('/api/v1/operador/conceptos', {
-        method: 'POST',
-        headers: { Cookie: cookie, 'Content-Type': 'application/json', ...(scenario.headers.Origin === undefined ? { Origin: service.url } : {}), ...headers },
-        body: JSON.stringify({ codigo: 'DANADO', descripcion: 'Producto dañado' }),
-      })
-      assert.equal(response.status, scenario.status)
-      if (scenario.status === 403) {
-        assert.deepEqual(await response.json(), { success: false, message: 'Solicitud rechazada: un cambio con sesión debe hacerse desde la consola de este servicio (origen distinto o ausente).' })
-        assert.equal(service.db.sqlite.prepare('SELECT count(*) FROM return_reasons').pluck().get(), 0)
-      }
-    }))
-}
+testScenarios(
+  'sessions: CSRF — a change by cookie with',
+  [
+    { name: 'no Origin and no Sec-Fetch-Site → 403', request: createReason({ Origin: null }), status: 403, body: CROSS_SITE, database: nothingWritten() },
+    { name: 'another site’s Origin → 403', request: createReason({ Origin: 'https://malicioso.example' }), status: 403, body: CROSS_SITE, database: nothingWritten() },
+    { name: 'Sec-Fetch-Site: cross-site → 403', request: createReason({ Origin: null, 'Sec-Fetch-Site': 'cross-site' }), status: 403, body: CROSS_SITE, database: nothingWritten() },
+    { name: 'Sec-Fetch-Site: same-origin → allowed', request: createReason({ Origin: null, 'Sec-Fetch-Site': 'same-origin' }), status: 201, body: CREATED },
+    { name: 'the service’s own Origin → allowed', request: createReason({}), status: 201, body: CREATED },
+  ],
+  { setup: (service) => createAccount(service, 'sup', 'supervisor'), as: { usuario: 'sup' } },
+)
 
 test('sessions: a cookie never opens the client API', () =>
   withService({}, async (service) => {

@@ -38,7 +38,7 @@ test('alerts: one per minute per kind of error, another kind still goes, and the
     assert.deepEqual(received.map((alert) => [alert.kind, alert.message]).sort(), [['RangeError', 'c'], ['TypeError', 'a'], ['TypeError', 'd']])
     assert.equal(received.find((alert) => alert.message === 'a')?.path, '/x')
   } finally {
-    webhook.close()
+    await webhook.close()
   }
 })
 
@@ -81,7 +81,7 @@ test('alerts: notices — at most 30 of a kind in any hour (then logged, not sen
     assert.equal(received.find((alert) => alert.message === 'lote 1')?.batch_uuid, '1')
     assert.ok(lines.some((line) => line.msg === 'aviso omitido: ya se enviaron 30 de este tipo en la última hora' && line.kind === 'reemisiones'))
   } finally {
-    webhook.close()
+    await webhook.close()
   }
 })
 

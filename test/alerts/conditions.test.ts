@@ -49,7 +49,7 @@ test('alerts: free disk under alerts.minFreeDiskMB at the database folder is ale
       },
     )
   } finally {
-    webhook.close()
+    await webhook.close()
   }
 })
 
@@ -69,7 +69,7 @@ test('alerts: free disk under the minimum at the backups folder is its own condi
       },
     )
   } finally {
-    webhook.close()
+    await webhook.close()
   }
 })
 
@@ -111,6 +111,6 @@ test('alerts: a failed automatic backup is alerted once until a backup succeeds;
       assert.equal(webhook.received.length, 1, 'no alert when it clears')
     })
   } finally {
-    webhook.close()
+    await webhook.close()
   }
 })

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
 import { test } from 'node:test'
-import { chromium, type Browser } from 'playwright-core'
+import { chromiumPath, launchChromium } from '../support/browser.ts'
 import { API_KEY, withService } from '../support/service.ts'
 
 /**
@@ -10,28 +9,14 @@ import { API_KEY, withService } from '../support/service.ts'
  * against this server with the ApiKey typed by the reader (kept nowhere but the tab), and no
  * request ever leaves the server's origin: every request is intercepted, and others are refused.
  */
-function findChromium(): string | undefined {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
-  try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim() || undefined
-  } catch {
-    return undefined
-  }
-}
-
-const executablePath = findChromium()
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-
-async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: executablePath!, headless: true, args: ARGS })
-}
+const executablePath = chromiumPath()
 
 test(
   'api docs: /api/v1/docs shows the client endpoints with their examples, then the warehouse API; try-it works; nothing leaves the origin',
-  { skip: executablePath === undefined ? 'chromium no está instalado (apt-get install chromium, o CHROMIUM_PATH)' : false, timeout: 120_000 },
+  { skip: executablePath === null ? 'chromium no está instalado (apt-get install chromium, o CHROMIUM_PATH)' : false, timeout: 120_000 },
   () =>
     withService({}, async (service) => {
-      const browser = await launch()
+      const browser = await launchChromium(executablePath!)
       try {
         const context = await browser.newContext()
         const origin = new URL(service.url).origin

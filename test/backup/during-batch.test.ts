@@ -7,7 +7,8 @@ import Database from 'better-sqlite3'
 import { generateBatch } from '../../bench/generator.ts'
 import { backupDatabase } from '../../src/backup/backup.service.ts'
 import { closeDatabase, openDatabase } from '../../src/db/database.ts'
-import { collect, freePort, spawnCli, waitForPing } from '../support/cli.ts'
+import { freePort } from '../support/cli.ts'
+import { startServe, stop } from '../support/processes.ts'
 import { API_KEY } from '../support/service.ts'
 
 const SIZE = 10_000
@@ -18,10 +19,8 @@ test('backup: snapshots taken while a 10,000-invoice batch is written are consis
   const port = await freePort()
   const dbPath = join(dir, 'manifiesto.db')
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port }, auth: { apiKey: API_KEY }, database: { path: dbPath }, backup: { everyHours: 0 } }))
-  const child = spawnCli(['serve', '--config', 'config.json'], { cwd: dir })
-  const finished = collect(child)
+  const served = await startServe(['--config', 'config.json'], { cwd: dir, url: `http://127.0.0.1:${port}` })
   try {
-    await waitForPing(`http://127.0.0.1:${port}`)
     const today = new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10)
     const body = JSON.stringify(generateBatch(SIZE, { fecha: today, perManifest: PER_MANIFEST }))
     const source = openDatabase(dbPath, { mustExist: true })
@@ -49,7 +48,6 @@ test('backup: snapshots taken while a 10,000-invoice batch is written are consis
       copy.close()
     }
   } finally {
-    child.kill('SIGTERM')
-    await finished
+    await stop(served)
   }
 })

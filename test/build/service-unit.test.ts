@@ -13,7 +13,7 @@ const MAX_EXPOSURE = 2.5
 
 /** systemd's version (252 in Debian 12), or a reason to skip when systemd-analyze is not here. */
 function systemdVersion(): number | string {
-  const result = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' })
+  const result = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' })
   if (result.error) return 'systemd-analyze is not installed (Debian: apt-get install systemd)'
   return Number(/^systemd (\d+)/.exec(result.stdout)?.[1] ?? 0)
 }
@@ -23,7 +23,7 @@ const skipVerify = typeof version === 'string' ? version : false
 const skipSecurity = typeof version === 'string' ? version : version < 250 ? `systemd ${version} has no security --offline (needs 250)` : false
 
 function analyze(...args: string[]): { code: number | null; output: string } {
-  const result = spawnSync('systemd-analyze', args, { encoding: 'utf8' })
+  const result = spawnSync('systemd-analyze', args, { encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' })
   return { code: result.status, output: `${result.stdout}${result.stderr}`.trim() }
 }
 

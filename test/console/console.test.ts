@@ -32,11 +32,14 @@ after(async () => {
 /** A fresh service and a fresh browser context for one test; both closed after it. */
 async function withConsole(body: (page: Page, service: TestService) => Promise<void>): Promise<void> {
   const service = await startTestService()
-  const { context, page } = await newConsolePage(browser, service)
   try {
-    await body(page, service)
+    const { context, page } = await newConsolePage(browser, service)
+    try {
+      await body(page, service)
+    } finally {
+      await context.close()
+    }
   } finally {
-    await context.close()
     await service.close()
   }
 }

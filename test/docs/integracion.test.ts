@@ -73,11 +73,13 @@ test('guide: every link of its table of contents and text leads to one of its he
 examples.forEach((example, index) => {
   test(`guide example ${index + 1} (line ${example.line}) → ${example.status}: ${example.command.split('\n')[0]}`, async () => {
     const bodyFile = join(scratch, `respuesta-${index + 1}.json`)
-    // The guide's curl, exactly, with only where the answer goes and the status printed added.
-    const script = `curl() { command curl -o "$RESPUESTA" -w '%{http_code}' "$@"; }\n${example.command}`
+    // The guide's curl, exactly, with only where the answer goes, the status printed and a time limit added.
+    const script = `curl() { command curl --max-time 60 -o "$RESPUESTA" -w '%{http_code}' "$@"; }\n${example.command}`
     const { stdout } = await run('bash', ['-c', script], {
       cwd: examplesDir,
       env: { ...process.env, MANIFIESTO: service.url, API_KEY, RESPUESTA: bodyFile },
+      timeout: 90_000,
+      killSignal: 'SIGKILL',
     })
     const body = readFileSync(bodyFile, 'utf8')
     assert.equal(Number(stdout.trim()), example.status, body.slice(0, 500))

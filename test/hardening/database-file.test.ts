@@ -8,6 +8,7 @@ import { test, type TestContext } from 'node:test'
 import Database from 'better-sqlite3'
 import { databaseState, exampleBatch, postBatch } from '../support/batches.ts'
 import { runCli } from '../support/cli.ts'
+import { runToEnd } from '../support/processes.ts'
 import { operator } from '../support/operator.ts'
 import { API_KEY, withService } from '../support/service.ts'
 import { startWebhook } from '../support/webhook.ts'
@@ -30,7 +31,7 @@ test('hardening: a database file deleted under the service refuses batches and o
       assert.equal(hook.received[0]?.kind, 'DatabaseFileGone')
     })
   } finally {
-    hook.close()
+    await hook.close()
   }
 })
 
@@ -107,7 +108,7 @@ for (const scenario of notOurs) {
 test("hardening: serve on another program's SQLite database refuses to write into it (exit 1, one line)", async () => {
   const dir = folder()
   notOurs[2]!.make(join(dir, 'otra.db'))
-  const result = await runCli(['serve'], { cwd: dir, env: { MANIFIESTO_DB: 'otra.db', MANIFIESTO_PORT: '0' } })
+  const result = await runToEnd(['serve'], { cwd: dir, env: { MANIFIESTO_DB: 'otra.db', MANIFIESTO_PORT: '0' } })
   assert.equal(result.code, 1)
   assert.equal(result.stderr.trim(), `${join(dir, 'otra.db')} no es una base de datos de manifiesto: es una base de datos SQLite de otro programa (tablas: clientes, pedidos). Revise database.path; manifiesto no escribe en ella.`)
   const other = new Database(join(dir, 'otra.db'), { readonly: true })
@@ -127,7 +128,7 @@ function tryOrSkip(t: TestContext, what: string, make: () => void): boolean {
 }
 
 async function startFails(dir: string): Promise<string> {
-  const result = await runCli(['serve'], { cwd: dir, env: { MANIFIESTO_PORT: '0', MANIFIESTO_HOST: '127.0.0.1' } })
+  const result = await runToEnd(['serve'], { cwd: dir, env: { MANIFIESTO_PORT: '0', MANIFIESTO_HOST: '127.0.0.1' } })
   assert.equal(result.code, 1)
   assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace')
   assert.equal(result.stderr.trim().split('\n').length, 1, 'one line')

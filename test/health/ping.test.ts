@@ -1,38 +1,17 @@
-import assert from 'node:assert/strict'
 import { renameSync, writeFileSync } from 'node:fs'
-import { test } from 'node:test'
 import { VERSION } from '../../src/core/version.ts'
-import { withService } from '../support/service.ts'
+import { refusal, testScenarios } from '../support/scenarios.ts'
 
-test('ping: 200 with the service, version, Honduras timestamp and database ok', () =>
-  withService({ now: '2026-11-23T05:30:00.000Z' }, async (service) => {
-    const response = await service.fetch('/api/v1/ping')
-    assert.equal(response.status, 200)
-    assert.deepEqual(await response.json(), {
-      success: true,
-      status: 'ok',
-      service: 'manifiesto',
-      version: VERSION,
-      timestamp: '2026-11-22T23:30-06:00',
-      database: 'ok',
-    })
-  }))
+const UNREADABLE = { ...refusal('La base de datos no se puede leer.'), status: 'error', service: 'manifiesto', version: VERSION, timestamp: '2026-11-22T10:00-06:00', database: 'error' }
 
-const brokenDatabase: Array<{ name: string; breakIt: (path: string) => void }> = [
-  { name: 'the database file was moved away', breakIt: (path) => renameSync(path, `${path}.movido`) },
-  { name: 'the database file was replaced by something else', breakIt: (path) => writeFileSync(path, 'esto no es SQLite') },
-]
-
-for (const scenario of brokenDatabase) {
-  test(`ping: 503 when ${scenario.name}`, () =>
-    withService({}, async (service) => {
-      scenario.breakIt(service.db.path)
-      const response = await service.fetch('/api/v1/ping')
-      assert.equal(response.status, 503)
-      const body = (await response.json()) as Record<string, unknown>
-      assert.deepEqual(
-        { success: body.success, status: body.status, database: body.database, message: body.message },
-        { success: false, status: 'error', database: 'error', message: 'La base de datos no se puede leer.' },
-      )
-    }))
-}
+testScenarios('ping', [
+  { name: '503 when the database file was moved away', setup: (service) => renameSync(service.db.path, `${service.db.path}.movido`), request: { path: '/api/v1/ping' }, status: 503, body: UNREADABLE },
+  { name: '503 when the database file was replaced by something else', setup: (service) => writeFileSync(service.db.path, 'esto no es SQLite'), request: { path: '/api/v1/ping' }, status: 503, body: UNREADABLE },
+  {
+    name: '200 with the service, version, Honduras timestamp and database ok',
+    service: { now: '2026-11-23T05:30:00.000Z' },
+    request: { path: '/api/v1/ping' },
+    status: 200,
+    body: { success: true, status: 'ok', service: 'manifiesto', version: VERSION, timestamp: '2026-11-22T23:30-06:00', database: 'ok' },
+  },
+])

@@ -1,38 +1,32 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { API_KEY, withService } from '../support/service.ts'
+import { refusal, testScenarios } from '../support/scenarios.ts'
+import { withService } from '../support/service.ts'
 import { rawRequest } from '../support/raw-request.ts'
 
-interface Scenario {
-  name: string
-  method: string
-  path: string
-  headers?: Record<string, string>
-  status: number
-  body: Record<string, unknown>
-  allow?: string
-}
+const JSON_TYPE = /^application\/json/
 
-const scenarios: Scenario[] = [
-  { name: 'unknown path → 404 JSON', method: 'GET', path: '/api/v1/no-existe', status: 404, body: { success: false, message: 'No existe la ruta GET /api/v1/no-existe.' } },
+testScenarios('http', [
+  { name: 'unknown path → 404 JSON', request: { path: '/api/v1/no-existe' }, status: 404, headers: { 'content-type': JSON_TYPE }, body: refusal('No existe la ruta GET /api/v1/no-existe.') },
   // `/` sends a browser to the console (test/console/static.test.ts); other unknown paths stay JSON.
-  { name: 'unknown path outside the API and the console → 404 JSON', method: 'GET', path: '/nada', status: 404, body: { success: false, message: 'No existe la ruta GET /nada.' } },
-  { name: 'unknown path with a key → still 404', method: 'DELETE', path: '/api/v2/ping', headers: { ApiKey: API_KEY }, status: 404, body: { success: false, message: 'No existe la ruta DELETE /api/v2/ping.' } },
-  { name: 'malformed percent-encoding → 404', method: 'GET', path: '/api/v1/manifiestos/%E0%A4%A/estado', status: 404, body: { success: false, message: 'No existe la ruta GET /api/v1/manifiestos/%E0%A4%A/estado.' } },
-  { name: 'wrong method on ping → 405 with Allow', method: 'POST', path: '/api/v1/ping', status: 405, allow: 'GET', body: { success: false, message: 'El método POST no está permitido en /api/v1/ping; use GET.' } },
-  { name: 'wrong method without a key on a protected path → 405, not 401', method: 'DELETE', path: '/api/v1/manifiestos/1/estado', status: 405, allow: 'GET', body: { success: false, message: 'El método DELETE no está permitido en /api/v1/manifiestos/1/estado; use GET.' } },
-]
-
-for (const scenario of scenarios) {
-  test(`http: ${scenario.name}`, () =>
-    withService({}, async (service) => {
-      const response = await service.fetch(scenario.path, { method: scenario.method, headers: scenario.headers ?? {} })
-      assert.equal(response.status, scenario.status)
-      assert.match(response.headers.get('content-type') ?? '', /^application\/json/)
-      assert.deepEqual(await response.json(), scenario.body)
-      if (scenario.allow) assert.equal(response.headers.get('allow'), scenario.allow)
-    }))
-}
+  { name: 'unknown path outside the API and the console → 404 JSON', request: { path: '/nada' }, status: 404, headers: { 'content-type': JSON_TYPE }, body: refusal('No existe la ruta GET /nada.') },
+  { name: 'unknown path with a key → still 404', request: { method: 'DELETE', path: '/api/v2/ping', as: 'client' }, status: 404, headers: { 'content-type': JSON_TYPE }, body: refusal('No existe la ruta DELETE /api/v2/ping.') },
+  {
+    name: 'malformed percent-encoding → 404',
+    request: { path: '/api/v1/manifiestos/%E0%A4%A/estado' },
+    status: 404,
+    headers: { 'content-type': JSON_TYPE },
+    body: refusal('No existe la ruta GET /api/v1/manifiestos/%E0%A4%A/estado.'),
+  },
+  { name: 'wrong method on ping → 405 with Allow', request: { method: 'POST', path: '/api/v1/ping' }, status: 405, headers: { 'content-type': JSON_TYPE, allow: 'GET' }, body: refusal('El método POST no está permitido en /api/v1/ping; use GET.') },
+  {
+    name: 'wrong method without a key on a protected path → 405, not 401',
+    request: { method: 'DELETE', path: '/api/v1/manifiestos/1/estado' },
+    status: 405,
+    headers: { 'content-type': JSON_TYPE, allow: 'GET' },
+    body: refusal('El método DELETE no está permitido en /api/v1/manifiestos/1/estado; use GET.'),
+  },
+])
 
 test('http: a body declared over server.maxBodyMB → 413 JSON before it is read, connection closed', () =>
   withService({ config: { server: { maxBodyMB: 1 } } }, async (service) => {

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { compileBodyScan, moduleSource, WASM_MODULE_FILE } from '../../build/body-scan-wasm.ts'
+import { finished, watch } from '../support/processes.ts'
 
 test('body scan: the WebAssembly the service loads is body-scan.wat compiled (run `npm run build:wasm` after editing it)', async () => {
   assert.equal(readFileSync(WASM_MODULE_FILE, 'utf8'), moduleSource(await compileBodyScan()))
@@ -29,7 +30,7 @@ test('body scan: the module is optimised as it loads, and a module compiled afte
     if (!child.stdin.writableEnded) child.stdin.end('\n')
   }
   const compilations = (small: boolean) => [...out.matchAll(/using (Liftoff|TurboFan)[^\n]*?bodysize (\d+)/g)].filter((match) => (match[2] === '7') === small).map((match) => match[1])
-  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const exited = finished(watch(child))
   child.stdout.setEncoding('utf8')
   child.stdout.on('data', (text: string) => {
     out += text
@@ -37,8 +38,11 @@ test('body scan: the module is optimised as it loads, and a module compiled afte
   })
   // Without the eager compilation the scan is never optimised here: the child is let go anyway.
   const deadline = setTimeout(release, 10_000)
-  await exited
-  clearTimeout(deadline)
+  try {
+    await exited
+  } finally {
+    clearTimeout(deadline)
+  }
   // The scan, never called: baseline and optimised code all the same.
   assert.deepEqual([...new Set(compilations(false))].sort(), ['Liftoff', 'TurboFan'], out)
   // The adder, never called, is not compiled (a function is compiled when first called); the

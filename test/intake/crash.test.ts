@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
-import { collect, freePort, spawnCli, waitForPing } from '../support/cli.ts'
+import { freePort } from '../support/cli.ts'
+import { startServe, stop } from '../support/processes.ts'
 import { generateBatch } from '../../bench/generator.ts'
 import { API_KEY } from '../support/service.ts'
 
@@ -16,11 +17,8 @@ function hondurasToday(): string {
   return new Date(Date.now() - 6 * 60 * 60 * 1000).toISOString().slice(0, 10)
 }
 
-async function startChild(dir: string, port: number) {
-  const child = spawnCli(['serve', '--config', 'config.json'], { cwd: dir })
-  const finished = collect(child)
-  await waitForPing(`http://127.0.0.1:${port}`)
-  return { child, finished }
+function startChild(dir: string, port: number) {
+  return startServe(['--config', 'config.json'], { cwd: dir, url: `http://127.0.0.1:${port}` })
 }
 
 test('intake crash: SIGKILL while a 10,000-invoice batch is applied → intact database, batch failed, resend processed', { timeout: 180_000 }, async () => {
@@ -33,22 +31,29 @@ test('intake crash: SIGKILL while a 10,000-invoice batch is applied → intact d
     fetch(`http://127.0.0.1:${port}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY, 'Content-Type': 'application/json' }, body })
 
   const first = await startChild(dir, port)
-  const reader = new Database(dbPath, { readonly: true })
-  const pending = post().catch((error: unknown) => error)
-  let killedWhile = ''
-  for (let i = 0; i < 60_000 && killedWhile === ''; i++) {
-    const state = reader.prepare('SELECT estado FROM batches ORDER BY id DESC LIMIT 1').pluck().get() as string | undefined
-    if (state !== undefined) {
-      first.child.kill('SIGKILL')
-      killedWhile = state
-    } else {
-      await new Promise((resolve) => setTimeout(resolve, 1))
+  try {
+    const reader = new Database(dbPath, { readonly: true })
+    const pending = post().catch((error: unknown) => error)
+    let killedWhile = ''
+    try {
+      for (let i = 0; i < 60_000 && killedWhile === ''; i++) {
+        const state = reader.prepare('SELECT estado FROM batches ORDER BY id DESC LIMIT 1').pluck().get() as string | undefined
+        if (state !== undefined) {
+          first.child.kill('SIGKILL')
+          killedWhile = state
+        } else {
+          await new Promise((resolve) => setTimeout(resolve, 1))
+        }
+      }
+    } finally {
+      reader.close()
     }
+    await stop(first, 0) // already killed, unless the batch never showed up
+    assert.ok((await pending) instanceof Error, 'the client saw the connection drop')
+    assert.equal(killedWhile, 'received', 'killed while step 8 was running')
+  } finally {
+    await stop(first)
   }
-  reader.close()
-  await first.finished
-  assert.ok((await pending) instanceof Error, 'the client saw the connection drop')
-  assert.equal(killedWhile, 'received', 'killed while step 8 was running')
 
   const second = await startChild(dir, port)
   try {
@@ -64,7 +69,6 @@ test('intake crash: SIGKILL while a 10,000-invoice batch is applied → intact d
     const answer = (await resent.json()) as { resumen: { insertadas: number; recibidas: number } }
     assert.deepEqual([answer.resumen.recibidas, answer.resumen.insertadas], [SIZE, SIZE])
   } finally {
-    second.child.kill('SIGTERM')
-    await second.finished
+    await stop(second)
   }
 })

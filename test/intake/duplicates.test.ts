@@ -53,7 +53,7 @@ test('intake: a 500 marks the batch failed, answers its batch_uuid, logs the sta
       assert.deepEqual(invoicesOf(service.db, '905112'), ['F-1', 'F-2'])
     })
   } finally {
-    webhook.close()
+    await webhook.close()
   }
 })
 

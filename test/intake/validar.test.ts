@@ -92,7 +92,7 @@ test('validar: a batch with possible re-issues sends no notice to the webhook; i
       assert.equal(webhook.received[0]!.kind, 'reemisiones')
     })
   } finally {
-    webhook.close()
+    await webhook.close()
   }
 })
 

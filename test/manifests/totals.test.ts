@@ -6,15 +6,16 @@ import { migrateDatabase } from '../../src/db/migrate.ts'
 import { invoice, postBatch } from '../support/batches.ts'
 import { insertBatchRow, insertInvoiceRow, insertManifestRow } from '../support/fixtures.ts'
 import { FACTURA, operator, registerReturn, seedReturns } from '../support/operator.ts'
-import { withService, type ConfigOverrides, type TestService } from '../support/service.ts'
+import { testScenarios, type DatabaseCheck, type ScenarioRequest } from '../support/scenarios.ts'
+import { withService, type TestService } from '../support/service.ts'
 import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
 
 /**
  * manifest_totals and the invoice fields copied onto each return (migration 9) are kept by
  * triggers through every write path of invoices and returns. Each scenario runs its steps through
- * the real API and, after every step, compares them with the same values recomputed from every
- * invoice and return; at the end it also checks the totals themselves, so a table left empty on
- * both sides cannot pass.
+ * the real API and, after every step and its last request, compares them with the same values
+ * recomputed from every invoice and return; at the end it also checks the totals themselves, so
+ * a table left empty on both sides cannot pass.
  */
 
 interface TotalsRow {
@@ -67,102 +68,110 @@ const seed: Step = async (service) => {
 }
 const batch = (invoices: unknown[]): Step => (service) => postBatch(service, invoices)
 const call = (method: string, path: string, body?: unknown): Step => (service) => operator(service, method, path, body)
+const register = (lineas: unknown[], extra?: Record<string, unknown>): Step => (service) => registerReturn(service, lineas, extra)
+const insert = (invoices: unknown[]): ScenarioRequest => ({ as: 'client', method: 'POST', path: '/api/v1/facturas/insertar', body: invoices })
 
-interface Scenario {
-  name: string
-  config?: ConfigOverrides
-  steps: Array<[Step, number]>
-  totals: TotalsRow[]
+/** The totals match the ones recomputed from scratch, and each return's copies its invoice's current fields. */
+function assertMaintained(service: TestService, when: string): void {
+  assert.deepEqual(maintained(service.db), recomputed(service.db), when)
+  const { held, current } = copies(service.db)
+  assert.deepEqual(held, current, `copies ${when}`)
 }
+
+/** Runs the steps through the API, each answered its status, the totals kept after each. */
+const steps =
+  (...list: Array<[Step, number]>) =>
+  async (service: TestService): Promise<void> => {
+    for (const [index, [step, status]] of list.entries()) {
+      assert.equal((await step(service)).status, status, `step ${index + 1}`)
+      assertMaintained(service, `after step ${index + 1}`)
+    }
+  }
+
+/** After the request the totals are still kept, and are these. */
+const totals =
+  (expected: TotalsRow[]): DatabaseCheck =>
+  (service) =>
+  () => {
+    assertMaintained(service, 'after the request')
+    assert.deepEqual(maintained(service.db), expected)
+  }
 
 // The example batch: 001-001-01-00912001 (OAC, 2300.18) and 001-001-01-00912002 (OAS, 188.97), manifest 905112.
 const EXAMPLE = [row('905112', 'OAC', { invoices: 1, counted_invoices: 1, counted_micros: 2_300_180_000, holding_returns: 0, approved_cents: 0 }), row('905112', 'OAS', { invoices: 1, counted_invoices: 1, counted_micros: 188_970_000, holding_returns: 0, approved_cents: 0 })]
 
-const scenarios: Scenario[] = [
-  {
-    name: 'batch inserts into two manifests and warehouses',
-    steps: [
-      [seed, 200],
-      [batch([invoice('N-1', '905113', { Total: 100.5 }), invoice('N-2', '905113', { Almacen: 'OAO', Total: 0.01 }), invoice('N-3', '905113', { Total: 1 })]), 200],
-    ],
-    totals: [...EXAMPLE, row('905113', 'OAC', { invoices: 2, counted_invoices: 2, counted_micros: 101_500_000, holding_returns: 0, approved_cents: 0 }), row('905113', 'OAO', { invoices: 1, counted_invoices: 1, counted_micros: 10_000, holding_returns: 0, approved_cents: 0 })],
-  },
-  {
-    name: 'returns registered, approved, rejected and cancelled',
-    steps: [
-      [seed, 200],
-      [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 1 }]), 201],
-      [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 2 }], { aprobar: true }), 201],
-      [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 3 }]), 201],
-      [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 4 }]), 201],
-      [call('POST', 'devoluciones/1/aprobar'), 200],
-      [call('POST', 'devoluciones/3/rechazar', MOTIVO), 200],
-      [call('POST', 'devoluciones/2/anular', MOTIVO), 200],
-      [call('POST', 'devoluciones/aprobar', { ids: ['4'] }), 200],
-    ],
-    // Held: 1 (approved, 1 unit = 35.88) and 4 (approved, 4 units = 143.52).
-    totals: [{ ...EXAMPLE[0]!, holding_returns: 2, approved_cents: 3588 + 14352 }, EXAMPLE[1]!],
-  },
-  {
-    name: 'an auto-update moves an invoice with its returns to another warehouse, total and client',
-    config: { intake: { autoUpdateFields: ['Almacen', 'Total', 'Cliente', 'Clienteid'] } },
-    steps: [
-      [seed, 200],
-      [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true }), 201],
-      [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 1 }]), 201],
-      [batch([invoice(FACTURA, '905112', { Almacen: 'OAS', Total: 2000, Cliente: 'ABARROTERIA NUEVA', Clienteid: '40999999' })]), 200],
-    ],
-    totals: [row('905112', 'OAS', { invoices: 2, counted_invoices: 2, counted_micros: 2_188_970_000, holding_returns: 2, approved_cents: 3588 })],
-  },
-  {
-    name: 'an accepted conflict replaces the total; a discarded one changes nothing',
-    steps: [
-      [seed, 200],
-      [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true }), 201],
-      [batch([invoice(FACTURA, '905112', { Total: 2400, Cliente: 'NUEVO NOMBRE' })]), 200],
-      [call('POST', 'conflictos/1/aceptar'), 200],
-      [batch([invoice(FACTURA, '905112', { Total: 9999, Almacen: 'OAO' })]), 200],
-      [call('POST', 'conflictos/2/descartar'), 200],
-    ],
-    totals: [{ ...EXAMPLE[0]!, counted_micros: 2_400_000_000, holding_returns: 1, approved_cents: 3588 }, EXAMPLE[1]!],
-  },
-  {
-    name: 'a confirmed re-issue leaves the totals (still stored); a discarded one stays counted',
-    steps: [
-      [batch([invoice('A-1', '905100', { Clienteid: 'C1' }, '2026-11-21'), invoice('A-2', '905100', { Clienteid: 'C2', Total: 50 }, '2026-11-21')]), 200],
-      [batch([invoice('B-1', '905101', { Clienteid: 'C1' }), invoice('B-2', '905101', { Clienteid: 'C2', Total: 50 }), invoice('N-1', '905101', { Clienteid: 'C9', Total: 100 })]), 200],
-      [call('POST', 'reemisiones/1/confirmar'), 200],
-      [call('POST', 'reemisiones/2/descartar'), 200],
-    ],
-    totals: [
-      row('905100', 'OAC', { invoices: 2, counted_invoices: 2, counted_micros: 2_350_180_000, holding_returns: 0, approved_cents: 0 }),
-      row('905101', 'OAC', { invoices: 3, counted_invoices: 2, counted_micros: 150_000_000, holding_returns: 0, approved_cents: 0 }),
-    ],
-  },
-  {
-    name: 'closing and reopening a manifest keeps its totals',
-    steps: [
-      [seed, 200],
-      [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true }), 201],
-      [call('POST', 'manifiestos/905112/cerrar', { motivo: 'Ruta completa' }), 200],
-      [call('POST', 'manifiestos/905112/reabrir', { motivo: 'Faltó una devolución' }), 200],
-    ],
-    totals: [{ ...EXAMPLE[0]!, holding_returns: 1, approved_cents: 3588 }, EXAMPLE[1]!],
-  },
-]
-
-for (const scenario of scenarios) {
-  test(`manifest totals: ${scenario.name}`, () =>
-    withService({ config: scenario.config ?? {} }, async (service) => {
-      for (const [index, [step, status]] of scenario.steps.entries()) {
-        assert.equal((await step(service)).status, status, `step ${index + 1}`)
-        assert.deepEqual(maintained(service.db), recomputed(service.db), `after step ${index + 1}`)
-        const { held, current } = copies(service.db)
-        assert.deepEqual(held, current, `copies after step ${index + 1}`)
-      }
-      assert.deepEqual(maintained(service.db), scenario.totals)
-    }))
-}
+testScenarios(
+  'manifest totals',
+  [
+    {
+      name: 'batch inserts into two manifests and warehouses',
+      setup: steps([seed, 200]),
+      request: insert([invoice('N-1', '905113', { Total: 100.5 }), invoice('N-2', '905113', { Almacen: 'OAO', Total: 0.01 }), invoice('N-3', '905113', { Total: 1 })]),
+      status: 200,
+      database: totals([...EXAMPLE, row('905113', 'OAC', { invoices: 2, counted_invoices: 2, counted_micros: 101_500_000, holding_returns: 0, approved_cents: 0 }), row('905113', 'OAO', { invoices: 1, counted_invoices: 1, counted_micros: 10_000, holding_returns: 0, approved_cents: 0 })]),
+    },
+    {
+      name: 'returns registered, approved, rejected and cancelled',
+      setup: steps(
+        [seed, 200],
+        [register([{ numeroLinea: 1, unidades: 1 }]), 201],
+        [register([{ numeroLinea: 1, unidades: 2 }], { aprobar: true }), 201],
+        [register([{ numeroLinea: 1, unidades: 3 }]), 201],
+        [register([{ numeroLinea: 1, unidades: 4 }]), 201],
+        [call('POST', 'devoluciones/1/aprobar'), 200],
+        [call('POST', 'devoluciones/3/rechazar', MOTIVO), 200],
+        [call('POST', 'devoluciones/2/anular', MOTIVO), 200],
+      ),
+      request: { method: 'POST', path: 'devoluciones/aprobar', body: { ids: ['4'] } },
+      status: 200,
+      // Held: 1 (approved, 1 unit = 35.88) and 4 (approved, 4 units = 143.52).
+      database: totals([{ ...EXAMPLE[0]!, holding_returns: 2, approved_cents: 3588 + 14352 }, EXAMPLE[1]!]),
+    },
+    {
+      name: 'an auto-update moves an invoice with its returns to another warehouse, total and client',
+      service: { config: { intake: { autoUpdateFields: ['Almacen', 'Total', 'Cliente', 'Clienteid'] } } },
+      setup: steps([seed, 200], [register([{ numeroLinea: 1, unidades: 1 }], { aprobar: true }), 201], [register([{ numeroLinea: 1, unidades: 1 }]), 201]),
+      request: insert([invoice(FACTURA, '905112', { Almacen: 'OAS', Total: 2000, Cliente: 'ABARROTERIA NUEVA', Clienteid: '40999999' })]),
+      status: 200,
+      database: totals([row('905112', 'OAS', { invoices: 2, counted_invoices: 2, counted_micros: 2_188_970_000, holding_returns: 2, approved_cents: 3588 })]),
+    },
+    {
+      name: 'an accepted conflict replaces the total; a discarded one changes nothing',
+      setup: steps(
+        [seed, 200],
+        [register([{ numeroLinea: 1, unidades: 1 }], { aprobar: true }), 201],
+        [batch([invoice(FACTURA, '905112', { Total: 2400, Cliente: 'NUEVO NOMBRE' })]), 200],
+        [call('POST', 'conflictos/1/aceptar'), 200],
+        [batch([invoice(FACTURA, '905112', { Total: 9999, Almacen: 'OAO' })]), 200],
+      ),
+      request: { method: 'POST', path: 'conflictos/2/descartar' },
+      status: 200,
+      database: totals([{ ...EXAMPLE[0]!, counted_micros: 2_400_000_000, holding_returns: 1, approved_cents: 3588 }, EXAMPLE[1]!]),
+    },
+    {
+      name: 'a confirmed re-issue leaves the totals (still stored); a discarded one stays counted',
+      setup: steps(
+        [batch([invoice('A-1', '905100', { Clienteid: 'C1' }, '2026-11-21'), invoice('A-2', '905100', { Clienteid: 'C2', Total: 50 }, '2026-11-21')]), 200],
+        [batch([invoice('B-1', '905101', { Clienteid: 'C1' }), invoice('B-2', '905101', { Clienteid: 'C2', Total: 50 }), invoice('N-1', '905101', { Clienteid: 'C9', Total: 100 })]), 200],
+        [call('POST', 'reemisiones/1/confirmar'), 200],
+      ),
+      request: { method: 'POST', path: 'reemisiones/2/descartar' },
+      status: 200,
+      database: totals([
+        row('905100', 'OAC', { invoices: 2, counted_invoices: 2, counted_micros: 2_350_180_000, holding_returns: 0, approved_cents: 0 }),
+        row('905101', 'OAC', { invoices: 3, counted_invoices: 2, counted_micros: 150_000_000, holding_returns: 0, approved_cents: 0 }),
+      ]),
+    },
+    {
+      name: 'closing and reopening a manifest keeps its totals',
+      setup: steps([seed, 200], [register([{ numeroLinea: 1, unidades: 1 }], { aprobar: true }), 201], [call('POST', 'manifiestos/905112/cerrar', { motivo: 'Ruta completa' }), 200]),
+      request: { method: 'POST', path: 'manifiestos/905112/reabrir', body: { motivo: 'Faltó una devolución' } },
+      status: 200,
+      database: totals([{ ...EXAMPLE[0]!, holding_returns: 1, approved_cents: 3588 }, EXAMPLE[1]!]),
+    },
+  ],
+  { as: 'operator' },
+)
 
 test('manifest totals: migration 9 sums the invoices and returns already stored and copies the invoice fields onto the returns', () => {
   let before: TotalsRow[] = []

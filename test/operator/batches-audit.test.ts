@@ -3,7 +3,8 @@ import { test } from 'node:test'
 import { pruneRawPayloads } from '../../src/batches/batches.service.ts'
 import { invoice, postBatch, type Answer } from '../support/batches.ts'
 import { operator, OPERATOR } from '../support/operator.ts'
-import { OPERATOR_KEY, withService } from '../support/service.ts'
+import { containing, refusal, testScenarios } from '../support/scenarios.ts'
+import { OPERATOR_KEY, withService, type TestService } from '../support/service.ts'
 
 test('operator batches: listed by date with state and summary; one by uuid; 404 unknown or not a uuid', () =>
   withService({ config: { rateLimits: { insertPerMinute: 100 } } }, async (service) => {
@@ -53,20 +54,35 @@ test('operator batches: a pruned payload → 404 naming the retention rule; the 
     assert.deepEqual([record.estado, record.cuerpo.guardado, record.cuerpo.eliminado_en, record.resumen.insertadas], ['processed', false, '2026-12-23 10:00:00', 1])
   }))
 
-test('operator audit: filtered by date range and by subject, oldest first', () =>
-  withService({}, async (service) => {
-    await operator(service, 'POST', 'conceptos', { codigo: 'A', descripcion: 'Uno' })
-    service.clock.advance(24 * 60 * 60 * 1000)
-    await operator(service, 'POST', 'conceptos', { codigo: 'B', descripcion: 'Dos' })
-    await operator(service, 'PUT', 'conceptos/A', { activo: false })
-    const entries = async (query: string) => ((await operator(service, 'GET', `auditoria${query}`)).body as Array<Record<string, unknown>>).map((entry) => `${entry.en} ${entry.accion} ${entry.tipo}:${entry.sujeto}`)
-    assert.deepEqual(await entries(''), ['2026-11-22 10:00:00 concepto.creado concepto:A', '2026-11-23 10:00:00 concepto.creado concepto:B', '2026-11-23 10:00:00 concepto.modificado concepto:A'])
-    assert.deepEqual(await entries('?desde=2026-11-23'), ['2026-11-23 10:00:00 concepto.creado concepto:B', '2026-11-23 10:00:00 concepto.modificado concepto:A'])
-    assert.deepEqual(await entries('?hasta=2026-11-22'), ['2026-11-22 10:00:00 concepto.creado concepto:A'])
-    assert.deepEqual(await entries('?tipo=concepto&sujeto=A'), ['2026-11-22 10:00:00 concepto.creado concepto:A', '2026-11-23 10:00:00 concepto.modificado concepto:A'])
-    const [first] = (await operator(service, 'GET', 'auditoria?sujeto=A')).body as Array<Record<string, unknown>>
-    assert.deepEqual(first, { id: '1', en: '2026-11-22 10:00:00', quien: OPERATOR, accion: 'concepto.creado', tipo: 'concepto', sujeto: 'A', antes: null, despues: { codigo: 'A', idProveedor: null, descripcion: 'Uno', activo: true }, detalle: null })
-    assert.deepEqual(await operator(service, 'GET', 'auditoria?desde=ayer'), { status: 422, body: { success: false, message: 'El parámetro desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "ayer").' } })
+/** Reasons A created the 22nd; B created and A deactivated the 23rd. */
+async function threeChanges(service: TestService): Promise<void> {
+  await operator(service, 'POST', 'conceptos', { codigo: 'A', descripcion: 'Uno' })
+  service.clock.advance(24 * 60 * 60 * 1000)
+  await operator(service, 'POST', 'conceptos', { codigo: 'B', descripcion: 'Dos' })
+  await operator(service, 'PUT', 'conceptos/A', { activo: false })
+}
+
+const entry = (en: string, accion: string, sujeto: string) => containing({ en, accion, tipo: 'concepto', sujeto })
+const A_CREATED = entry('2026-11-22 10:00:00', 'concepto.creado', 'A')
+const B_CREATED = entry('2026-11-23 10:00:00', 'concepto.creado', 'B')
+const A_CHANGED = entry('2026-11-23 10:00:00', 'concepto.modificado', 'A')
+
+testScenarios(
+  'operator audit',
+  [
+    { name: 'a date that is not one → 422', request: { path: 'auditoria?desde=ayer' }, status: 422, body: refusal('El parámetro desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "ayer").') },
     // An impossible date is refused by name, never a 500 (it once reached LocalDate.parse).
-    assert.deepEqual(await operator(service, 'GET', 'auditoria?desde=2026-02-30'), { status: 422, body: { success: false, message: 'El parámetro desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-02-30").' } })
-  }))
+    { name: 'an impossible date → 422', request: { path: 'auditoria?desde=2026-02-30' }, status: 422, body: refusal('El parámetro desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-02-30").') },
+    { name: 'everything, oldest first', request: { path: 'auditoria' }, status: 200, body: [A_CREATED, B_CREATED, A_CHANGED] },
+    { name: 'from a day', request: { path: 'auditoria?desde=2026-11-23' }, status: 200, body: [B_CREATED, A_CHANGED] },
+    { name: 'up to a day', request: { path: 'auditoria?hasta=2026-11-22' }, status: 200, body: [A_CREATED] },
+    { name: 'by subject', request: { path: 'auditoria?tipo=concepto&sujeto=A' }, status: 200, body: [A_CREATED, A_CHANGED] },
+    {
+      name: 'an entry: who, what, before and after',
+      request: { path: 'auditoria?sujeto=A' },
+      status: 200,
+      body: [{ id: '1', en: '2026-11-22 10:00:00', quien: OPERATOR, accion: 'concepto.creado', tipo: 'concepto', sujeto: 'A', antes: null, despues: { codigo: 'A', idProveedor: null, descripcion: 'Uno', activo: true }, detalle: null }, A_CHANGED],
+    },
+  ],
+  { setup: threeChanges, as: 'operator' },
+)

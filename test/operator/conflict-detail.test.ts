@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import { exampleBatch, postBatch, type Answer, type Invoice } from '../support/batches.ts'
 import { createAccount } from '../support/accounts.ts'
 import { requestAs, type ConsoleWho } from '../support/console.ts'
+import { containing, refusal, testScenarios } from '../support/scenarios.ts'
 import { withService, type TestService } from '../support/service.ts'
 
 /**
@@ -61,21 +62,17 @@ for (const row of changes) {
     }))
 }
 
-const access: Array<{ who: ConsoleWho; path: string; status: number; message?: string }> = [
-  { who: 'op-oac', path: 'conflictos/1', status: 403, message: 'Su rol (operador) no permite revisar ni decidir conflictos de facturas, ni decidir posibles re-emisiones; pídaselo a un supervisor.' },
-  { who: 'sup-oac', path: 'conflictos/2', status: 404, message: 'No existe el conflicto 2.' },
-  { who: 'clave', path: 'conflictos/99', status: 404, message: 'No existe el conflicto 99.' },
-  { who: 'clave', path: 'conflictos/abc', status: 404, message: 'No existe el conflicto abc.' },
-  { who: 'sup-oac', path: 'conflictos/1', status: 200 },
-  { who: 'clave', path: 'conflictos/2', status: 200 },
-]
+const get = (who: ConsoleWho, path: string) => ({ path, as: who === 'clave' ? ('operator' as const) : { usuario: who } })
 
-for (const row of access) {
-  test(`conflict detail: ${row.who} → GET ${row.path} → ${row.status}`, () =>
-    withService({}, async (service) => {
-      await seedConflict(service, (entry) => ({ ...entry, Tel: '00000000' }), true)
-      const { status, body } = await requestAs(service, row.who, 'GET', row.path)
-      assert.equal(status, row.status, JSON.stringify(body))
-      if (row.message) assert.deepEqual(body, { success: false, message: row.message })
-    }))
-}
+testScenarios(
+  'conflict detail',
+  [
+    { name: 'op-oac → GET conflictos/1 → 403', request: get('op-oac', 'conflictos/1'), status: 403, body: refusal('Su rol (operador) no permite revisar ni decidir conflictos de facturas, ni decidir posibles re-emisiones; pídaselo a un supervisor.') },
+    { name: 'sup-oac → GET conflictos/2 → 404', request: get('sup-oac', 'conflictos/2'), status: 404, body: refusal('No existe el conflicto 2.') },
+    { name: 'clave → GET conflictos/99 → 404', request: get('clave', 'conflictos/99'), status: 404, body: refusal('No existe el conflicto 99.') },
+    { name: 'clave → GET conflictos/abc → 404', request: get('clave', 'conflictos/abc'), status: 404, body: refusal('No existe el conflicto abc.') },
+    { name: 'sup-oac → GET conflictos/1 → 200', request: get('sup-oac', 'conflictos/1'), status: 200, body: containing({ id: '1', factura: exampleBatch()[0]!.Nfactura }) },
+    { name: 'clave → GET conflictos/2 → 200', request: get('clave', 'conflictos/2'), status: 200, body: containing({ id: '2', factura: exampleBatch()[1]!.Nfactura }) },
+  ],
+  { setup: (service) => seedConflict(service, (entry) => ({ ...entry, Tel: '00000000' }), true) },
+)

@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import { all } from '../../src/db/database.ts'
 import { exampleBatch, invoice, postBatch, storedOriginal } from '../support/batches.ts'
 import { FACTURA, OPERATOR, operator, registerReturn, seedReturns } from '../support/operator.ts'
+import { containing, holds, nothingWritten, refusal, testScenarios, type DatabaseCheck } from '../support/scenarios.ts'
 import { withService, type TestService } from '../support/service.ts'
 
 test('operator invoice: unknown → 404', () =>
@@ -54,47 +55,57 @@ test('operator conflicts: listed by state with both versions; the invoice shows 
     assert.deepEqual({ ...shown, batch_uuid: typeof shown.batch_uuid }, { id: '1', campos_con_cambio: ['Cliente', 'Total'], recibido_en: '2026-11-22 10:00:00', batch_uuid: 'string' })
   }))
 
-interface Decision {
-  name: string
-  before?: (service: TestService) => Promise<unknown> | unknown
-  path: string
-  body?: unknown
-  status: number
-  message?: string
-  stored: 'existing' | 'incoming'
-  audit?: string
-}
+const EXISTING = invoice('F-1')
+const INCOMING = invoice('F-1', '905112', { Cliente: 'NUEVO NOMBRE', Total: 2400 })
+const stored = (version: unknown) => holds('the stored version', (service) => storedOriginal(service.db, 'F-1'), version)
+const auditRows = (service: TestService) => all(service.db, service.db.query.selectFrom('audit_log').selectAll().orderBy('id'))
 
-const decisions: Decision[] = [
-  { name: 'unknown conflict → 404', path: 'conflictos/9/aceptar', status: 404, message: 'No existe el conflicto 9.', stored: 'existing' },
-  { name: 'accept a decided conflict → 422', before: (service) => operator(service, 'POST', 'conflictos/1/descartar'), path: 'conflictos/1/aceptar', status: 422, message: 'El conflicto 1 ya fue decidido (descartado).', stored: 'existing' },
-  { name: 'discard an accepted conflict → 422', before: (service) => operator(service, 'POST', 'conflictos/1/aceptar'), path: 'conflictos/1/descartar', status: 422, message: 'El conflicto 1 ya fue decidido (aceptado).', stored: 'incoming' },
-  { name: 'accept on a closed manifest → 422', before: (service) => operator(service, 'POST', 'manifiestos/905112/cerrar'), path: 'conflictos/1/aceptar', status: 422, message: 'El manifiesto 905112 está cerrado: reábralo para decidir el conflicto 1.', stored: 'existing' },
-  { name: 'discard on a closed manifest → 422', before: (service) => operator(service, 'POST', 'manifiestos/905112/cerrar'), path: 'conflictos/1/descartar', status: 422, message: 'El manifiesto 905112 está cerrado: reábralo para decidir el conflicto 1.', stored: 'existing' },
-  { name: 'accept → the incoming version is stored, audited', path: 'conflictos/1/aceptar', body: { nota: 'Confirmado con el proveedor' }, status: 200, stored: 'incoming', audit: 'conflicto.aceptado' },
-  { name: 'discard → the existing version stays, audited', path: 'conflictos/1/descartar', status: 200, stored: 'existing', audit: 'conflicto.descartado' },
-]
-
-for (const decision of decisions) {
-  test(`operator conflicts: ${decision.name}`, () =>
-    withService({}, async (service) => {
-      await conflictOn(service)
-      await decision.before?.(service)
-      const auditBefore = all(service.db, service.db.query.selectFrom('audit_log').select('id')).length
-      const { status, body } = await operator(service, 'POST', decision.path, decision.body)
-      assert.equal(status, decision.status, JSON.stringify(body))
-      if (decision.message) assert.deepEqual(body as unknown, { success: false, message: decision.message })
-      const expected = decision.stored === 'existing' ? invoice('F-1') : invoice('F-1', '905112', { Cliente: 'NUEVO NOMBRE', Total: 2400 })
-      assert.deepEqual(storedOriginal(service.db, 'F-1'), expected)
-      const audit = all(service.db, service.db.query.selectFrom('audit_log').selectAll().orderBy('id')).slice(auditBefore)
-      assert.deepEqual(audit.map((row) => [row.actor, row.action, row.subject_type, row.subject_id]), decision.audit ? [[OPERATOR, decision.audit, 'factura', 'F-1']] : [])
-      if (decision.audit === 'conflicto.aceptado') {
-        assert.deepEqual([body.estado, body.decidido_por, body.nota], ['accepted', OPERATOR, 'Confirmado con el proveedor'])
-        assert.deepEqual(JSON.parse(audit[0]!.after!), expected)
-        assert.deepEqual(JSON.parse(audit[0]!.before!), invoice('F-1'))
+/** One audit row for the decision, by the operator, on invoice F-1 (with both versions, when accepted). */
+const audited =
+  (action: string): DatabaseCheck =>
+  (service) => {
+    const before = auditRows(service).length
+    return () => {
+      const added = auditRows(service).slice(before)
+      assert.deepEqual(added.map((row) => [row.actor, row.action, row.subject_type, row.subject_id]), [[OPERATOR, action, 'factura', 'F-1']])
+      if (action === 'conflicto.aceptado') {
+        assert.deepEqual(JSON.parse(added[0]!.after!), INCOMING)
+        assert.deepEqual(JSON.parse(added[0]!.before!), EXISTING)
       }
-    }))
-}
+    }
+  }
+
+const refused = (message: string, version: unknown) => ({ status: 422, body: refusal(message), database: [stored(version), nothingWritten()] })
+
+testScenarios(
+  'operator conflicts',
+  [
+    { name: 'unknown conflict → 404', request: { method: 'POST', path: 'conflictos/9/aceptar' }, status: 404, body: refusal('No existe el conflicto 9.'), database: [stored(EXISTING), nothingWritten()] },
+    { name: 'accept a decided conflict → 422', setup: (service) => operator(service, 'POST', 'conflictos/1/descartar'), request: { method: 'POST', path: 'conflictos/1/aceptar' }, ...refused('El conflicto 1 ya fue decidido (descartado).', EXISTING) },
+    { name: 'discard an accepted conflict → 422', setup: (service) => operator(service, 'POST', 'conflictos/1/aceptar'), request: { method: 'POST', path: 'conflictos/1/descartar' }, ...refused('El conflicto 1 ya fue decidido (aceptado).', INCOMING) },
+    {
+      name: 'accept on a closed manifest → 422',
+      setup: (service) => operator(service, 'POST', 'manifiestos/905112/cerrar'),
+      request: { method: 'POST', path: 'conflictos/1/aceptar' },
+      ...refused('El manifiesto 905112 está cerrado: reábralo para decidir el conflicto 1.', EXISTING),
+    },
+    {
+      name: 'discard on a closed manifest → 422',
+      setup: (service) => operator(service, 'POST', 'manifiestos/905112/cerrar'),
+      request: { method: 'POST', path: 'conflictos/1/descartar' },
+      ...refused('El manifiesto 905112 está cerrado: reábralo para decidir el conflicto 1.', EXISTING),
+    },
+    {
+      name: 'accept → the incoming version is stored, audited',
+      request: { method: 'POST', path: 'conflictos/1/aceptar', body: { nota: 'Confirmado con el proveedor' } },
+      status: 200,
+      body: containing({ id: '1', estado: 'accepted', decidido_por: OPERATOR, nota: 'Confirmado con el proveedor' }),
+      database: [stored(INCOMING), audited('conflicto.aceptado')],
+    },
+    { name: 'discard → the existing version stays, audited', request: { method: 'POST', path: 'conflictos/1/descartar' }, status: 200, body: containing({ id: '1', estado: 'discarded', decidido_por: OPERATOR }), database: [stored(EXISTING), audited('conflicto.descartado')] },
+  ],
+  { setup: (service) => conflictOn(service), as: 'operator' },
+)
 
 test('operator conflicts: accepting replaces the lines too, and the stored hash makes a resend of that version unchanged', () =>
   withService({}, async (service) => {

@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import { all } from '../../src/db/database.ts'
 import { invoice, postBatch } from '../support/batches.ts'
 import { OPERATOR, operator } from '../support/operator.ts'
+import { containing, nothingWritten, refusal, testScenarios, type DatabaseCheck } from '../support/scenarios.ts'
 import { withService, type TestService } from '../support/service.ts'
 
 /** 905111 created the 21st (local), 905112 and 905113 the 22nd; 905113 closed. */
@@ -14,39 +15,23 @@ async function seed(service: TestService): Promise<void> {
   service.db.sqlite.exec("UPDATE manifests SET estado = 'closed', closed_at = '2026-11-22T17:00:00.000Z' WHERE numero = '905113'")
 }
 
-const numbers = (body: unknown) => (body as Array<{ numero: string }>).map((manifest) => manifest.numero)
+const numeros = (...list: string[]) => list.map((numero) => containing({ numero }))
 
-const listings: Array<{ query: string; numeros: string[] }> = [
-  { query: '', numeros: ['905111', '905112', '905113'] },
-  { query: '?estado=closed', numeros: ['905113'] },
-  { query: '?estado=imported&desde=2026-11-22', numeros: ['905112'] },
-  { query: '?hasta=2026-11-21', numeros: ['905111'] },
-  { query: '?desde=2026-11-23', numeros: [] },
-]
-
-for (const listing of listings) {
-  test(`operator manifests: list ${listing.query || '(all)'}`, () =>
-    withService({}, async (service) => {
-      await seed(service)
-      const { status, body } = await operator(service, 'GET', `manifiestos${listing.query}`)
-      assert.equal(status, 200)
-      assert.deepEqual(numbers(body), listing.numeros)
-    }))
-}
-
-const badFilters = [
-  { query: 'estado=abierto', message: 'El parámetro estado tiene un valor no admitido (se recibió "abierto").' },
-  { query: 'hasta=2026-13-01', message: 'El parámetro hasta debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-13-01").' },
-  { query: 'desde=2026-02-30', message: 'El parámetro desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-02-30").' },
-]
-
-for (const filter of badFilters) {
-  test(`operator manifests: a bad filter (${filter.query}) → 422 naming the parameter`, () =>
-    withService({}, async (service) => {
-      const { status, body } = await operator(service, 'GET', `manifiestos?${filter.query}`)
-      assert.deepEqual({ status, body }, { status: 422, body: { success: false, message: filter.message } })
-    }))
-}
+testScenarios(
+  'operator manifests',
+  [
+    { name: 'a bad filter (estado=abierto) → 422 naming the parameter', request: { path: 'manifiestos?estado=abierto' }, status: 422, body: refusal('El parámetro estado tiene un valor no admitido (se recibió "abierto").') },
+    { name: 'a bad filter (hasta=2026-13-01) → 422 naming the parameter', request: { path: 'manifiestos?hasta=2026-13-01' }, status: 422, body: refusal('El parámetro hasta debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-13-01").') },
+    { name: 'a bad filter (desde=2026-02-30) → 422 naming the parameter', request: { path: 'manifiestos?desde=2026-02-30' }, status: 422, body: refusal('El parámetro desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-02-30").') },
+    { name: 'detail of an unknown manifest → 404', request: { path: 'manifiestos/12345' }, status: 404, body: refusal('El manifiesto 12345 no existe.') },
+    { name: 'list (all)', request: { path: 'manifiestos' }, status: 200, body: numeros('905111', '905112', '905113') },
+    { name: 'list ?estado=closed', request: { path: 'manifiestos?estado=closed' }, status: 200, body: numeros('905113') },
+    { name: 'list ?estado=imported&desde=2026-11-22', request: { path: 'manifiestos?estado=imported&desde=2026-11-22' }, status: 200, body: numeros('905112') },
+    { name: 'list ?hasta=2026-11-21', request: { path: 'manifiestos?hasta=2026-11-21' }, status: 200, body: numeros('905111') },
+    { name: 'list ?desde=2026-11-23', request: { path: 'manifiestos?desde=2026-11-23' }, status: 200, body: [] },
+  ],
+  { setup: seed, as: 'operator' },
+)
 
 test('operator manifests: the list item and the detail with its invoices', () =>
   withService({}, async (service) => {
@@ -65,44 +50,46 @@ test('operator manifests: the list item and the detail with its invoices', () =>
     })
   }))
 
-interface Change {
-  name: string
-  path: string
-  body?: unknown
-  status: number
-  message?: string
-  estado?: string
-  audit?: { action: string; detail: unknown }
-}
+const auditRows = (service: TestService) => all(service.db, service.db.query.selectFrom('audit_log').selectAll().orderBy('id'))
 
-const changes: Change[] = [
-  { name: 'detail of an unknown manifest → 404', path: 'manifiestos/999/cerrar', status: 404, message: 'El manifiesto 999 no existe.' },
-  { name: 'close a closed manifest → 422', path: 'manifiestos/905113/cerrar', status: 422, message: 'El manifiesto 905113 ya está cerrado.' },
-  { name: 'reopen an open manifest → 422', path: 'manifiestos/905112/reabrir', body: { motivo: 'x' }, status: 422, message: 'El manifiesto 905112 no está cerrado: no hay nada que reabrir.' },
-  { name: 'reopen without motivo → 422', path: 'manifiestos/905113/reabrir', status: 422, message: 'Cuerpo inválido: motivo: es obligatorio.' },
-  { name: 'close → 200, audited', path: 'manifiestos/905112/cerrar', status: 200, estado: 'closed', audit: { action: 'manifiesto.cerrado', detail: null } },
-  { name: 'close with a motivo → 200, motivo audited', path: 'manifiestos/905112/cerrar', body: { motivo: 'Ruta liquidada' }, status: 200, estado: 'closed', audit: { action: 'manifiesto.cerrado', detail: { motivo: 'Ruta liquidada' } } },
-  { name: 'reopen with motivo → 200, audited', path: 'manifiestos/905113/reabrir', body: { motivo: 'Faltó una factura' }, status: 200, estado: 'imported', audit: { action: 'manifiesto.reabierto', detail: { motivo: 'Faltó una factura' } } },
-]
-
-for (const change of changes) {
-  test(`operator manifests: ${change.name}`, () =>
-    withService({}, async (service) => {
-      await seed(service)
-      const auditBefore = all(service.db, service.db.query.selectFrom('audit_log').selectAll()).length
-      const { status, body } = await operator(service, 'POST', change.path, change.body)
-      assert.equal(status, change.status, JSON.stringify(body))
-      if (change.message) assert.deepEqual(body as unknown, { success: false, message: change.message })
-      if (change.estado) assert.equal(body.estado, change.estado)
-      const audit = all(service.db, service.db.query.selectFrom('audit_log').selectAll().orderBy('id')).slice(auditBefore)
+/** One audit row written by the request: the operator, the action and motivo, the state before and after. */
+const audited =
+  (action: string, detail: unknown, from: string, to: string): DatabaseCheck =>
+  (service) => {
+    const before = auditRows(service).length
+    return () =>
       assert.deepEqual(
-        audit.map((row) => ({ actor: row.actor, action: row.action, detail: row.detail && JSON.parse(row.detail), before: JSON.parse(row.before!).estado, after: JSON.parse(row.after!).estado })),
-        change.audit ? [{ actor: OPERATOR, action: change.audit.action, detail: change.audit.detail, before: change.estado === 'closed' ? 'imported' : 'closed', after: change.estado }] : [],
+        auditRows(service)
+          .slice(before)
+          .map((row) => ({ actor: row.actor, action: row.action, detail: row.detail && JSON.parse(row.detail), before: JSON.parse(row.before!).estado, after: JSON.parse(row.after!).estado })),
+        [{ actor: OPERATOR, action, detail, before: from, after: to }],
       )
-    }))
-}
+  }
 
-test('operator manifests: detail of an unknown manifest → 404', () =>
-  withService({}, async (service) => {
-    assert.deepEqual(await operator(service, 'GET', 'manifiestos/12345'), { status: 404, body: { success: false, message: 'El manifiesto 12345 no existe.' } })
-  }))
+const post = (path: string, body?: unknown) => ({ method: 'POST', path, body })
+
+testScenarios(
+  'operator manifests',
+  [
+    { name: 'reopen without motivo → 422', request: post('manifiestos/905113/reabrir'), status: 422, body: refusal('Cuerpo inválido: motivo: es obligatorio.'), database: nothingWritten() },
+    { name: 'close an unknown manifest → 404', request: post('manifiestos/999/cerrar'), status: 404, body: refusal('El manifiesto 999 no existe.'), database: nothingWritten() },
+    { name: 'close a closed manifest → 422', request: post('manifiestos/905113/cerrar'), status: 422, body: refusal('El manifiesto 905113 ya está cerrado.'), database: nothingWritten() },
+    { name: 'reopen an open manifest → 422', request: post('manifiestos/905112/reabrir', { motivo: 'x' }), status: 422, body: refusal('El manifiesto 905112 no está cerrado: no hay nada que reabrir.'), database: nothingWritten() },
+    { name: 'close → 200, audited', request: post('manifiestos/905112/cerrar'), status: 200, body: containing({ numero: '905112', estado: 'closed' }), database: audited('manifiesto.cerrado', null, 'imported', 'closed') },
+    {
+      name: 'close with a motivo → 200, motivo audited',
+      request: post('manifiestos/905112/cerrar', { motivo: 'Ruta liquidada' }),
+      status: 200,
+      body: containing({ numero: '905112', estado: 'closed' }),
+      database: audited('manifiesto.cerrado', { motivo: 'Ruta liquidada' }, 'imported', 'closed'),
+    },
+    {
+      name: 'reopen with motivo → 200, audited',
+      request: post('manifiestos/905113/reabrir', { motivo: 'Faltó una factura' }),
+      status: 200,
+      body: containing({ numero: '905113', estado: 'imported' }),
+      database: audited('manifiesto.reabierto', { motivo: 'Faltó una factura' }, 'closed', 'imported'),
+    },
+  ],
+  { setup: seed, as: 'operator' },
+)

@@ -80,6 +80,6 @@ test('re-issues: the alert webhook gets one notice per batch with possible re-is
       assert.ok(service.logLines().some((line) => line.msg === 'posibles re-emisiones en el lote' && line.batch_uuid === flagged.body.batch_uuid))
     })
   } finally {
-    webhook.close()
+    await webhook.close()
   }
 })

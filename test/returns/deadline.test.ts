@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import { all } from '../../src/db/database.ts'
 import { databaseState, exampleBatch, postBatch } from '../support/batches.ts'
 import { FACTURA, OPERATOR, operator, registerReturn, seedReturns } from '../support/operator.ts'
+import { containing, holds, nothingWritten, refusal, testScenarios, unchanged } from '../support/scenarios.ts'
 import { withService, type ConfigOverrides, type TestService } from '../support/service.ts'
 
 /**
@@ -54,35 +55,36 @@ for (const row of daysLeft) {
 
 const CLOSED_MESSAGE = 'El plazo de devoluciones del manifiesto 905112 venció el 30/11/2026 a las 23:59:59: no admite devoluciones nuevas. Un supervisor puede ampliarlo.'
 
-const registrations: Array<{ name: string; config?: ConfigOverrides; setup?: (service: TestService) => void; now: string; status: number; message?: string }> = [
-  { name: 'the last second of the last day (Monday 30 November 23:59:59) → 201', config: SEVEN, now: '2026-12-01T05:59:59Z', status: 201 },
-  { name: 'midnight after the last day → 422 naming the deadline, nothing written', config: SEVEN, now: '2026-12-01T06:00:00Z', status: 422, message: CLOSED_MESSAGE },
-  { name: 'a week later → 422', config: SEVEN, now: '2026-12-08T16:00:00Z', status: 422, message: CLOSED_MESSAGE },
-  { name: 'the window off: a month later → 201', now: '2026-12-22T16:00:00Z', status: 201 },
-  {
-    name: 'a manifest from before the switch (no deadline) with the window on: a month later → 201',
-    config: SEVEN,
-    setup: (service) => service.db.sqlite.exec('UPDATE manifests SET returns_deadline = NULL'),
-    now: '2026-12-22T16:00:00Z',
-    status: 201,
-  },
-]
+/** The example returns' batch and reasons; then `change`, and the clock set to `now`. */
+const seededAt =
+  (now: string, change?: (service: TestService) => void) =>
+  async (service: TestService): Promise<void> => {
+    await seedReturns(service)
+    change?.(service)
+    service.clock.set(now)
+  }
+const registration = { method: 'POST', path: 'devoluciones', body: { factura: FACTURA, concepto: 'DANADO', fecha: '2026-11-22T09:30:00', lineas: [{ numeroLinea: 1, unidades: 1 }] } }
+const returnsCount = (service: TestService) => ({ ...databaseState(service.db), returns: service.db.sqlite.prepare('SELECT count(*) FROM returns').pluck().get() })
+const closed = { status: 422, body: refusal(CLOSED_MESSAGE), database: [unchanged('the counts', returnsCount), nothingWritten()] }
+const registered = { status: 201, body: containing({ id: '1', factura: FACTURA, estado: 'pending' }) }
 
-for (const row of registrations) {
-  test(`returns window: registering a return — ${row.name}`, () =>
-    withService({ config: row.config ?? {} }, async (service) => {
-      await seedReturns(service)
-      row.setup?.(service)
-      service.clock.set(row.now)
-      const before = { ...databaseState(service.db), returns: service.db.sqlite.prepare('SELECT count(*) FROM returns').pluck().get() }
-      const { status, body } = await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }])
-      assert.equal(status, row.status, JSON.stringify(body))
-      if (row.message !== undefined) {
-        assert.deepEqual(body, { success: false, message: row.message })
-        assert.deepEqual({ ...databaseState(service.db), returns: service.db.sqlite.prepare('SELECT count(*) FROM returns').pluck().get() }, before)
-      }
-    }))
-}
+testScenarios(
+  'returns window: registering a return —',
+  [
+    { name: 'midnight after the last day → 422 naming the deadline, nothing written', service: { config: SEVEN }, setup: seededAt('2026-12-01T06:00:00Z'), request: registration, ...closed },
+    { name: 'a week later → 422', service: { config: SEVEN }, setup: seededAt('2026-12-08T16:00:00Z'), request: registration, ...closed },
+    { name: 'the last second of the last day (Monday 30 November 23:59:59) → 201', service: { config: SEVEN }, setup: seededAt('2026-12-01T05:59:59Z'), request: registration, ...registered },
+    { name: 'the window off: a month later → 201', setup: seededAt('2026-12-22T16:00:00Z'), request: registration, ...registered },
+    {
+      name: 'a manifest from before the switch (no deadline) with the window on: a month later → 201',
+      service: { config: SEVEN },
+      setup: seededAt('2026-12-22T16:00:00Z', (service) => service.db.sqlite.exec('UPDATE manifests SET returns_deadline = NULL')),
+      request: registration,
+      ...registered,
+    },
+  ],
+  { as: 'operator' },
+)
 
 test('returns window: after the deadline, returns registered before it are still approved, rejected and cancelled', () =>
   withService({ config: SEVEN }, async (service) => {
@@ -98,73 +100,74 @@ test('returns window: after the deadline, returns registered before it are still
     assert.equal(approved.body.fechaProcesado, '2026-12-03')
   }))
 
-interface Extension {
-  name: string
-  config?: ConfigOverrides
-  now?: string
-  setup?: (service: TestService) => void
-  path?: string
-  body: unknown
-  status: number
-  message?: string
-}
-
 const PLAZO = 'manifiestos/905112/plazo'
 
-const extensions: Extension[] = [
-  { name: 'an unknown manifest → 404', path: 'manifiestos/999/plazo', body: { hasta: '2026-12-05', motivo: 'x' }, status: 404, message: 'El manifiesto 999 no existe.' },
-  { name: 'without motivo → 422', body: { hasta: '2026-12-05' }, status: 422, message: 'Cuerpo inválido: motivo: es obligatorio.' },
-  { name: 'an impossible date → 422', body: { hasta: '2026-11-31', motivo: 'Ruta larga' }, status: 422, message: 'Cuerpo inválido: hasta: debe ser una fecha real en formato YYYY-MM-DD.' },
-  {
-    name: 'a manifest without deadline (window off) → 422',
-    config: {},
-    body: { hasta: '2026-12-05', motivo: 'Ruta larga' },
-    status: 422,
-    message: 'El manifiesto 905112 no tiene plazo de devoluciones (las admite sin límite de días): no hay plazo que ampliar.',
-  },
-  { name: 'the current last day again → 422', body: { hasta: '2026-11-30', motivo: 'Ruta larga' }, status: 422, message: 'hasta: 2026-11-30 no es posterior al plazo actual (2026-11-30); para ampliarlo indique un día después.' },
-  { name: 'an earlier day → 422', body: { hasta: '2026-11-25', motivo: 'Ruta larga' }, status: 422, message: 'hasta: 2026-11-25 no es posterior al plazo actual (2026-11-30); para ampliarlo indique un día después.' },
-  { name: 'a day that already passed → 422', now: '2026-12-10T16:00:00Z', body: { hasta: '2026-12-09', motivo: 'Ruta larga' }, status: 422, message: 'hasta: 2026-12-09 ya pasó; el plazo nuevo debe terminar hoy (2026-12-10) o después.' },
-  { name: 'a Sunday → 422', body: { hasta: '2026-12-06', motivo: 'Ruta larga' }, status: 422, message: 'hasta: 2026-12-06 no es día hábil (es domingo); el plazo termina en un día hábil, de lunes a sábado.' },
-  {
-    name: 'a holiday → 422',
-    config: { returns: { windowBusinessDays: 7, holidays: ['2026-12-08'] } },
-    body: { hasta: '2026-12-08', motivo: 'Ruta larga' },
-    status: 422,
-    message: 'hasta: 2026-12-08 no es día hábil (es feriado); el plazo termina en un día hábil, de lunes a sábado.',
-  },
-  { name: 'more than 90 days from today → 422', body: { hasta: '2027-02-22', motivo: 'Ruta larga' }, status: 422, message: 'hasta: 2027-02-22 está a más de 90 días de hoy (2026-11-22); revise la fecha.' },
-  { name: 'one day later → 200', body: { hasta: '2026-12-01', motivo: 'Ruta larga' }, status: 200 },
-  { name: 'exactly 90 days from today → 200', body: { hasta: '2027-02-20', motivo: 'Ruta larga' }, status: 200 },
-  { name: 'after the window closed, reopening it from today → 200', now: '2026-12-10T16:00:00Z', body: { hasta: '2026-12-10', motivo: 'Reclamo tardío autorizado' }, status: 200 },
-  { name: 'a closed manifest may be extended too → 200', setup: (service) => service.db.sqlite.exec("UPDATE manifests SET estado = 'closed'"), body: { hasta: '2026-12-02', motivo: 'Se reabrirá' }, status: 200 },
-]
+const at = (now: string) => (service: TestService) => service.clock.set(now)
+const extend = (hasta: string | undefined, motivo: string | undefined, path = PLAZO) => ({ method: 'POST', path, body: { hasta, motivo } })
+const deadlineState = (service: TestService) => ({ ...databaseState(service.db), deadline: deadlineOf(service) })
+const refusedExtension = (status: number, message: string) => ({ status, body: refusal(message), database: [unchanged('the deadline and counts', deadlineState), nothingWritten()] })
 
-for (const row of extensions) {
-  test(`returns window: extending the deadline — ${row.name}`, () =>
-    withService({ config: row.config ?? SEVEN }, async (service) => {
-      await postBatch(service, exampleBatch())
-      row.setup?.(service)
-      if (row.now !== undefined) service.clock.set(row.now)
-      const before = { ...databaseState(service.db), deadline: deadlineOf(service) }
-      const { status, body } = await operator(service, 'POST', row.path ?? PLAZO, row.body)
-      assert.equal(status, row.status, JSON.stringify(body))
-      if (row.message !== undefined) {
-        assert.deepEqual(body, { success: false, message: row.message })
-        assert.deepEqual({ ...databaseState(service.db), deadline: deadlineOf(service) }, before)
-        return
-      }
-      const hasta = (row.body as { hasta: string }).hasta
-      assert.equal(body.plazo_devoluciones, `${hasta} 23:59:59`)
-      assert.deepEqual((await operator(service, 'GET', 'manifiestos/905112')).body.plazo_devoluciones, `${hasta} 23:59:59`)
-      assert.equal(deadlineOf(service), hasta)
-      const audit = all(service.db, service.db.query.selectFrom('audit_log').selectAll().where('action', '=', 'manifiesto.plazo_ampliado'))
-      assert.deepEqual(
-        audit.map((entry) => [entry.actor, entry.subject_type, entry.subject_id, JSON.parse(entry.detail!), JSON.parse(entry.before!).plazo_devoluciones, JSON.parse(entry.after!).plazo_devoluciones]),
-        [[OPERATOR, 'manifiesto', '905112', { motivo: (row.body as { motivo: string }).motivo, plazo_anterior: '2026-11-30', plazo_nuevo: hasta }, '2026-11-30 23:59:59', `${hasta} 23:59:59`]],
-      )
-    }))
+/** Extended from Monday 30 November to `hasta`: answered, shown, stored and audited with the motivo. */
+function extended(hasta: string, motivo: string) {
+  const shown = `${hasta} 23:59:59`
+  return {
+    status: 200,
+    body: containing({ plazo_devoluciones: shown }),
+    database: [
+      holds('the stored deadline', (service) => deadlineOf(service), hasta),
+      holds('the manifest shown', async (service) => (await operator(service, 'GET', 'manifiestos/905112')).body.plazo_devoluciones, shown),
+      holds(
+        'the audit',
+        (service) =>
+          all(service.db, service.db.query.selectFrom('audit_log').selectAll().where('action', '=', 'manifiesto.plazo_ampliado')).map((entry) => [
+            entry.actor,
+            entry.subject_type,
+            entry.subject_id,
+            JSON.parse(entry.detail!),
+            JSON.parse(entry.before!).plazo_devoluciones,
+            JSON.parse(entry.after!).plazo_devoluciones,
+          ]),
+        [[OPERATOR, 'manifiesto', '905112', { motivo, plazo_anterior: '2026-11-30', plazo_nuevo: hasta }, '2026-11-30 23:59:59', shown]],
+      ),
+    ],
+  }
 }
+
+testScenarios(
+  'returns window: extending the deadline —',
+  [
+    { name: 'without motivo → 422', request: extend('2026-12-05', undefined), ...refusedExtension(422, 'Cuerpo inválido: motivo: es obligatorio.') },
+    { name: 'an impossible date → 422', request: extend('2026-11-31', 'Ruta larga'), ...refusedExtension(422, 'Cuerpo inválido: hasta: debe ser una fecha real en formato YYYY-MM-DD.') },
+    { name: 'an unknown manifest → 404', request: extend('2026-12-05', 'x', 'manifiestos/999/plazo'), ...refusedExtension(404, 'El manifiesto 999 no existe.') },
+    {
+      name: 'a manifest without deadline (window off) → 422',
+      service: { config: {} },
+      request: extend('2026-12-05', 'Ruta larga'),
+      ...refusedExtension(422, 'El manifiesto 905112 no tiene plazo de devoluciones (las admite sin límite de días): no hay plazo que ampliar.'),
+    },
+    { name: 'the current last day again → 422', request: extend('2026-11-30', 'Ruta larga'), ...refusedExtension(422, 'hasta: 2026-11-30 no es posterior al plazo actual (2026-11-30); para ampliarlo indique un día después.') },
+    { name: 'an earlier day → 422', request: extend('2026-11-25', 'Ruta larga'), ...refusedExtension(422, 'hasta: 2026-11-25 no es posterior al plazo actual (2026-11-30); para ampliarlo indique un día después.') },
+    { name: 'a day that already passed → 422', setup: at('2026-12-10T16:00:00Z'), request: extend('2026-12-09', 'Ruta larga'), ...refusedExtension(422, 'hasta: 2026-12-09 ya pasó; el plazo nuevo debe terminar hoy (2026-12-10) o después.') },
+    { name: 'a Sunday → 422', request: extend('2026-12-06', 'Ruta larga'), ...refusedExtension(422, 'hasta: 2026-12-06 no es día hábil (es domingo); el plazo termina en un día hábil, de lunes a sábado.') },
+    {
+      name: 'a holiday → 422',
+      service: { config: { returns: { windowBusinessDays: 7, holidays: ['2026-12-08'] } } },
+      request: extend('2026-12-08', 'Ruta larga'),
+      ...refusedExtension(422, 'hasta: 2026-12-08 no es día hábil (es feriado); el plazo termina en un día hábil, de lunes a sábado.'),
+    },
+    { name: 'more than 90 days from today → 422', request: extend('2027-02-22', 'Ruta larga'), ...refusedExtension(422, 'hasta: 2027-02-22 está a más de 90 días de hoy (2026-11-22); revise la fecha.') },
+    { name: 'one day later → 200', request: extend('2026-12-01', 'Ruta larga'), ...extended('2026-12-01', 'Ruta larga') },
+    { name: 'exactly 90 days from today → 200', request: extend('2027-02-20', 'Ruta larga'), ...extended('2027-02-20', 'Ruta larga') },
+    { name: 'after the window closed, reopening it from today → 200', setup: at('2026-12-10T16:00:00Z'), request: extend('2026-12-10', 'Reclamo tardío autorizado'), ...extended('2026-12-10', 'Reclamo tardío autorizado') },
+    {
+      name: 'a closed manifest may be extended too → 200',
+      setup: (service) => service.db.sqlite.exec("UPDATE manifests SET estado = 'closed'"),
+      request: extend('2026-12-02', 'Se reabrirá'),
+      ...extended('2026-12-02', 'Se reabrirá'),
+    },
+  ],
+  { service: { config: SEVEN }, setup: (service) => postBatch(service, exampleBatch()), as: 'operator' },
+)
 
 test('returns window: an extended window takes returns again after the old deadline, until its new one', () =>
   withService({ config: SEVEN }, async (service) => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { EXAMPLE_BATCH, invoice, postBatch } from '../support/batches.ts'
 import { FACTURA, operator, registerReturn, seedReturns } from '../support/operator.ts'
+import { nothingWritten, refusal, testScenarios, unchanged } from '../support/scenarios.ts'
 import { withService, type TestService } from '../support/service.ts'
 
 /**
@@ -89,22 +90,6 @@ const FROZEN = (action: string) =>
   `No se puede ${action}: el plazo de devoluciones del manifiesto 905112 cerró el 30/11/2026 a las 23:59:59 y su paquete de devoluciones ya se publicó al proveedor, ` +
   'que ya lo tiene. Un cambio ahora no le llegaría; trátelo con el proveedor directamente.'
 
-const frozenOperations: Array<{ name: string; method: string; path: string; body: unknown; message: string; extra?: Record<string, unknown> }> = [
-  { name: 'registering a return', method: 'POST', path: 'devoluciones', body: { factura: FACTURA, concepto: 'DANADO', fecha: '2026-11-30', lineas: [{ numeroLinea: 3, unidades: 1 }] }, message: FROZEN('registrar la devolución') },
-  { name: 'approving a pending return', method: 'POST', path: 'devoluciones/3/aprobar', body: undefined, message: FROZEN('aprobar la devolución 3') },
-  {
-    name: 'approving it in a bulk selection',
-    method: 'POST',
-    path: 'devoluciones/aprobar',
-    body: { ids: ['3'] },
-    message: `${FROZEN('aprobar la devolución 3')} Ninguna de las 1 devoluciones se aprobó; quite esa de la selección y vuelva a intentarlo.`,
-    extra: { devolucion: '3' },
-  },
-  { name: 'rejecting a pending return', method: 'POST', path: 'devoluciones/3/rechazar', body: { motivo: 'tarde' }, message: FROZEN('rechazar la devolución 3') },
-  { name: 'cancelling an approved return', method: 'POST', path: 'devoluciones/1/anular', body: { motivo: 'error' }, message: FROZEN('anular la devolución 1') },
-  { name: 'extending the deadline', method: 'POST', path: 'manifiestos/905112/plazo', body: { hasta: '2026-12-05', motivo: 'pidió más días' }, message: FROZEN('ampliar el plazo') },
-]
-
 /** Everything a frozen operation could have written. */
 const writable = (service: TestService) => ({
   returns: service.db.sqlite.prepare('SELECT id, estado, processed_date FROM returns ORDER BY id').all(),
@@ -112,18 +97,34 @@ const writable = (service: TestService) => ({
   audit: service.db.sqlite.prepare('SELECT count(*) FROM audit_log').pluck().get(),
   deadline: service.db.sqlite.prepare("SELECT returns_deadline FROM manifests WHERE numero = '905112'").pluck().get(),
 })
+/** Refused for the published package, nothing written. */
+const frozen = (action: string) => ({ status: 422, body: refusal(FROZEN(action)), database: [unchanged('what it could write', writable), nothingWritten()] })
 
-for (const operation of frozenOperations) {
-  test(`frozen package (v2): ${operation.name} after the close → 422 naming the close, nothing written`, () =>
-    withService({ config: V2 }, async (service) => {
+testScenarios(
+  'frozen package (v2)',
+  [
+    { name: 'registering a return after the close → 422 naming the close, nothing written', request: { method: 'POST', path: 'devoluciones', body: { factura: FACTURA, concepto: 'DANADO', fecha: '2026-11-30', lineas: [{ numeroLinea: 3, unidades: 1 }] } }, ...frozen('registrar la devolución') },
+    { name: 'approving a pending return after the close → 422 naming the close, nothing written', request: { method: 'POST', path: 'devoluciones/3/aprobar' }, ...frozen('aprobar la devolución 3') },
+    {
+      name: 'approving it in a bulk selection after the close → 422 naming the close, nothing written',
+      request: { method: 'POST', path: 'devoluciones/aprobar', body: { ids: ['3'] } },
+      status: 422,
+      body: { ...refusal(`${FROZEN('aprobar la devolución 3')} Ninguna de las 1 devoluciones se aprobó; quite esa de la selección y vuelva a intentarlo.`), devolucion: '3' },
+      database: [unchanged('what it could write', writable), nothingWritten()],
+    },
+    { name: 'rejecting a pending return after the close → 422 naming the close, nothing written', request: { method: 'POST', path: 'devoluciones/3/rechazar', body: { motivo: 'tarde' } }, ...frozen('rechazar la devolución 3') },
+    { name: 'cancelling an approved return after the close → 422 naming the close, nothing written', request: { method: 'POST', path: 'devoluciones/1/anular', body: { motivo: 'error' } }, ...frozen('anular la devolución 1') },
+    { name: 'extending the deadline after the close → 422 naming the close, nothing written', request: { method: 'POST', path: 'manifiestos/905112/plazo', body: { hasta: '2026-12-05', motivo: 'pidió más días' } }, ...frozen('ampliar el plazo') },
+  ],
+  {
+    service: { config: V2 },
+    setup: async (service) => {
       await threeReturns(service)
       service.clock.set(PUBLISHED)
-      const before = writable(service)
-      const answer = await operator(service, operation.method, operation.path, operation.body)
-      assert.deepEqual(answer, { status: 422, body: { success: false, message: operation.message, ...operation.extra } })
-      assert.deepEqual(writable(service), before)
-    }))
-}
+    },
+    as: 'operator',
+  },
+)
 
 test('frozen package (v2): each operation still works at the last second of the window', () =>
   withService({ config: V2 }, async (service) => {

@@ -3,14 +3,8 @@ import { test } from 'node:test'
 import { all } from '../../src/db/database.ts'
 import { databaseState, invoice, postBatch } from '../support/batches.ts'
 import { FACTURA, OPERATOR, operator, registerReturn, seedReturns } from '../support/operator.ts'
+import { nothingWritten, refusal, testScenarios, unchanged } from '../support/scenarios.ts'
 import { withService, type TestService } from '../support/service.ts'
-
-interface Rejection {
-  name: string
-  setup?: (service: TestService) => Promise<unknown> | unknown
-  body: Record<string, unknown>
-  message: string
-}
 
 const base = { factura: FACTURA, concepto: 'DANADO', fecha: '2026-11-22T09:30:00' }
 
@@ -22,55 +16,67 @@ async function seedDiscountLine(service: TestService): Promise<void> {
   assert.equal(posted.status, 200, JSON.stringify(posted.body))
 }
 
-const rejections: Rejection[] = [
-  { name: 'more units than the line has', body: { ...base, lineas: [{ numeroLinea: 1, unidades: 13 }] }, message: 'Línea #1 (NumeroLinea 1), ACEITE VEGETAL 410 mL 1/24: se quieren devolver 13 unidades, pero la línea tiene 12 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 12).' },
-  { name: 'more boxes than the line has', body: { ...base, lineas: [{ numeroLinea: 2, cajas: 2, unidades: 1 }] }, message: 'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: se quieren devolver 193 unidades, pero la línea tiene 192 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 192).' },
-  {
-    name: 'over-returning across earlier pending and approved returns',
-    setup: async (service) => {
-      await registerReturn(service, [{ numeroLinea: 3, cajas: 1 }])
-      await registerReturn(service, [{ numeroLinea: 3, unidades: 5 }], { aprobar: true })
-    },
-    body: { ...base, lineas: [{ numeroLinea: 3, unidades: 6 }] },
-    message: 'Línea #1 (NumeroLinea 3), JABON LIMON 115GRX72: se quieren devolver 6 unidades, pero la línea tiene 82 y ya hay 77 en devoluciones pendientes o aprobadas (disponibles: 5).',
-  },
-  {
-    name: 'a line whose Total is negative (a discount)',
-    setup: seedDiscountLine,
-    body: { ...base, factura: DISCOUNTED, lineas: [{ numeroLinea: 2, unidades: 1 }] },
-    message: 'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
-  },
-  {
-    name: 'a good line beside one whose Total is negative: nothing of it is written',
-    setup: seedDiscountLine,
-    body: { ...base, factura: DISCOUNTED, lineas: [{ numeroLinea: 1, unidades: 12 }, { numeroLinea: 2, cajas: 2 }] },
-    message: 'Línea #2 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
-  },
-  { name: 'a line the invoice does not have', body: { ...base, lineas: [{ numeroLinea: 9, unidades: 1 }] }, message: `Línea #1 (NumeroLinea 9): la factura ${FACTURA} no tiene esa línea (tiene 1, 2, 3).` },
-  { name: 'the same line twice', body: { ...base, lineas: [{ numeroLinea: 1, unidades: 1 }, { numeroLinea: 1, unidades: 1 }] }, message: 'Línea #2 (NumeroLinea 1): la línea ya aparece en esta devolución.' },
-  { name: 'no quantity', body: { ...base, lineas: [{ numeroLinea: 1, cajas: 0 }] }, message: 'Línea #1 (NumeroLinea 1): indique cajas y/o unidades mayores que cero.' },
-  { name: 'a negative quantity', body: { ...base, lineas: [{ numeroLinea: 1, unidades: -1 }] }, message: 'Cuerpo inválido: lineas[0].unidades: debe ser al menos 0.' },
-  { name: 'no lines', body: { ...base, lineas: [] }, message: 'Cuerpo inválido: lineas: debe tener al menos 1 elemento(s).' },
-  { name: 'an unknown invoice', body: { ...base, factura: 'NO-EXISTE', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'No existe la factura NO-EXISTE.' },
-  { name: 'an unknown reason', body: { ...base, concepto: 'NADA', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'No existe el concepto NADA.' },
-  { name: 'an inactive reason', setup: (service) => operator(service, 'PUT', 'conceptos/VENCIDO', { activo: false }), body: { ...base, concepto: 'VENCIDO', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'El concepto VENCIDO está inactivo: no admite devoluciones nuevas.' },
-  { name: 'a closed manifest', setup: (service) => service.db.sqlite.exec("UPDATE manifests SET estado = 'closed'"), body: { ...base, lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: `El manifiesto 905112 de la factura ${FACTURA} está cerrado: no admite devoluciones.` },
-  { name: 'an impossible date', body: { ...base, fecha: '2026-02-30', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'Cuerpo inválido: fecha: debe ser una fecha real, YYYY-MM-DD, o fecha y hora YYYY-MM-DDTHH:mm:ss.' },
-  { name: 'a date in another format', body: { ...base, fecha: '22/11/2026', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'Cuerpo inválido: fecha: debe ser una fecha real, YYYY-MM-DD, o fecha y hora YYYY-MM-DDTHH:mm:ss.' },
-]
+/** A new return refused: its message, nothing written. */
+const refused = (body: Record<string, unknown>, message: string) => ({ request: { method: 'POST', path: 'devoluciones', body }, status: 422, body: refusal(message), database: [unchanged('the counts', counts), nothingWritten()] })
+const counts = (service: TestService) => ({ ...databaseState(service.db), returns: returnsCount(service) })
 
-for (const scenario of rejections) {
-  test(`returns: ${scenario.name} → 422, nothing written`, () =>
-    withService({}, async (service) => {
-      await seedReturns(service)
-      await scenario.setup?.(service)
-      const before = { ...databaseState(service.db), returns: returnsCount(service) }
-      const { status, body } = await operator(service, 'POST', 'devoluciones', scenario.body)
-      assert.equal(status, 422, JSON.stringify(body))
-      assert.deepEqual(body, { success: false, message: scenario.message })
-      assert.deepEqual({ ...databaseState(service.db), returns: returnsCount(service) }, before)
-    }))
-}
+testScenarios(
+  'returns',
+  [
+    { name: 'a negative quantity → 422, nothing written', ...refused({ ...base, lineas: [{ numeroLinea: 1, unidades: -1 }] }, 'Cuerpo inválido: lineas[0].unidades: debe ser al menos 0.') },
+    { name: 'no lines → 422, nothing written', ...refused({ ...base, lineas: [] }, 'Cuerpo inválido: lineas: debe tener al menos 1 elemento(s).') },
+    { name: 'an impossible date → 422, nothing written', ...refused({ ...base, fecha: '2026-02-30', lineas: [{ numeroLinea: 1, unidades: 1 }] }, 'Cuerpo inválido: fecha: debe ser una fecha real, YYYY-MM-DD, o fecha y hora YYYY-MM-DDTHH:mm:ss.') },
+    { name: 'a date in another format → 422, nothing written', ...refused({ ...base, fecha: '22/11/2026', lineas: [{ numeroLinea: 1, unidades: 1 }] }, 'Cuerpo inválido: fecha: debe ser una fecha real, YYYY-MM-DD, o fecha y hora YYYY-MM-DDTHH:mm:ss.') },
+    { name: 'no quantity → 422, nothing written', ...refused({ ...base, lineas: [{ numeroLinea: 1, cajas: 0 }] }, 'Línea #1 (NumeroLinea 1): indique cajas y/o unidades mayores que cero.') },
+    { name: 'the same line twice → 422, nothing written', ...refused({ ...base, lineas: [{ numeroLinea: 1, unidades: 1 }, { numeroLinea: 1, unidades: 1 }] }, 'Línea #2 (NumeroLinea 1): la línea ya aparece en esta devolución.') },
+    { name: 'a line the invoice does not have → 422, nothing written', ...refused({ ...base, lineas: [{ numeroLinea: 9, unidades: 1 }] }, `Línea #1 (NumeroLinea 9): la factura ${FACTURA} no tiene esa línea (tiene 1, 2, 3).`) },
+    { name: 'an unknown invoice → 422, nothing written', ...refused({ ...base, factura: 'NO-EXISTE', lineas: [{ numeroLinea: 1, unidades: 1 }] }, 'No existe la factura NO-EXISTE.') },
+    { name: 'an unknown reason → 422, nothing written', ...refused({ ...base, concepto: 'NADA', lineas: [{ numeroLinea: 1, unidades: 1 }] }, 'No existe el concepto NADA.') },
+    {
+      name: 'an inactive reason → 422, nothing written',
+      setup: (service) => operator(service, 'PUT', 'conceptos/VENCIDO', { activo: false }),
+      ...refused({ ...base, concepto: 'VENCIDO', lineas: [{ numeroLinea: 1, unidades: 1 }] }, 'El concepto VENCIDO está inactivo: no admite devoluciones nuevas.'),
+    },
+    {
+      name: 'a closed manifest → 422, nothing written',
+      setup: (service) => service.db.sqlite.exec("UPDATE manifests SET estado = 'closed'"),
+      ...refused({ ...base, lineas: [{ numeroLinea: 1, unidades: 1 }] }, `El manifiesto 905112 de la factura ${FACTURA} está cerrado: no admite devoluciones.`),
+    },
+    {
+      name: 'more units than the line has → 422, nothing written',
+      ...refused({ ...base, lineas: [{ numeroLinea: 1, unidades: 13 }] }, 'Línea #1 (NumeroLinea 1), ACEITE VEGETAL 410 mL 1/24: se quieren devolver 13 unidades, pero la línea tiene 12 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 12).'),
+    },
+    {
+      name: 'more boxes than the line has → 422, nothing written',
+      ...refused({ ...base, lineas: [{ numeroLinea: 2, cajas: 2, unidades: 1 }] }, 'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: se quieren devolver 193 unidades, pero la línea tiene 192 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 192).'),
+    },
+    {
+      name: 'over-returning across earlier pending and approved returns → 422, nothing written',
+      setup: async (service) => {
+        await registerReturn(service, [{ numeroLinea: 3, cajas: 1 }])
+        await registerReturn(service, [{ numeroLinea: 3, unidades: 5 }], { aprobar: true })
+      },
+      ...refused({ ...base, lineas: [{ numeroLinea: 3, unidades: 6 }] }, 'Línea #1 (NumeroLinea 3), JABON LIMON 115GRX72: se quieren devolver 6 unidades, pero la línea tiene 82 y ya hay 77 en devoluciones pendientes o aprobadas (disponibles: 5).'),
+    },
+    {
+      name: 'a line whose Total is negative (a discount) → 422, nothing written',
+      setup: seedDiscountLine,
+      ...refused(
+        { ...base, factura: DISCOUNTED, lineas: [{ numeroLinea: 2, unidades: 1 }] },
+        'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
+      ),
+    },
+    {
+      name: 'a good line beside one whose Total is negative: nothing of it is written → 422, nothing written',
+      setup: seedDiscountLine,
+      ...refused(
+        { ...base, factura: DISCOUNTED, lineas: [{ numeroLinea: 1, unidades: 12 }, { numeroLinea: 2, cajas: 2 }] },
+        'Línea #2 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
+      ),
+    },
+  ],
+  { setup: seedReturns, as: 'operator' },
+)
 
 function returnsCount(service: TestService): unknown {
   return service.db.sqlite.prepare('SELECT (SELECT count(*) FROM returns) || \'/\' || (SELECT count(*) FROM return_lines)').pluck().get()

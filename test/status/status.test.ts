@@ -2,56 +2,37 @@ import assert from 'node:assert/strict'
 import { renameSync, statSync } from 'node:fs'
 import { test } from 'node:test'
 import { VERSION } from '../../src/core/version.ts'
-import { createAccount, asPerson, sessionOf } from '../support/accounts.ts'
-import { exampleBatch, postBatch, type Answer } from '../support/batches.ts'
+import { createAccount } from '../support/accounts.ts'
+import { exampleBatch, postBatch } from '../support/batches.ts'
 import { insertBatchRow } from '../support/fixtures.ts'
 import { operator, registerReturn, seedReturns } from '../support/operator.ts'
-import { API_KEY, withService, type TestService } from '../support/service.ts'
+import { containing, refusal, testScenarios } from '../support/scenarios.ts'
+import { withService } from '../support/service.ts'
 
 const GB = 1024 ** 3
 const plentyOfDisk = () => 50 * GB
 
 /** Who asks for the status, and what they get: unauthenticated → refused → allowed. */
-const access: Array<{ name: string; ask: (service: TestService) => Promise<{ status: number; body: Answer }>; status: number; message?: string }> = [
-  { name: 'no key, no session → 401', ask: async (service) => json(await service.fetch('/api/v1/operador/estado')), status: 401 },
-  { name: "the client's ApiKey → 401", ask: async (service) => json(await service.fetch('/api/v1/operador/estado', { headers: { ApiKey: API_KEY } })), status: 401 },
-  {
-    name: 'an operador → 403 naming who may',
-    ask: async (service) => {
-      await createAccount(service, 'ana', 'operador')
-      return asPerson(service, await sessionOf(service, 'ana'), 'GET', 'estado')
-    },
-    status: 403,
-    message: 'Su rol (operador) no permite consultar el estado del servicio; pídaselo a un supervisor o el administrador.',
-  },
-  {
-    name: 'a supervisor → 200',
-    ask: async (service) => {
-      await createAccount(service, 'sofia', 'supervisor', ['OAC'])
-      return asPerson(service, await sessionOf(service, 'sofia'), 'GET', 'estado')
-    },
-    status: 200,
-  },
-  {
-    name: 'an admin → 200',
-    ask: async (service) => {
-      await createAccount(service, 'admin', 'admin')
-      return asPerson(service, await sessionOf(service, 'admin'), 'GET', 'estado')
-    },
-    status: 200,
-  },
-  { name: 'the OperatorKey → 200', ask: async (service) => (await operator(service, 'GET', 'estado')) as { status: number; body: Answer }, status: 200 },
-]
+const ANSWERED = containing({ servicio: containing({ version: VERSION }) })
 
-for (const row of access) {
-  test(`status: ${row.name}`, () =>
-    withService({ readFreeDisk: plentyOfDisk }, async (service) => {
-      const { status, body } = await row.ask(service)
-      assert.equal(status, row.status, JSON.stringify(body))
-      if (row.message !== undefined) assert.deepEqual(body, { success: false, message: row.message })
-      if (status === 200) assert.equal((body as Answer).servicio.version, VERSION)
-    }))
-}
+testScenarios(
+  'status',
+  [
+    { name: 'no key, no session → 401', request: { path: 'estado' }, status: 401, body: refusal('Inicie sesión en la consola, o (una integración) envíe la clave en el encabezado OperatorKey.') },
+    { name: "the client's ApiKey → 401", request: { path: 'estado', as: 'client' }, status: 401, body: refusal('Inicie sesión en la consola, o (una integración) envíe la clave en el encabezado OperatorKey.') },
+    {
+      name: 'an operador → 403 naming who may',
+      setup: (service) => createAccount(service, 'ana', 'operador'),
+      request: { path: 'estado', as: { usuario: 'ana' } },
+      status: 403,
+      body: refusal('Su rol (operador) no permite consultar el estado del servicio; pídaselo a un supervisor o el administrador.'),
+    },
+    { name: 'a supervisor → 200', setup: (service) => createAccount(service, 'sofia', 'supervisor', ['OAC']), request: { path: 'estado', as: { usuario: 'sofia' } }, status: 200, body: ANSWERED },
+    { name: 'an admin → 200', setup: (service) => createAccount(service, 'admin', 'admin'), request: { path: 'estado', as: { usuario: 'admin' } }, status: 200, body: ANSWERED },
+    { name: 'the OperatorKey → 200', request: { path: 'estado', as: 'operator' }, status: 200, body: ANSWERED },
+  ],
+  { service: { readFreeDisk: plentyOfDisk } },
+)
 
 test('status: a fresh service — nothing received, nothing pending, no backup yet, the next one due now', () =>
   withService({ readFreeDisk: plentyOfDisk }, async (service) => {
@@ -162,7 +143,3 @@ test('status: an internal error is counted and listed with its request id for 24
     const later = await operator(service, 'GET', 'estado')
     assert.deepEqual(later.body.errores_internos, { ultimas_24_horas: 0, recientes: [] })
   }))
-
-async function json(response: Response): Promise<{ status: number; body: Answer }> {
-  return { status: response.status, body: (await response.json()) as Answer }
-}

@@ -112,9 +112,17 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     client: (path, init = {}) =>
       fetchPath(path, { ...init, headers: { ApiKey: API_KEY, ...(init.headers as Record<string, string> | undefined) } }),
     close: async () => {
-      await server.close()
-      await snapshots.idle()
-      await closeApp()
+      // The app's close awaits its compression worker's exit, and that worker never holds the
+      // process open (unref'd): with nothing else pending the event loop would drain meanwhile,
+      // and node:test cancel the test ("Promise resolution is still pending…"). Held until closed.
+      const hold = setInterval(() => {}, 1_000)
+      try {
+        await server.close()
+        await snapshots.idle()
+        await closeApp()
+      } finally {
+        clearInterval(hold)
+      }
       closeDatabase(db)
       rmSync(dir, { recursive: true, force: true })
     },

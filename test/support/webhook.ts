@@ -6,7 +6,8 @@ export interface TestWebhook {
   received: Array<Record<string, unknown>>
   /** Waits (up to 2 s) until `count` bodies arrived, then a moment more for any extra one. */
   settle: (count: number) => Promise<void>
-  close: () => void
+  /** Stops listening and drops the connections the service keeps open to it. */
+  close: () => Promise<void>
 }
 
 /** A webhook on loopback that keeps what it receives (alerts, notices). */
@@ -28,6 +29,10 @@ export async function startWebhook(path = '/'): Promise<TestWebhook> {
       for (let i = 0; i < 200 && received.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 10))
       await new Promise((resolve) => setTimeout(resolve, 50))
     },
-    close: () => server.close(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
 }
