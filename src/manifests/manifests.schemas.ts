@@ -98,13 +98,30 @@ export const ManifestInvoice = Type.Object({
 })
 export type ManifestInvoice = Static<typeof ManifestInvoice>
 
-export const ManifestInvoicePage = PageOf('facturas', ManifestInvoice, MANIFEST_INVOICE_PAGE_SIZE, 'Una página de las facturas del manifiesto, en el orden en que llegaron')
+export const ManifestInvoicePage = Type.Intersect([
+  PageOf('facturas', ManifestInvoice, MANIFEST_INVOICE_PAGE_SIZE, 'Una página de las facturas del manifiesto, en el orden en que llegaron (u otro, con orden)'),
+  Type.Object({
+    totales: Type.Object(
+      {
+        importe: Type.Number({ description: 'Suma de Total de las facturas que cumplen los filtros (sin las anuladas), en todas las páginas' }),
+        devoluciones_aprobadas: Type.Number({ description: 'Suma de sus devoluciones aprobadas' }),
+      },
+      { description: 'Para la fila de totales de la lista' },
+    ),
+  }),
+])
 export type ManifestInvoicePage = Static<typeof ManifestInvoicePage>
 
 export const ManifestInvoiceQuery = Type.Object(
   {
-    buscar: Type.Optional(SearchText('Parte del número de factura, del nombre o Clienteid del cliente, o de NumeroRuta (sin distinguir mayúsculas)')),
+    buscar: Type.Optional(SearchText('Palabras del número de factura, del nombre o código del cliente, del RTN o de la ruta: sin distinguir mayúsculas ni acentos, en cualquier orden, cada una puede ir incompleta')),
     almacen: Type.Optional(WarehouseCode('Solo las facturas de este almacén (uno de los suyos)')),
+    orden: Type.Optional(
+      Type.Union([Type.Literal('llegada'), Type.Literal('total'), Type.Literal('-total'), Type.Literal('fecha'), Type.Literal('-fecha')], {
+        description: 'llegada (por defecto), total o fecha de factura; con - delante, de mayor a menor',
+        errorMessage: 'llegada, total, -total, fecha o -fecha',
+      }),
+    ),
     pagina: Type.Optional(Page(`${MANIFEST_INVOICE_PAGE_SIZE} facturas por página; por defecto 1`)),
   },
   { additionalProperties: false },

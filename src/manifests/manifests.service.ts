@@ -13,6 +13,8 @@ import { packageStateOf, publicationDay, requirePackageOpen, type PackageState }
 import { businessDaysLeft, deadlineDateTime, holidaysOf, isBusinessDay, type Holidays } from '../returns/window.ts'
 import { pageAnswer, pageWindow } from '../schemas/paging.ts'
 import { summaryOf } from '../reissues/reissues.service.ts'
+import { centsToAmount } from '../shared/quantities.ts'
+import { exactWordsQuery, searchMatchQuery, searchTerms } from '../shared/search-terms.ts'
 import { MANIFEST_INVOICE_PAGE_SIZE, MANIFEST_PAGE_SIZE, type ManifestDetail, type ManifestInvoicePage, type ManifestPage, type ManifestStatus, type ManifestView } from './manifests.schemas.ts'
 import {
   countManifestInvoices,
@@ -25,6 +27,7 @@ import {
   findManifestWarehouses,
   updateManifestDeadline,
   updateManifestState,
+  type ManifestInvoiceOrder,
   type ManifestInvoiceRow,
   type ManifestSummaryRow,
 } from './manifests.store.ts'
@@ -101,18 +104,29 @@ export function listManifests(deps: ManifestDeps, actor: Actor, filters: Manifes
 }
 
 /**
- * One page of a manifest's invoices in the actor's warehouses (narrowed to `almacen`) whose number,
- * client name, Clienteid or NumeroRuta contains `buscar`, in the order they arrived.
+ * One page of a manifest's invoices in the actor's warehouses (narrowed to `almacen`) matching
+ * `buscar` as every search matches (src/shared/search-terms.ts, through the invoice search index),
+ * in the order they arrived or by total or date; with the totals of all that match.
  * @throws DomainError NOT_FOUND when the manifest is unknown or none of it is visible.
  */
-export function listManifestInvoices(deps: ManifestDeps, actor: Actor, numero: string, filters: { buscar?: string; almacen?: string; pagina?: number }): ManifestInvoicePage {
+export function listManifestInvoices(
+  deps: ManifestDeps,
+  actor: Actor,
+  numero: string,
+  filters: { buscar?: string; almacen?: string; orden?: ManifestInvoiceOrder; pagina?: number },
+): ManifestInvoicePage {
   const row = findManifestSummary(deps.db, numero, scopeOf(actor))
   if (row === undefined) throw manifestNotFound(numero)
   const scope = narrowedScope(actor, filters.almacen)
   const request = { page: filters.pagina ?? 1, size: MANIFEST_INVOICE_PAGE_SIZE }
-  const invoices = findManifestInvoices(deps.db, row.id, scope, { search: filters.buscar, ...pageWindow(request) })
+  const terms = filters.buscar === undefined ? [] : searchTerms(filters.buscar)
+  // The manifest's own words narrow the index to its invoices before the search's words are matched;
+  // a search without words ("%") finds nothing.
+  const match = filters.buscar === undefined ? undefined : terms.length === 0 ? '' : [exactWordsQuery(row.numero, 'manifiesto'), searchMatchQuery(terms)].filter(Boolean).join(' AND ')
+  const invoices = findManifestInvoices(deps.db, row.id, scope, { match, order: filters.orden, ...pageWindow(request) })
   const items = invoices.map((invoice) => ({ ...toInvoiceItem(invoice, scope), ruta: invoice.numero_ruta }))
-  return pageAnswer('facturas', items, request, countManifestInvoices(deps.db, row.id, scope, filters.buscar))
+  const sums = countManifestInvoices(deps.db, row.id, scope, match)
+  return { ...pageAnswer('facturas', items, request, sums.count), totales: { importe: microsToCentsAmount(sums.total_micros), devoluciones_aprobadas: centsToAmount(sums.returned_cents) } }
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { WarehouseScope } from '../access/actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
 import type { ManifestState, ReissueState } from '../db/tables.ts'
-import { containsText } from '../db/search.ts'
+import { inInvoiceSearch } from '../db/search.ts'
 import { inWarehouses } from '../access/warehouse-scope.ts'
 
 export interface ManifestSummaryRow {
@@ -189,14 +189,16 @@ export function findManifestWarehouses(db: Database, manifestId: number): string
   return all(db, db.query.selectFrom('invoices').select('almacen').distinct().where('manifest_id', '=', manifestId).orderBy('almacen')).map((row) => row.almacen)
 }
 
-/** What narrows a manifest's invoices: text in Nfactura, cliente, Clienteid or NumeroRuta; a page. */
+/** What narrows a manifest's invoices: a query of the invoice search index (db/search.ts); an order; a page. */
 export interface ManifestInvoiceFilters {
-  search?: string
+  match?: string
+  order?: ManifestInvoiceOrder
   offset?: number
   limit?: number
 }
 
-const INVOICE_SEARCH_COLUMNS = ['i.nfactura', 'i.cliente', 'i.cliente_id', 'i.numero_ruta']
+/** How a manifest's invoices may be ordered: as they arrived, or by total or date (each either way). */
+export type ManifestInvoiceOrder = 'llegada' | 'total' | '-total' | 'fecha' | '-fecha'
 
 /** A manifest's invoices in scope, in the order they were stored (all of them, or a page of those matching). */
 export function findManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope, filters: ManifestInvoiceFilters = {}): ManifestInvoiceRow[] {
@@ -224,17 +226,29 @@ export function findManifestInvoices(db: Database, manifestId: number, scope: Wa
     ])
     .where('i.manifest_id', '=', manifestId)
     .where(inWarehouses('i.almacen', scope))
-  if (filters.search !== undefined) query = query.where(containsText(INVOICE_SEARCH_COLUMNS, filters.search))
+  if (filters.match !== undefined) query = query.where(inInvoiceSearch('i.id', filters.match))
+  const order = filters.order ?? 'llegada'
+  if (order.endsWith('total')) query = query.orderBy('i.total', order.startsWith('-') ? 'desc' : 'asc')
+  if (order.endsWith('fecha')) query = query.orderBy('i.fecha_factura', order.startsWith('-') ? 'desc' : 'asc')
   query = query.orderBy('i.id')
   if (filters.limit !== undefined) query = query.limit(filters.limit).offset(filters.offset ?? 0)
   return all(db, query)
 }
 
-/** How many of a manifest's invoices in scope match the search. */
-export function countManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope, search: string | undefined): number {
-  let query = db.query.selectFrom('invoices as i').select(sql<number>`count(*)`.as('count')).where('i.manifest_id', '=', manifestId).where(inWarehouses('i.almacen', scope))
-  if (search !== undefined) query = query.where(containsText(INVOICE_SEARCH_COLUMNS, search))
-  return first(db, query)?.count ?? 0
+/** How many of a manifest's invoices in scope match the search, with the sums a totals row shows. */
+export function countManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope, match: string | undefined): { count: number; total_micros: number; returned_cents: number } {
+  let query = db.query
+    .selectFrom('invoices as i')
+    .select([
+      sql<number>`count(*)`.as('count'),
+      sql<number>`total(i.total_micros) FILTER (WHERE i.annulled_at IS NULL)`.as('total_micros'),
+      sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id
+        WHERE ri.manifest_id = ${manifestId} AND ${inWarehouses('ri.almacen', scope)} AND ${match === undefined ? sql`1` : inInvoiceSearch('ri.id', match)} AND r.estado = 'approved')`.as('returned_cents'),
+    ])
+    .where('i.manifest_id', '=', manifestId)
+    .where(inWarehouses('i.almacen', scope))
+  if (match !== undefined) query = query.where(inInvoiceSearch('i.id', match))
+  return first(db, query) ?? { count: 0, total_micros: 0, returned_cents: 0 }
 }
 
 export function updateManifestState(db: Database, id: number, estado: ManifestState, closedAt: string | null): void {

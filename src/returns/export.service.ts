@@ -61,7 +61,7 @@ const COLUMNS: ReadonlyArray<{ header: string; cell: (ret: ReturnRow, line: Retu
  */
 export async function exportReturns(deps: ExportDeps, actor: Actor, formato: 'csv' | 'xlsx', filters: ReturnListFilters): Promise<ExportFile> {
   const where = returnFiltersOf(actor, filters)
-  const count = countReturns(deps.db, where)
+  const { count } = countReturns(deps.db, where)
   if (count > RETURN_EXPORT_LIMIT) {
     throw invalidInput(`Los filtros abarcan ${count} devoluciones y una exportación admite a lo sumo ${RETURN_EXPORT_LIMIT}: acote las fechas (desde, hasta) o el estado.`)
   }

@@ -10,6 +10,7 @@ import { findReason } from '../reasons/reasons.store.ts'
 import { serializeListedLines } from './listed-lines.ts'
 import { centsToAmount, factorOf, lineAmountCents, lineUnits, listedQuantity, returnedUnits, toMilliUnits } from '../shared/quantities.ts'
 import { pageAnswer, pageWindow } from '../schemas/paging.ts'
+import { searchMatchQuery, searchTerms } from '../shared/search-terms.ts'
 import { RETURN_PAGE_SIZE, type BulkApproval, type RegisterReturnBody, type ReturnPage, type ReturnState, type ReturnView } from './returns.schemas.ts'
 import {
   findHeldUnits,
@@ -26,6 +27,7 @@ import {
   type InvoiceForReturn,
   type ReturnFilters,
   type ReturnLineRow,
+  type ReturnOrder,
   type ReturnRow,
 } from './returns.store.ts'
 import { frozenReason, packageStateOf, requirePackageOpen } from './package.ts'
@@ -143,6 +145,10 @@ export interface ReturnListFilters {
   buscar?: string
   almacen?: string
   invoiceId?: number
+  /** Local processing dates (the supplier's date of an approved return), inclusive. */
+  procesadas_desde?: string
+  procesadas_hasta?: string
+  orden?: ReturnOrder
 }
 
 /**
@@ -160,11 +166,11 @@ export function listReturnPage(deps: ReturnReadDeps, actor: Actor, filters: Retu
   const where = returnFiltersOf(actor, filters)
   const request = { page: filters.pagina, size: RETURN_PAGE_SIZE }
   const { offset, limit } = pageWindow(request)
-  const total = countReturns(deps.db, where)
-  const rows = findReturnPage(deps.db, where, offset, limit, total)
+  const { count, cents } = countReturns(deps.db, where)
+  const rows = findReturnPage(deps.db, where, offset, limit, count)
   const lines = findReturnLines(deps.db, rows.map((row) => row.id))
   const items = rows.map((row) => ({ ...toView(deps, row, lines.get(row.id) ?? []), clienteid: row.cliente_id, cliente: row.cliente, almacen: row.almacen }))
-  return pageAnswer('devoluciones', items, request, total)
+  return { ...pageAnswer('devoluciones', items, request, count), totales: { importe: centsToAmount(cents) } }
 }
 
 /** The store's filters for an actor's list (null actor: the service itself, every warehouse). */
@@ -175,9 +181,19 @@ export function returnFiltersOf(actor: Actor | null, filters: ReturnListFilters)
     registeredTo: filters.hasta,
     estado: filters.estado,
     invoiceId: filters.invoiceId,
-    search: filters.buscar,
+    processedFrom: filters.procesadas_desde,
+    processedTo: filters.procesadas_hasta,
+    match: matchOf(filters.buscar),
+    order: filters.orden,
     scope: actor === null ? null : narrowedScope(actor, filters.almacen),
   }
+}
+
+/** A search of returns: of the invoices it finds in the invoice search index ('' for a search without words: none). */
+function matchOf(buscar: string | undefined): string | undefined {
+  if (buscar === undefined) return undefined
+  const terms = searchTerms(buscar)
+  return terms.length === 0 ? '' : searchMatchQuery(terms)
 }
 
 /**
