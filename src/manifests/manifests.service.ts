@@ -27,7 +27,9 @@ import {
   findManifestWarehouses,
   updateManifestDeadline,
   updateManifestState,
+  sumManifests,
   type ManifestInvoiceOrder,
+  type ManifestOrder,
   type ManifestInvoiceRow,
   type ManifestSummaryRow,
 } from './manifests.store.ts'
@@ -81,6 +83,7 @@ export interface ManifestListFilters {
   numero?: string
   almacen?: string
   pagina?: number
+  orden?: ManifestOrder
 }
 
 /**
@@ -97,10 +100,14 @@ export function listManifests(deps: ManifestDeps, actor: Actor, filters: Manifes
   if (filters.pagina === undefined) return findManifestSummaries(deps.db, scope, where).map((row) => toManifestView(deps, row, moment))
   const request = { page: filters.pagina, size: MANIFEST_PAGE_SIZE }
   const { offset, limit } = pageWindow(request)
-  const rows = findManifestSummaryPage(deps.db, scope, where, offset, limit)
+  const rows = findManifestSummaryPage(deps.db, scope, where, offset, limit, filters.orden)
   const extras = findManifestExtras(deps.db, rows.map((row) => row.id), scope)
   const items = rows.map((row) => ({ ...toManifestView(deps, row, moment), conflictos_pendientes: extras.get(row.id)!.pendingConflicts, almacenes: extras.get(row.id)!.almacenes }))
-  return pageAnswer('manifiestos', items, request, countManifests(deps.db, scope, where))
+  const sums = sumManifests(deps.db, scope, where)
+  return {
+    ...pageAnswer('manifiestos', items, request, countManifests(deps.db, scope, where)),
+    totales: { facturas: sums.invoices, importe: microsToCentsAmount(sums.micros), devoluciones_aprobadas: centsToAmount(sums.approved_cents) },
+  }
 }
 
 /**

@@ -97,13 +97,39 @@ export function findManifestSummaries(db: Database, scope: WarehouseScope, filte
  * table alone (index on created_at), so only the page's invoices are summed, whatever the count
  * of manifests and invoices stored.
  */
-export function findManifestSummaryPage(db: Database, scope: WarehouseScope, filters: ManifestFilters, offset: number, limit: number): ManifestSummaryRow[] {
+export function findManifestSummaryPage(db: Database, scope: WarehouseScope, filters: ManifestFilters, offset: number, limit: number, order: ManifestOrder = 'reciente'): ManifestSummaryRow[] {
+  if (order === 'total' || order === '-total') {
+    // By total: every filtered manifest is summed (a few rows of manifest_totals each) and sorted.
+    const direction = order === 'total' ? 'asc' : 'desc'
+    return all(db, summaries(db, scope).where(matching(filters)).orderBy(sql`total(t.counted_micros)`, direction).orderBy('m.created_at', 'desc').orderBy('m.numero', 'desc').limit(limit).offset(offset))
+  }
+  const direction = order === 'antiguo' ? 'asc' : 'desc'
   const page = db.query.selectFrom('manifests as m').select('m.id').where(visible(scope)).where(matching(filters))
-    .orderBy('m.created_at', 'desc')
-    .orderBy('m.numero', 'desc')
+    .orderBy('m.created_at', direction)
+    .orderBy('m.numero', direction)
     .limit(limit)
     .offset(offset)
-  return all(db, summaries(db, scope).where('m.id', 'in', page).orderBy('m.created_at', 'desc').orderBy('m.numero', 'desc'))
+  return all(db, summaries(db, scope).where('m.id', 'in', page).orderBy('m.created_at', direction).orderBy('m.numero', direction))
+}
+
+/** A page of manifests newest first (the default), oldest first, or by total either way (`-`: largest first). */
+export type ManifestOrder = 'reciente' | 'antiguo' | 'total' | '-total'
+
+/**
+ * The sums of the visible manifests with these filters (a list's totals row): their invoices in
+ * `scope` (not annulled) and exact amount, and their approved returns — from manifest_totals.
+ */
+export function sumManifests(db: Database, scope: WarehouseScope, filters: ManifestFilters): { invoices: number; micros: number; approved_cents: number } {
+  const row = first(
+    db,
+    db.query
+      .selectFrom('manifest_totals as t')
+      .innerJoin('manifests as m', 'm.id', 't.manifest_id')
+      .select([sql<number>`coalesce(sum(t.counted_invoices), 0)`.as('invoices'), sql<number>`total(t.counted_micros)`.as('micros'), sql<number>`total(t.approved_cents)`.as('approved_cents')])
+      .where(inWarehouses('t.almacen', scope))
+      .where(matching(filters)),
+  )
+  return row ?? { invoices: 0, micros: 0, approved_cents: 0 }
 }
 
 /** How many manifests are visible with these filters. */

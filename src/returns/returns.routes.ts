@@ -11,11 +11,12 @@ import {
   RETURN_PAGE_SIZE,
   ReturnExportQuery,
   ReturnIdParams,
+  ReturnListItem,
   ReturnPage,
   ReturnsQuery,
   ReturnView,
 } from './returns.schemas.ts'
-import { approveReturn, approveReturns, cancelReturn, getReturn, listReturnPage, listReturns, registerReturn, rejectReturn, type ReturnsDeps } from './returns.service.ts'
+import { approveReturn, approveReturns, cancelReturn, getReturnDetail, listReturnPage, listReturns, registerReturn, rejectReturn, type ReturnsDeps } from './returns.service.ts'
 
 const TAG = 'operador: devoluciones'
 const notFoundReturn = (raw: Record<string, string>) => `No existe la devolución ${raw.id ?? ''}.`
@@ -119,11 +120,11 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       rateGroup: 'operator',
       right: 'leer',
       tag: TAG,
-      summary: 'Una devolución',
+      summary: 'Una devolución, con el cliente y el almacén de su factura',
       params: ReturnIdParams,
       paramsNotFound: notFoundReturn,
-      responses: { 200: { description: 'La devolución', schema: ReturnView }, 404: errorResponse('No existe la devolución') },
-      handle: ({ actor, params }) => ({ status: 200, body: getReturn(deps, actor, params.id) }),
+      responses: { 200: { description: 'La devolución', schema: ReturnListItem }, 404: errorResponse('No existe la devolución') },
+      handle: ({ actor, params }) => ({ status: 200, body: getReturnDetail(deps, actor, params.id) }),
     }),
     defineRoute({
       method: 'POST',

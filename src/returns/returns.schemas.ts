@@ -103,6 +103,7 @@ export const ReturnView = Type.Object({
   registradaEn: Type.String({ description: 'YYYY-MM-DD HH:mm:ss, hora de Honduras' }),
   aprobadaPor: Type.Union([Type.String(), Type.Null()]),
   cerradaPor: Type.Union([Type.String(), Type.Null()], { description: 'Quien la rechazó o anuló' }),
+  cerrada_en: Type.Union([Type.String(), Type.Null()], { description: 'Cuándo se rechazó o anuló, YYYY-MM-DD HH:mm:ss, hora de Honduras' }),
   motivo: Type.Union([Type.String(), Type.Null()], { description: 'Motivo del rechazo o la anulación' }),
   sin_acciones: Type.Optional(
     Type.String({
@@ -113,6 +114,7 @@ export const ReturnView = Type.Object({
     Type.Object({
       ...LineProduct,
       unidades: Type.Number(),
+      factor_conversion: Type.Number({ description: 'Unidades por caja de la línea (FactorConversion; 1 si no trae uno usable)' }),
       cantidad: Type.Number({ description: 'Cajas en líneas CJ, si no unidades' }),
       lineTotal: Type.Number(),
     }),

@@ -271,6 +271,15 @@ export function findReturnLines(db: Database, returnIds: readonly number[]): Map
 
 /** How many pending returns are on invoices in the warehouses of `scope` (the partial index returns_pending). */
 export function countPendingReturns(db: Database, scope: WarehouseScope): number {
-  const query = db.query.selectFrom('returns as r').select(sql<number>`count(*)`.as('count')).where('r.estado', '=', 'pending').where(inWarehouses('r.almacen', scope))
-  return first(db, query)?.count ?? 0
+  return sumPendingReturns(db, scope).count
+}
+
+/** The pending returns of `scope`: how many, and the sum of their totals in cents. */
+export function sumPendingReturns(db: Database, scope: WarehouseScope): { count: number; cents: number } {
+  const query = db.query
+    .selectFrom('returns as r')
+    .select([sql<number>`count(*)`.as('count'), sql<number>`total(r.total_cents)`.as('cents')])
+    .where('r.estado', '=', 'pending')
+    .where(inWarehouses('r.almacen', scope))
+  return first(db, query) ?? { count: 0, cents: 0 }
 }

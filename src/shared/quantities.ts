@@ -133,9 +133,10 @@ export function unitsText(units: number): string {
 }
 
 /**
- * A line's quantity in one text: `8 cajas + 55 unid. (535 unid.)` on a box line, `535 unid.`
- * otherwise (and `10 cajas (600 unid.)`).
+ * A line's quantity in one text: `8 cajas + 55 unid. (535 unid.)` on a box line (`10 cajas
+ * (600 unid.)`), `535 unid.` otherwise and for less than a box.
  */
 export function lineQuantityText(units: number, uniVenta: string | null | undefined, factor: number): string {
-  return isBoxLine(uniVenta, factor) ? `${boxesAndUnits(units, factor)} (${unitsText(units)})` : unitsText(units)
+  // Less than a box (none included) is said in units alone.
+  return isBoxLine(uniVenta, factor) && toMilliUnits(units) >= toMilliUnits(factor) ? `${boxesAndUnits(units, factor)} (${unitsText(units)})` : unitsText(units)
 }

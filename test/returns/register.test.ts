@@ -23,8 +23,8 @@ async function seedDiscountLine(service: TestService): Promise<void> {
 }
 
 const rejections: Rejection[] = [
-  { name: 'more units than the line has', body: { ...base, lineas: [{ numeroLinea: 1, unidades: 13 }] }, message: 'Línea #1 (NumeroLinea 1), ACEITE VEGETAL 410 mL 1/24: se quieren devolver 13 unidades, pero la línea tiene 12 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 12).' },
-  { name: 'more boxes than the line has', body: { ...base, lineas: [{ numeroLinea: 2, cajas: 2, unidades: 1 }] }, message: 'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: se quieren devolver 193 unidades, pero la línea tiene 192 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 192).' },
+  { name: 'more units than the line has', body: { ...base, lineas: [{ numeroLinea: 1, unidades: 13 }] }, message: 'Línea 1, ACEITE VEGETAL 410 mL 1/24: se quieren devolver 13 unid., pero la línea tiene 12 unid. y ya hay 0 unid. en devoluciones pendientes o aprobadas (disponibles: 12 unid.).' },
+  { name: 'more boxes than the line has', body: { ...base, lineas: [{ numeroLinea: 2, cajas: 2, unidades: 1 }] }, message: 'Línea 2, SALSA DE TOMATE 8X12X87GR: se quieren devolver 2 cajas + 1 unid. (193 unid.), pero la línea tiene 2 cajas (192 unid.) y ya hay 0 unid. en devoluciones pendientes o aprobadas (disponibles: 2 cajas (192 unid.)).' },
   {
     name: 'over-returning across earlier pending and approved returns',
     setup: async (service) => {
@@ -32,23 +32,23 @@ const rejections: Rejection[] = [
       await registerReturn(service, [{ numeroLinea: 3, unidades: 5 }], { aprobar: true })
     },
     body: { ...base, lineas: [{ numeroLinea: 3, unidades: 6 }] },
-    message: 'Línea #1 (NumeroLinea 3), JABON LIMON 115GRX72: se quieren devolver 6 unidades, pero la línea tiene 82 y ya hay 77 en devoluciones pendientes o aprobadas (disponibles: 5).',
+    message: 'Línea 3, JABON LIMON 115GRX72: se quieren devolver 6 unid., pero la línea tiene 1 caja + 10 unid. (82 unid.) y ya hay 1 caja + 5 unid. (77 unid.) en devoluciones pendientes o aprobadas (disponibles: 5 unid.).',
   },
   {
     name: 'a line whose Total is negative (a discount)',
     setup: seedDiscountLine,
     body: { ...base, factura: DISCOUNTED, lineas: [{ numeroLinea: 2, unidades: 1 }] },
-    message: 'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
+    message: 'Línea 2, SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
   },
   {
     name: 'a good line beside one whose Total is negative: nothing of it is written',
     setup: seedDiscountLine,
     body: { ...base, factura: DISCOUNTED, lineas: [{ numeroLinea: 1, unidades: 12 }, { numeroLinea: 2, cajas: 2 }] },
-    message: 'Línea #2 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
+    message: 'Línea 2, SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
   },
-  { name: 'a line the invoice does not have', body: { ...base, lineas: [{ numeroLinea: 9, unidades: 1 }] }, message: `Línea #1 (NumeroLinea 9): la factura ${FACTURA} no tiene esa línea (tiene 1, 2, 3).` },
-  { name: 'the same line twice', body: { ...base, lineas: [{ numeroLinea: 1, unidades: 1 }, { numeroLinea: 1, unidades: 1 }] }, message: 'Línea #2 (NumeroLinea 1): la línea ya aparece en esta devolución.' },
-  { name: 'no quantity', body: { ...base, lineas: [{ numeroLinea: 1, cajas: 0 }] }, message: 'Línea #1 (NumeroLinea 1): indique cajas y/o unidades mayores que cero.' },
+  { name: 'a line the invoice does not have', body: { ...base, lineas: [{ numeroLinea: 9, unidades: 1 }] }, message: `Línea 9: la factura ${FACTURA} no tiene esa línea (tiene 1, 2, 3).` },
+  { name: 'the same line twice', body: { ...base, lineas: [{ numeroLinea: 1, unidades: 1 }, { numeroLinea: 1, unidades: 1 }] }, message: 'Línea 1: aparece dos veces en esta devolución.' },
+  { name: 'no quantity', body: { ...base, lineas: [{ numeroLinea: 1, cajas: 0 }] }, message: 'Línea 1: indique cajas y/o unidades mayores que cero.' },
   { name: 'a negative quantity', body: { ...base, lineas: [{ numeroLinea: 1, unidades: -1 }] }, message: 'Cuerpo inválido: lineas[0].unidades: debe ser al menos 0.' },
   { name: 'no lines', body: { ...base, lineas: [] }, message: 'Cuerpo inválido: lineas: debe tener al menos 1 elemento(s).' },
   { name: 'an unknown invoice', body: { ...base, factura: 'NO-EXISTE', lineas: [{ numeroLinea: 1, unidades: 1 }] }, message: 'No existe la factura NO-EXISTE.' },
@@ -67,7 +67,7 @@ for (const scenario of rejections) {
       const before = { ...databaseState(service.db), returns: returnsCount(service) }
       const { status, body } = await operator(service, 'POST', 'devoluciones', scenario.body)
       assert.equal(status, 422, JSON.stringify(body))
-      assert.deepEqual(body, { success: false, message: scenario.message })
+      assert.deepEqual(body, { success: false, message: scenario.message, ...(/^Línea \d+/.test(scenario.message) ? { linea: Number(/^Línea (\d+)/.exec(scenario.message)![1]) } : {}) })
       assert.deepEqual({ ...databaseState(service.db), returns: returnsCount(service) }, before)
     }))
 }
@@ -109,14 +109,14 @@ test('returns: registering answers 201 with the return, its lines in the listing
     const expected = {
       id: '1', factura: FACTURA, manifiesto: '905112', concepto: 'DANADO', conceptoDescripcion: 'Producto dañado',
       fecha: '2026-11-22T00:00:00', estado: 'pending', total: 1131.24, fechaProcesado: null, horaProcesado: null,
-      registradaPor: OPERATOR, registradaEn: '2026-11-22 10:00:00', aprobadaPor: null, cerradaPor: null, motivo: null,
+      registradaPor: OPERATOR, registradaEn: '2026-11-22 10:00:00', aprobadaPor: null, cerradaPor: null, cerrada_en: null, motivo: null,
       lineas: [
-        { numeroLinea: 2, productoId: '81800012', producto: 'SALSA DE TOMATE 8X12X87GR', uniVenta: 'CJ', unidades: 96, cantidad: 1, lineTotal: 738.39 },
-        { numeroLinea: 3, productoId: '52480038', producto: 'JABON LIMON 115GRX72', uniVenta: 'CJ', unidades: 82, cantidad: 1.138889, lineTotal: 392.85 },
+        { numeroLinea: 2, productoId: '81800012', producto: 'SALSA DE TOMATE 8X12X87GR', uniVenta: 'CJ', unidades: 96, factor_conversion: 96, cantidad: 1, lineTotal: 738.39 },
+        { numeroLinea: 3, productoId: '52480038', producto: 'JABON LIMON 115GRX72', uniVenta: 'CJ', unidades: 82, factor_conversion: 72, cantidad: 1.138889, lineTotal: 392.85 },
       ],
     }
     assert.deepEqual(body, expected)
-    assert.deepEqual((await operator(service, 'GET', 'devoluciones/1')).body, expected)
+    assert.deepEqual((await operator(service, 'GET', 'devoluciones/1')).body, { ...expected, clienteid: '40112233', cliente: 'PULPERIA LA ESPERANZA', almacen: 'OAC' })
     const audit = all(service.db, service.db.query.selectFrom('audit_log').selectAll().where('subject_type', '=', 'devolucion'))
     assert.deepEqual(audit.map((row) => [row.actor, row.action, row.subject_id, JSON.parse(row.after!)]), [[OPERATOR, 'devolucion.registrada', '1', expected]])
   }))
