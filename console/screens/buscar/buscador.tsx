@@ -88,7 +88,7 @@ export function HeaderSearch() {
           if (firstHref !== null && answer?.for === text.trim()) go(firstHref)
         }}
       >
-        <label for="busqueda-general">Buscar</label>
+        <label for="busqueda-general">Buscar en todo</label>
         <input
           id="busqueda-general"
           ref={input}

@@ -4,11 +4,12 @@ import { Money } from '../../ui/components.tsx'
 
 /** A return line's quantity as the warehouse counts it: `8 cajas + 55 unid.` and the units beside it. */
 export function ReturnedQuantity({ line }: { line: ReturnLine }) {
-  if (!isBoxLine(line.uniVenta, line.factor_conversion)) return <>{unitsText(line.unidades)}</>
+  // Less than a box is said in units alone.
+  if (!isBoxLine(line.uniVenta, line.factor_conversion) || line.unidades < line.factor_conversion) return <>{unitsText(line.unidades)}</>
   return (
     <>
-      {boxesAndUnits(line.unidades, line.factor_conversion)}
-      <span class="detalle"> {unitsText(line.unidades)}</span>
+      {boxesAndUnits(line.unidades, line.factor_conversion)}{' '}
+      <span class="detalle">{unitsText(line.unidades)}</span>
     </>
   )
 }

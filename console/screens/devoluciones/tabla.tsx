@@ -98,7 +98,7 @@ export function ReturnsTable<Row extends ReturnView = ReturnView>({
                 </td>
               )}
               <th scope="row">
-                <Link href={`/devoluciones/${item.id}`} aria-label={`Devolución ${item.id}`}>
+                <Link href={`/devoluciones/${item.id}`}>
                   {item.id}
                 </Link>
                 <button type="button" class="enlace ver-lineas" aria-expanded={open} aria-label={`Líneas de la devolución ${item.id}`} onClick={toggle}>

@@ -65,10 +65,11 @@ function unitName(line: InvoiceLine): string {
  * 55 unid.`, with the units total beside it), units otherwise.
  */
 export function LineQuantity({ units, line }: { units: number; line: Pick<InvoiceLine, 'uniVenta' | 'factorConversion'> }) {
-  if (!isBoxLine(line.uniVenta, line.factorConversion)) return <>{unitsText(units)}</>
+  // Less than a box is said in units alone.
+  if (!isBoxLine(line.uniVenta, line.factorConversion) || units < line.factorConversion) return <>{unitsText(units)}</>
   return (
     <>
-      {boxesAndUnits(units, line.factorConversion)}
+      {boxesAndUnits(units, line.factorConversion)}{' '}
       <span class="detalle">{unitsText(units)}</span>
     </>
   )
