@@ -585,3 +585,24 @@ test('consola: a user with no warehouse ticked is refused by the console itself;
     await page.getByRole('row', { name: /rosa\.paz Rosa Paz Operador Todos los almacenes Activo/ }).waitFor()
     assert.equal(service.db.sqlite.prepare("SELECT almacenes FROM users WHERE usuario = 'rosa.paz'").pluck().get(), '"todos"')
   }))
+
+test('consola: a manifest of 120 invoices shows 15 or more above the fold at 1366×768, pagers above and below, and its header stays in sight while scrolling', { skip }, () =>
+  withConsole(async (page, service) => {
+    await createAccount(service, 'sofia', 'supervisor')
+    const many = Array.from({ length: 120 }, (_, index) => invoice(`001-001-01-${String(913000 + index).padStart(8, '0')}`, '905112', { Cliente: `PULPERIA NÚMERO ${index + 1}`, Clienteid: String(50000 + index) }))
+    assert.equal((await postBatch(service, many)).status, 200)
+    await logInThroughUi(page, service, 'sofia', '/consola/manifiestos/905112')
+    const table = page.getByRole('table', { name: 'Facturas del manifiesto 905112' })
+    await table.getByRole('row', { name: /Total de lo filtrado \(120 facturas\)/ }).waitFor()
+    const boxes = await Promise.all((await table.locator('tbody tr').all()).map((row) => row.boundingBox()))
+    const seen = boxes.filter((box) => box !== null && box.y + box.height <= 768).length
+    assert.ok(seen >= 15, `${seen} invoice rows above the fold`)
+    assert.equal(await page.getByRole('navigation', { name: 'Páginas de facturas (arriba)' }).getByText('Página 1 de 2').count(), 1)
+    assert.equal(await page.getByRole('navigation', { name: 'Páginas de facturas (abajo)' }).count(), 1)
+    await screenshots(page, '04c-manifiesto-denso')
+    await page.mouse.wheel(0, 1500)
+    await until(page, 'window.scrollY > 1000')
+    const header = await table.getByRole('columnheader', { name: /Cliente/ }).boundingBox()
+    assert.ok(header !== null && header.y >= 0 && header.y < 5, `the header row is at ${header?.y} px after scrolling`)
+    await screenshot(page, '04d-manifiesto-encabezado-fijo')
+  }))

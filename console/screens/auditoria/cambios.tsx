@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import type { AuditEntryView } from '../../api/types.ts'
-import { money } from '../../format.ts'
+import { date, dateTime, money } from '../../format.ts'
 import { fieldLabel } from '../../ui/labels.ts'
 
 /** A value longer than this is cut in the list (the whole of it is behind "Ver datos"). */
@@ -23,15 +23,35 @@ export interface FieldChange {
  * the entry's `detalle` (motivo, nota, lote…) as it is.
  */
 export function changesOf(entry: Pick<AuditEntryView, 'antes' | 'despues' | 'detalle'>): FieldChange[] {
-  const before = asRow(entry.antes)
-  const after = asRow(entry.despues)
-  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])]
-  const changes = keys
-    .filter((key) => JSON.stringify(before?.[key]) !== JSON.stringify(after?.[key]))
-    .map((key) => ({ campo: fieldLabel(key), antes: before === null ? '' : shownValue(key, before[key]), despues: after === null ? '' : shownValue(key, after[key]) }))
   const detail = asRow(entry.detalle)
   const details = Object.entries(detail ?? {}).map(([key, value]) => ({ campo: fieldLabel(key), antes: '', despues: shownValue(key, value) }))
-  return [...changes, ...details]
+  return [...fieldChanges(asRow(entry.antes), asRow(entry.despues), ''), ...details]
+}
+
+/** The differing fields of two versions; a field that is an object on both sides is compared inside (`Factura › Anulada`). */
+function fieldChanges(before: Row | null, after: Row | null, prefix: string): FieldChange[] {
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])]
+  return keys
+    .filter((key) => JSON.stringify(before?.[key]) !== JSON.stringify(after?.[key]))
+    .flatMap((key) => {
+      const inner = [asRow(before?.[key]), asRow(after?.[key])]
+      const [innerBefore, innerAfter] = inner
+      if (before !== null && after !== null && innerBefore && innerAfter) return fieldChanges(innerBefore, innerAfter, `${prefix}${fieldLabel(key)} › `)
+      return [{ campo: `${prefix}${fieldLabel(key)}`, antes: before === null ? '' : shownValue(key, before[key]), despues: after === null ? '' : shownValue(key, after[key]) }]
+    })
+}
+
+/** The state codes of returns, manifests, conflicts and re-issues as the warehouse says them. */
+const STATES: Record<string, string> = {
+  pending: 'Pendiente',
+  approved: 'Aprobada',
+  rejected: 'Rechazada',
+  cancelled: 'Anulada',
+  accepted: 'Aceptado',
+  discarded: 'Descartado',
+  confirmed: 'Confirmada',
+  imported: 'Abierto',
+  closed: 'Cerrado',
 }
 
 /** A value as a person reads it: amounts in lempiras, lists joined, lines counted, long text cut. */
@@ -40,6 +60,8 @@ function shownValue(key: string, value: unknown): string {
   if (value === null || value === '') return '(vacío)'
   if (typeof value === 'boolean') return value ? 'Sí' : 'No'
   if (typeof value === 'number') return /total|importe|precio/i.test(key) ? money(value) : String(value)
+  if (typeof value === 'string' && key === 'estado' && STATES[value]) return STATES[value]
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$/.test(value)) return /[ T]/.test(value) ? dateTime(value) : date(value)
   if (Array.isArray(value)) {
     if (value.every((item) => typeof item === 'string' || typeof item === 'number')) return cut(value.join(', '))
     return value.length === 1 ? '1 línea' : `${value.length} líneas`

@@ -118,6 +118,7 @@ export function HeaderSearch() {
       </form>
       {open && text.trim() !== '' && (
         <section id="busqueda-resultados" class="resultados-busqueda" aria-label="Resultados de la búsqueda" aria-busy={answer?.for !== text.trim()}>
+          {firstHref !== null && <p class="primero">Enter abre el primer resultado · Esc cierra</p>}
           {problem && <p class="aviso error">{problem}</p>}
           {!problem && results === undefined && <p class="tenue">Buscando…</p>}
           {!problem && empty && <p class="tenue">Nada coincide con «{text.trim()}» en sus almacenes. Pruebe con otra parte del nombre o del número.</p>}

@@ -70,7 +70,7 @@ export function ReturnsScreen() {
     >
       <Tabs label="Estado de las devoluciones" items={STATES.map((state) => ({ label: state.label, href: href(state.value), current: state.value === estado }))} />
       <form class="filtros" role="search" aria-label="Buscar devoluciones" noValidate onSubmit={(event) => event.preventDefault()}>
-        <Field label="Buscar" hint="Factura, cliente (nombre o código), RTN, ruta o manifiesto; sin tildes y en cualquier orden">
+        <Field label="Buscar" hint="Factura, cliente, código, RTN, ruta o manifiesto; sin tildes">
           {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
         </Field>
         {byProcessing ? (

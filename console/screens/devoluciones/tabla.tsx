@@ -113,15 +113,15 @@ export function ReturnsTable<Row extends ReturnView = ReturnView>({
               )}
               {extraColumns?.map((column) => <td key={column.header}>{column.cell(item)}</td>)}
               {!narrow && <td>{item.conceptoDescripcion}</td>}
-              <td>
+              <td class="fecha">
                 {date(item.fecha)}
-                {narrow && <span class="detalle">{item.conceptoDescripcion}</span>}
+                {narrow && <span class="detalle debajo">{item.conceptoDescripcion}</span>}
               </td>
               <td>
                 <StateTag state={item.estado} label={RETURN_STATES[item.estado]} />
                 {item.motivo && <span class="detalle"> {item.motivo}</span>}
                 {item.estado === 'approved' && item.fechaProcesado && <span class="detalle"> {dateTime(`${item.fechaProcesado.slice(0, 10)} ${item.horaProcesado ?? ''}`)}</span>}
-                {narrow && <span class="detalle"> por {item.registradaPor}</span>}
+                {narrow && <span class="detalle debajo">por {item.registradaPor}</span>}
               </td>
               <td class="num">
                 <Money amount={item.total} />

@@ -169,7 +169,7 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
         Facturas
       </h2>
       <form class="filtros compactos" role="search" aria-label="Buscar facturas del manifiesto" noValidate onSubmit={(event) => event.preventDefault()}>
-        <Field label="Buscar factura, cliente o ruta" hint="Número, cliente (nombre o código), RTN o ruta; sin tildes y en cualquier orden" wide>
+        <Field label="Buscar factura, cliente o ruta" hint="Número, cliente, código, RTN o ruta; sin tildes, en cualquier orden" wide>
           {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
         </Field>
         {warehouses.length > 1 && (
@@ -225,7 +225,7 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
                   </td>
                   {!narrow && <td>{invoice.ruta?.trim() || '—'}</td>}
                   {!narrow && <td>{invoice.almacen}</td>}
-                  <td>{date(invoice.fecha_factura)}</td>
+                  <td class="fecha">{date(invoice.fecha_factura)}</td>
                   <td class="num">
                     <Money amount={invoice.total} />
                   </td>

@@ -98,7 +98,7 @@ export function ManifestsScreen() {
                       </span>
                     )}
                   </th>
-                  <td>{date(manifest.fecha_ingreso)}</td>
+                  <td class="fecha">{date(manifest.fecha_ingreso)}</td>
                   {!narrow && <td>{manifest.almacenes.join(', ')}</td>}
                   {!narrow && (
                     <td>
