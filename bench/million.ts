@@ -21,6 +21,11 @@ export function middleManifest(count: number): string {
   return String(FIRST_MANIFEST + Math.floor(manifestCount(count) / 2))
 }
 
+/** The number of the invoice in the middle (the builder numbers them G-000000000 on). */
+export function middleInvoice(count: number): string {
+  return `G-${String(Math.floor(count / 2)).padStart(9, '0')}`
+}
+
 /** The day (Honduras, UTC-6) the middle manifest's batch was received: a day with batches. */
 export function middleBatchDay(count: number): string {
   const k = Math.floor(manifestCount(count) / 2)

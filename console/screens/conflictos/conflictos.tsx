@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { ConflictView, ReissueView } from '../../api/types.ts'
-import { count, date, dateTime, OTHER_WAREHOUSE_INVOICE } from '../../format.ts'
+import { count, date, dateTime, OTHER_WAREHOUSE_INVOICE, quantity } from '../../format.ts'
 import { matchesSearch, searchTerms } from '../../../src/shared/search-terms.ts'
 import { ActionDialog, Empty, ErrorNote, Field, Loading, Money, Notice, Page } from '../../ui/components.tsx'
 import { fieldLabel } from '../../ui/labels.ts'
@@ -82,7 +82,7 @@ export function ConflictsScreen() {
                   <td class="num">
                     <Money amount={reissue.factura.total} />
                   </td>
-                  <td class="num">{reissue.dias_diferencia}</td>
+                  <td class="num">{quantity(reissue.dias_diferencia)}</td>
                   <td class="acciones-fila">
                     <button type="button" aria-label={`Confirmar que ${reissue.factura.factura} es una copia`} onClick={() => setDecision({ kind: 'confirmar', reissue })}>
                       Es copia
