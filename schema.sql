@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 10, PRAGMA user_version = 10).
+-- manifiesto: the current database schema (schema version 12, PRAGMA user_version = 12).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
@@ -129,6 +129,39 @@ CREATE INDEX invoices_batch ON invoices (batch_id);
 -- Re-issue candidates (src/invoices/invoices.store.ts) come from the index alone; annulled_at
 -- is in it (always NULL there) so that SQLite sees the index as covering.
 CREATE INDEX invoices_fingerprint ON invoices (fingerprint, fecha_factura, manifest_id, annulled_at) WHERE annulled_at IS NULL;
+
+-- The invoice search (issue 41; schema version 12; version 11 is settlement's): one row per
+-- invoice, rowid = invoices.id, with the words an invoice is searched by — its number (and the
+-- last group of digits without leading zeros: 912001 of 001-001-01-00912001), client name and
+-- code, RTN, route and manifest number. Case and accents folded (unicode61 remove_diacritics 2,
+-- as src/shared/search-terms.ts folds a search); contentless (only the index is stored);
+-- detail=column. Kept by the triggers below in the same transaction as every invoice write.
+CREATE VIRTUAL TABLE invoice_search USING fts5(
+  factura, cliente, cliente_id, rtn, ruta, manifiesto,
+  content = '', contentless_delete = 1, detail = column, prefix = '1 2', tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER invoice_search_added AFTER INSERT ON invoices BEGIN
+  INSERT INTO invoice_search (rowid, factura, cliente, cliente_id, rtn, ruta, manifiesto)
+    VALUES (NEW.id, NEW.nfactura || ' ' || ltrim(substr(NEW.nfactura, length(rtrim(NEW.nfactura, '0123456789')) + 1), '0'), NEW.cliente, NEW.cliente_id, NEW.rtn, NEW.numero_ruta,
+      (SELECT numero FROM manifests WHERE id = NEW.manifest_id));
+END;
+CREATE TRIGGER invoice_search_changed AFTER UPDATE OF nfactura, cliente, cliente_id, rtn, numero_ruta, manifest_id ON invoices
+  WHEN NEW.nfactura IS NOT OLD.nfactura OR NEW.cliente IS NOT OLD.cliente OR NEW.cliente_id IS NOT OLD.cliente_id OR NEW.rtn IS NOT OLD.rtn
+    OR NEW.numero_ruta IS NOT OLD.numero_ruta OR NEW.manifest_id IS NOT OLD.manifest_id BEGIN
+  DELETE FROM invoice_search WHERE rowid = OLD.id;
+  INSERT INTO invoice_search (rowid, factura, cliente, cliente_id, rtn, ruta, manifiesto)
+    VALUES (NEW.id, NEW.nfactura || ' ' || ltrim(substr(NEW.nfactura, length(rtrim(NEW.nfactura, '0123456789')) + 1), '0'), NEW.cliente, NEW.cliente_id, NEW.rtn, NEW.numero_ruta,
+      (SELECT numero FROM manifests WHERE id = NEW.manifest_id));
+END;
+CREATE TRIGGER invoice_search_removed AFTER DELETE ON invoices BEGIN
+  DELETE FROM invoice_search WHERE rowid = OLD.id;
+END;
+CREATE TRIGGER invoice_search_follows_manifest AFTER UPDATE OF numero ON manifests WHEN NEW.numero IS NOT OLD.numero BEGIN
+  DELETE FROM invoice_search WHERE rowid IN (SELECT id FROM invoices WHERE manifest_id = NEW.id);
+  INSERT INTO invoice_search (rowid, factura, cliente, cliente_id, rtn, ruta, manifiesto)
+    SELECT i.id, i.nfactura || ' ' || ltrim(substr(i.nfactura, length(rtrim(i.nfactura, '0123456789')) + 1), '0'), i.cliente, i.cliente_id, i.rtn, i.numero_ruta, NEW.numero
+    FROM invoices i WHERE i.manifest_id = NEW.id;
+END;
 
 CREATE TABLE invoice_lines (
   id INTEGER PRIMARY KEY,

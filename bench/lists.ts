@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase } from '../src/db/database.ts'
 import { migrateDatabase } from '../src/db/migrate.ts'
-import { fillDatabase, middleBatchDay, middleManifest } from './million.ts'
+import { fillDatabase, middleBatchDay, middleInvoice, middleManifest } from './million.ts'
 import { getOperator, startService, type Answer } from './service.ts'
 import { format, median, type Bench } from './table.ts'
 import { DERIVED_VALUES } from '../src/app/derived-values.ts'
@@ -24,7 +24,12 @@ interface List {
   path: string
   /** The plain manifest array, which may be gone by now: anything but an array is n/a, not a failure. */
   arrayOrGone?: boolean
+  /** How many items an answer that is not a page holds (the header search: its invoices). */
+  count?: (body: Answer) => number
 }
+
+/** The header search's answer: how many invoices it found (issue 41). */
+const searchHits = (body: Answer) => JSON.parse(body.text).facturas.resultados.length as number
 
 /** `keep`: a folder where the database is built once and reused by later runs (`--lists-db=DIR`). */
 export async function benchOperatorLists(bench: Bench, invoices: number, keep?: string): Promise<void> {
@@ -41,6 +46,13 @@ export async function benchOperatorLists(bench: Bench, invoices: number, keep?: 
     { measure: 'returns (devoluciones?pagina=1)', path: 'devoluciones?pagina=1' },
     { measure: 'batches of one day (lotes?fecha=)', path: `lotes?fecha=${middleBatchDay(invoices)}` },
     { measure: 'audit log (auditoria?pagina=1)', path: 'auditoria?pagina=1' },
+    // Issue 41: the header search through the invoice search index, as a person types it.
+    { measure: 'header search, a client in two words, no accents, other order (buscar?q=mejia espinal)', path: 'buscar?q=mejia%20espinal', count: searchHits },
+    { measure: 'header search, a word one invoice in eight has (buscar?q=farmacia)', path: 'buscar?q=farmacia', count: searchHits },
+    { measure: 'header search, two letters as first typed (buscar?q=fa)', path: 'buscar?q=fa', count: searchHits },
+    { measure: 'header search, an invoice number (buscar?q=G-…)', path: `buscar?q=${middleInvoice(invoices)}`, count: searchHits },
+    { measure: 'returns searched by client (devoluciones?buscar=mejia espinal&pagina=1)', path: 'devoluciones?buscar=mejia%20espinal&pagina=1' },
+    { measure: 'invoices of one manifest searched (manifiestos/N/facturas?buscar=farmacia)', path: `manifiestos/${middleManifest(invoices)}/facturas?buscar=farmacia&pagina=1` },
   ]
   try {
     for (const list of lists) await benchList(bench, service.url, invoices, list)
@@ -66,7 +78,19 @@ async function prepareDatabase(bench: Bench, invoices: number, keep: string | un
     note = `built by SQL in ${format((performance.now() - started) / 1000)} s`
   }
   bench.rows.push({ measure: `operator lists: database of ${invoices.toLocaleString('en')} invoices`, value: statSync(database).size / 1024 / 1024, unit: 'MB', note })
+  searchIndexRow(bench, database, invoices)
   return database
+}
+
+/** What the invoice search index (issue 41, migration 12) takes on disk per stored invoice: its tables' pages. */
+function searchIndexRow(bench: Bench, database: string, invoices: number): void {
+  const db = openDatabase(database, { readonly: true })
+  try {
+    const bytes = db.sqlite.prepare("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'invoice_search%'").pluck().get() as number
+    bench.rows.push({ measure: `search index on disk per invoice (${invoices.toLocaleString('en')} invoices)`, value: bytes / invoices, unit: 'B', note: `${format(bytes / 1024 / 1024)} MB in all` })
+  } finally {
+    closeDatabase(db)
+  }
 }
 
 async function benchList(bench: Bench, url: string, invoices: number, list: List): Promise<void> {
@@ -74,7 +98,7 @@ async function benchList(bench: Bench, url: string, invoices: number, list: List
   let started = performance.now()
   const first = await getOperator(url, list.path)
   const cold = performance.now() - started
-  const items = itemsOf(first, list.arrayOrGone === true)
+  const items = list.count ? (first.status === 200 ? list.count(first) : null) : itemsOf(first, list.arrayOrGone === true)
   if (items === null && list.arrayOrGone) {
     bench.rows.push({ measure, value: null, unit: 'ms', note: `answered ${first.status}, not an array: the plain form is gone` })
     return

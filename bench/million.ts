@@ -5,7 +5,8 @@
  * every two hours from 2026-01-01 and its own batch, three warehouses, invoices of realistic size
  * (the original of a generated invoice), a return in every tenth invoice (a third pending), a
  * pending conflict in every 2000th and 100,000 audit entries. Invoices have no lines: no list
- * reads them. Used by the bench's `lists` group and by bench/console-lists.ts.
+ * reads them. Client names are varied (kind of shop, given name, two surnames) and every invoice is
+ * in the search index (its triggers fill it as the rows go in). Used by the bench's `lists` group and by bench/console-lists.ts.
  */
 import type { openDatabase } from '../src/db/database.ts'
 import { generateBatch } from './generator.ts'
@@ -18,6 +19,11 @@ const FIRST_INSTANT = '2026-01-01T16:00:00.000Z'
 /** The manifest in the middle of the numbers: its invoices' page is a typical one. */
 export function middleManifest(count: number): string {
   return String(FIRST_MANIFEST + Math.floor(manifestCount(count) / 2))
+}
+
+/** The number of the invoice in the middle (the builder numbers them G-000000000 on). */
+export function middleInvoice(count: number): string {
+  return `G-${String(Math.floor(count / 2)).padStart(9, '0')}`
 }
 
 /** The day (Honduras, UTC-6) the middle manifest's batch was received: a day with batches. */
@@ -46,9 +52,9 @@ export function fillDatabase(db: ReturnType<typeof openDatabase>, count: number)
     INSERT INTO manifests (numero, estado, created_at, created_batch_id)
       SELECT CAST(${FIRST_MANIFEST} + id - 1 AS TEXT), CASE WHEN (id - 1) % 4 = 0 THEN 'closed' ELSE 'imported' END, received_at, id FROM batches ORDER BY id;
     WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < ${count - 1})
-    INSERT INTO invoices (nfactura, manifest_id, batch_id, fecha_factura, almacen, vendedor_id, cliente_id, cliente, numero_ruta, total, original, created_at)
+    INSERT INTO invoices (nfactura, manifest_id, batch_id, fecha_factura, almacen, vendedor_id, cliente_id, cliente, rtn, numero_ruta, total, original, created_at)
       SELECT 'G-' || printf('%09d', k), 1 + k / ${PER_MANIFEST}, 1 + k / ${PER_MANIFEST}, '2026-11-01', CASE k % 3 WHEN 0 THEN 'OAC' WHEN 1 THEN 'OAS' ELSE 'OAO' END, 'V01',
-        CAST(40000000 + k % 3000 AS TEXT), 'PULPERIA ' || (k % 3000), 'R-' || (k % 40), 1000 + (k % 5000) + 0.18,
+        CAST(40000000 + k % 3000 AS TEXT), ${CLIENT_NAME}, printf('0801199%07d', k % 3000), 'R-' || (k % 40), 1000 + (k % 5000) + 0.18,
         ${sqlText(original)}, '2026-11-01T16:00:00.000Z' FROM n;
     INSERT INTO returns (invoice_id, reason_codigo, fecha, estado, total_cents, listed_lines, registered_at, registered_date, registered_by)
       SELECT id, 'DANADO', '2026-11-01T09:00:00', CASE id % 3 WHEN 0 THEN 'pending' ELSE 'approved' END, 1234, '[]', '2026-11-01T16:00:00.000Z', '2026-11-01', 'Ana'
@@ -62,6 +68,21 @@ export function fillDatabase(db: ReturnType<typeof openDatabase>, count: number)
     COMMIT;`)
   // No ANALYZE: the service never runs it, so the planner works without statistics there too.
 }
+
+/**
+ * 3,000 clients named as the supplier names them (kind of shop, a given name, two surnames, with
+ * their accents): what the header search (issue 41) looks through. Client c = k % 3000.
+ */
+const KINDS = ['PULPERIA', 'FARMACIA', 'ABARROTERIA', 'SUPER', 'BODEGA', 'MINI SUPER', 'COMERCIAL', 'TIENDA']
+const GIVEN = ['DILCIA', 'JOSÉ', 'MARÍA', 'ÁNGEL', 'LUCÍA', 'RAMÓN', 'SOFÍA', 'JESÚS', 'INÉS', 'TOMÁS', 'CARMEN', 'ÓSCAR', 'NOÉ', 'RUTH', 'ELÍAS']
+const SURNAMES = ['MEJÍA', 'ESPINAL', 'HERNÁNDEZ', 'LÓPEZ', 'MARTÍNEZ', 'RODRÍGUEZ', 'PÉREZ', 'GÓMEZ', 'DÍAZ', 'CÁCERES', 'ZÚNIGA', 'FÚNEZ', 'NÚÑEZ', 'ORDÓÑEZ', 'SUAZO', 'BANEGAS', 'PAZ', 'REYES', 'ALVARADO', 'MONCADA']
+const pick = (list: string[], index: string) => `json_extract(${sqlText(JSON.stringify(list))}, '$[' || (${index}) || ']')`
+const CLIENT_NAME = [
+  pick(KINDS, `(k % 3000) % ${KINDS.length}`),
+  pick(GIVEN, `((k % 3000) / ${KINDS.length}) % ${GIVEN.length}`),
+  pick(SURNAMES, `((k % 3000) / ${KINDS.length * GIVEN.length}) % ${SURNAMES.length}`),
+  pick(SURNAMES, `((k % 3000) / 7) % ${SURNAMES.length}`),
+].join(" || ' ' || ")
 
 function sqlText(text: string): string {
   return `'${text.replace(/'/g, "''")}'`

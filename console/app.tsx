@@ -9,6 +9,9 @@ import { ConceptsScreen } from './screens/conceptos/conceptos.tsx'
 import { ConflictsScreen } from './screens/conflictos/conflictos.tsx'
 import { AccountScreen } from './screens/cuenta/cuenta.tsx'
 import { ReturnsScreen } from './screens/devoluciones/devoluciones.tsx'
+import { ReturnScreen } from './screens/devoluciones/detalle.tsx'
+import { HeaderSearch } from './screens/buscar/buscador.tsx'
+import { PENDING_EVERY_MS, pendingCounts, refreshPending } from './ui/pending.ts'
 import { LoginScreen } from './screens/entrar/entrar.tsx'
 import { InvoiceScreen } from './screens/factura/factura.tsx'
 import { RegisterReturnScreen } from './screens/factura/registrar.tsx'
@@ -51,6 +54,7 @@ function Shell() {
           Manifiesto
         </Link>
         <Navigation />
+        <HeaderSearch />
         <div class="quien">
           <Link href="/cuenta" aria-label={`Mi cuenta: ${user.nombre}, ${ROLES[user.rol]}`}>
             {user.nombre} · {ROLES[user.rol]}
@@ -71,6 +75,7 @@ function Shell() {
           <Route path="/facturas/:nfactura">{() => <InvoiceScreen nfactura={addressSegmentAfter('facturas')} />}</Route>
           <Route path="/facturas/:nfactura/devolver">{() => <RegisterReturnScreen nfactura={addressSegmentAfter('facturas')} />}</Route>
           <Route path="/devoluciones" component={ReturnsScreen} />
+          <Route path="/devoluciones/:id">{(params) => <ReturnScreen id={params.id} />}</Route>
           <Route path="/conflictos">{isSupervisor.value ? <ConflictsScreen /> : <NotAllowed />}</Route>
           <Route path="/lotes">{isSupervisor.value ? <BatchesScreen /> : <NotAllowed />}</Route>
           <Route path="/lotes/:uuid">{(params) => (isSupervisor.value ? <BatchScreen uuid={params.uuid} /> : <NotAllowed />)}</Route>
@@ -121,9 +126,27 @@ const LINKS: Array<{ href: string; label: string; who: 'todos' | 'supervisor' | 
   { href: '/usuarios', label: 'Usuarios', who: 'admin' },
 ]
 
+/** What waits beside a section's name: `Devoluciones (3)`, its accessible name saying what the number is. */
+function waiting(href: string): { count: number; what: string } | null {
+  const counts = pendingCounts.value
+  if (counts === null) return null
+  if (href === '/devoluciones' && counts.devoluciones !== null) return { count: counts.devoluciones, what: counts.devoluciones === 1 ? 'por aprobar' : 'por aprobar' }
+  if (href === '/conflictos' && counts.conflictos !== null) return { count: counts.conflictos, what: 'por decidir' }
+  return null
+}
+
 function Navigation() {
   const [location] = useLocation()
   const visible = LINKS.filter((link) => link.who === 'todos' || (link.who === 'supervisor' ? isSupervisor.value : isAdmin.value))
+  // The counts are read now, every minute, and on every change of screen (after an action elsewhere).
+  useEffect(() => {
+    void refreshPending()
+    const timer = setInterval(() => void refreshPending(), PENDING_EVERY_MS)
+    return () => clearInterval(timer)
+  }, [])
+  useEffect(() => {
+    void refreshPending()
+  }, [location])
   return (
     <nav aria-label="Secciones">
       <ul>
@@ -133,12 +156,23 @@ function Navigation() {
             <li key={link.href}>
               <Link href={link.href} aria-current={current ? 'page' : undefined}>
                 {link.label}
+                <Waiting href={link.href} />
               </Link>
             </li>
           )
         })}
       </ul>
     </nav>
+  )
+}
+
+function Waiting({ href }: { href: string }) {
+  const what = waiting(href)
+  if (what === null || what.count === 0) return null
+  return (
+    <span class="contador" title={`${what.count} ${what.what}`}>
+      {' '}({what.count > 99 ? '99+' : what.count})<span class="oculto"> {what.what}</span>
+    </span>
   )
 }
 

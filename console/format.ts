@@ -1,3 +1,5 @@
+import { boxesAndUnits, groupedQuantity, isBoxLine, lineQuantityText, unitsText } from '../src/shared/quantities.ts'
+
 /**
  * How the console writes numbers, money, dates and times: Honduran usage (`L 1,087.92`,
  * `22/11/2026`, 24-hour time). The service already gives local Honduras dates and times as text
@@ -12,16 +14,13 @@ export function money(amount: number): string {
 }
 
 /** A count or quantity: `1,250`, `2.5`, at most three decimals (units are counted in thousandths). */
-export function quantity(value: number): string {
-  const thousandths = Math.round(Math.abs(value) * 1000)
-  const whole = Math.floor(thousandths / 1000)
-  const fraction = thousandths % 1000
-  const sign = value < 0 && thousandths !== 0 ? '-' : ''
-  return `${sign}${grouped(whole)}${fraction === 0 ? '' : `.${String(fraction).padStart(3, '0').replace(/0+$/, '')}`}`
-}
+export const quantity = groupedQuantity
+
+/** Box lines as the warehouse counts them (`8 cajas + 55 unid.`), and units (`535 unid.`): src/shared/quantities.ts. */
+export { boxesAndUnits, isBoxLine, lineQuantityText, unitsText }
 
 function grouped(whole: number): string {
-  return String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return groupedQuantity(whole)
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})/

@@ -9,6 +9,9 @@ import type {
   ErrorBody,
   ExportFormat,
   InvoiceView,
+  PendingCounts,
+  SearchAnswer,
+  WarehouseList,
   ManifestDetail,
   ManifestFilters,
   ManifestInvoiceFilters,
@@ -22,6 +25,7 @@ import type {
   RegisterReturn,
   ReissueView,
   ReturnFilters,
+  ReturnListItem,
   ReturnPage,
   ReturnView,
   SessionView,
@@ -135,6 +139,12 @@ export const api = {
   },
   /** Today at a glance (Inicio). */
   dashboard: () => get<DashboardView>(op('resumen')),
+  /** What waits for the person (the navigation's counts). */
+  pending: () => get<PendingCounts>(op('pendientes')),
+  /** The header search: invoices, manifests and returns of the person's warehouses. */
+  search: (q: string, limite?: number) => get<SearchAnswer>(op('buscar'), { q, limite }),
+  /** The configured warehouses (the user form's checkboxes). */
+  warehouses: () => get<WarehouseList>(op('almacenes')),
   manifests: {
     /** A page of manifests, newest first, with their pending conflicts and warehouses. */
     page: (query: ManifestFilters) => get<ManifestPage>(op('manifiestos'), { ...query, pagina: query.pagina ?? '1' }),
@@ -155,7 +165,7 @@ export const api = {
     approveMany: (ids: string[]) => post<BulkApproval>(op('devoluciones/aprobar'), { ids }),
     /** The address of the listed returns' file (made by the service), one row per return line. */
     exportUrl: (formato: ExportFormat, filters: Omit<ReturnFilters, 'pagina'>) => withQuery(op('devoluciones/exportar'), { formato, ...filters }),
-    get: (devolucion: string) => get<ReturnView>(op(`devoluciones/${id(devolucion)}`)),
+    get: (devolucion: string) => get<ReturnListItem>(op(`devoluciones/${id(devolucion)}`)),
     register: (body: RegisterReturn) => post<ReturnView>(op('devoluciones'), body),
     approve: (devolucion: string) => post<ReturnView>(op(`devoluciones/${id(devolucion)}/aprobar`)),
     reject: (devolucion: string, motivo: string) => post<ReturnView>(op(`devoluciones/${id(devolucion)}/rechazar`), { motivo }),

@@ -4,11 +4,12 @@
  * type check, not the warehouse.
  */
 import type { Static } from 'typebox'
-import type { CreateUserBody, SessionView, UpdateUserBody, UserView } from '../../src/accounts/accounts.schemas.ts'
+import type { CreateUserBody, SessionView, UpdateUserBody, UserView, WarehouseList } from '../../src/accounts/accounts.schemas.ts'
 import type { AuditEntryView, AuditQuery } from '../../src/audit/audit.schemas.ts'
 import type { BatchView } from '../../src/batches/batches.schemas.ts'
 import type { ConflictDetail, ConflictView } from '../../src/conflicts/conflicts.schemas.ts'
-import type { DashboardView } from '../../src/dashboard/dashboard.schemas.ts'
+import type { DashboardView, PendingCounts } from '../../src/dashboard/dashboard.schemas.ts'
+import type { SearchAnswer } from '../../src/search/search.schemas.ts'
 import type { InvoiceView } from '../../src/lookup/lookup.schemas.ts'
 import type { ManifestDetail, ManifestInvoice, ManifestInvoicePage, ManifestInvoiceQuery, ManifestListItem, ManifestListQuery, ManifestPage, ManifestView } from '../../src/manifests/manifests.schemas.ts'
 import type { CreateReasonBody, Reason, UpdateReasonBody } from '../../src/reasons/reasons.schemas.ts'
@@ -23,6 +24,9 @@ export type {
   ConflictView,
   DashboardView,
   InvoiceView,
+  PendingCounts,
+  SearchAnswer,
+  WarehouseList,
   ManifestDetail,
   ManifestInvoice,
   ManifestInvoicePage,
@@ -51,6 +55,7 @@ export type NewUser = Static<typeof CreateUserBody>
 export type UserChange = Static<typeof UpdateUserBody>
 export type AuditFilters = Static<typeof AuditQuery>
 export type InvoiceLine = InvoiceView['lineas'][number]
+export type ReturnLine = ReturnView['lineas'][number]
 
 /** Every error answer of the service: `{success:false, message}` and sometimes more. */
 export interface ErrorBody {

@@ -1,8 +1,9 @@
 import type { ComponentChildren, JSX } from 'preact'
 import { useEffect, useId, useRef, useState } from 'preact/hooks'
-import { Link } from 'wouter-preact'
+import { Link, useLocation, useSearch } from 'wouter-preact'
 import { downloadFile, type ApiError } from '../api/client.ts'
-import { date, money, parseDayMonthYear } from '../format.ts'
+import { date, money, parseDayMonthYear, quantity } from '../format.ts'
+import { refreshPending } from './pending.ts'
 import { asApiError } from './data.ts'
 
 /** A screen: its title (also the window's), actions beside it, its content. */
@@ -51,15 +52,19 @@ export function Money({ amount }: { amount: number }) {
   return <span class="num">{money(amount)}</span>
 }
 
-export function Pager({ page, pages, onPage, label = 'Páginas' }: { page: number; pages: number; onPage: (page: number) => void; label?: string }) {
+/**
+ * Previous / next page. Long lists show it above and below (`where`): each has its own name, so a
+ * screen reader tells the two apart.
+ */
+export function Pager({ page, pages, onPage, label = 'Páginas', where }: { page: number; pages: number; onPage: (page: number) => void; label?: string; where?: 'arriba' | 'abajo' }) {
   if (pages <= 1) return null
   return (
-    <nav class="paginador" aria-label={label}>
+    <nav class={where === 'arriba' ? 'paginador arriba' : 'paginador'} aria-label={where ? `${label} (${where})` : label}>
       <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         ← Anterior
       </button>
-      <span aria-live="polite">
-        Página {page} de {pages}
+      <span aria-live={where === 'arriba' ? undefined : 'polite'}>
+        Página {quantity(page)} de {quantity(pages)}
       </span>
       <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
         Siguiente →
@@ -146,6 +151,7 @@ export function ActionDialog({ title, message, confirmLabel, reason, danger, onC
     try {
       await onConfirm(text.trim())
       ref.current?.close()
+      void refreshPending()
       onDone()
     } catch (failure) {
       setError(asApiError(failure))
@@ -154,7 +160,7 @@ export function ActionDialog({ title, message, confirmLabel, reason, danger, onC
   }
   return (
     <dialog ref={ref} class="dialogo" aria-labelledby={titleId} onCancel={(event) => (busy ? event.preventDefault() : onCancel())}>
-      <form onSubmit={submit}>
+      <form onSubmit={submit} noValidate>
         <h2 id={titleId}>{title}</h2>
         <div class="mensaje">{message}</div>
         {reason && (
@@ -180,12 +186,42 @@ export function ActionDialog({ title, message, confirmLabel, reason, danger, onC
   )
 }
 
-/** A short-lived message after an action ("Devolución 12 aprobada."), read aloud by screen readers. */
+/**
+ * A short-lived message after an action ("Devolución 12 aprobada."), read aloud by screen readers.
+ * It belongs to where the action was done: once the person moves on (another screen, filter or
+ * page: the address changes), it is gone.
+ */
 export function Notice({ text }: { text: string | null }) {
+  const [location] = useLocation()
+  const search = useSearch()
+  const here = `${location}?${search}`
+  const [shownAt, setShownAt] = useState<{ text: string; at: string } | null>(null)
+  useEffect(() => {
+    setShownAt(text === null ? null : { text, at: here })
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text])
+  const visible = text !== null && (shownAt === null || shownAt.text !== text || shownAt.at === here)
   return (
-    <p class={text ? 'aviso exito' : 'oculto'} role="status">
-      {text ?? ''}
+    <p class={visible ? 'aviso exito' : 'oculto'} role="status">
+      {visible ? text : ''}
     </p>
+  )
+}
+
+/**
+ * A column header that sorts its list: a button that cycles largest first → smallest first (the
+ * list's order in the address as `orden`: `-total`, `total`), `aria-sort` saying the order now.
+ */
+export function SortHeader({ label, field, order, onOrder, numeric, defaultOrder }: { label: string; field: string; order: string; onOrder: (order: string) => void; numeric?: boolean; defaultOrder: string }) {
+  const current = order === field ? 'ascending' : order === `-${field}` ? 'descending' : 'none'
+  const next = current === 'descending' ? field : current === 'ascending' ? defaultOrder : `-${field}`
+  return (
+    <th scope="col" class={numeric ? 'num' : undefined} aria-sort={current}>
+      <button type="button" class="ordenar" onClick={() => onOrder(next)} title={current === 'descending' ? 'Ordenar de menor a mayor' : current === 'ascending' ? 'Quitar el orden' : 'Ordenar de mayor a menor'}>
+        {label}
+        <span aria-hidden="true">{current === 'descending' ? ' ▼' : current === 'ascending' ? ' ▲' : ' ⇅'}</span>
+      </button>
+    </th>
   )
 }
 

@@ -2,7 +2,7 @@ import Type from 'typebox'
 import { sessionCookie } from '../http/authentication.ts'
 import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse } from '../http/schemas.ts'
-import { ChangeOwnPasswordBody, CreateUserBody, LoginBody, SessionView, SetPasswordBody, UpdateUserBody, UserParams, UserView } from './accounts.schemas.ts'
+import { ChangeOwnPasswordBody, CreateUserBody, WarehouseList, LoginBody, SessionView, SetPasswordBody, UpdateUserBody, UserParams, UserView } from './accounts.schemas.ts'
 import { changeOwnPassword, logIn, logOut, sessionViewOf, type SessionDeps } from './sessions.service.ts'
 import { changeUser, createUser, listUsers, setUserPassword, unlockUser, type AccountsDeps } from './users.service.ts'
 
@@ -74,6 +74,19 @@ export function accountRoutes(deps: AccountRouteDeps): Route[] {
         await changeOwnPassword(deps, actor, sessionToken ?? '', body.actual, body.nueva)
         return { status: 204, bytes: Buffer.alloc(0), contentType: 'text/plain' }
       },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/operador/almacenes',
+      access: 'operator',
+      right: 'leer',
+      operationId: 'listarAlmacenes',
+      rateGroup: 'operator',
+      tag: USERS,
+      summary: 'Los almacenes registrados (warehouses de la configuración)',
+      description: 'Los que se pueden asignar a un usuario; la consola los ofrece como casillas.',
+      responses: { 200: { description: 'Los códigos, en el orden de la configuración', schema: WarehouseList } },
+      handle: () => ({ status: 200, body: { almacenes: [...deps.warehouses] } }),
     }),
     defineRoute({
       method: 'GET',

@@ -71,3 +71,7 @@ export const SessionView = Type.Object({ usuario: Type.String(), nombre: Type.St
 export type SessionView = Static<typeof SessionView>
 
 export const ChangeOwnPasswordBody = Type.Object({ actual: Type.String({ minLength: 1, maxLength: 200 }), nueva: Password }, { additionalProperties: false })
+
+/** The warehouses of the configuration, as a user's form offers them. */
+export const WarehouseList = Type.Object({ almacenes: Type.Array(Type.String(), { description: 'Códigos de almacén registrados' }) })
+export type WarehouseList = Static<typeof WarehouseList>

@@ -34,6 +34,7 @@ import { reissueRoutes } from '../reissues/reissues.routes.ts'
 import { reissueAuditConcealers } from '../reissues/reissues.service.ts'
 import { ListingCache } from '../listing/listing.cache.ts'
 import { returnRoutes } from '../returns/returns.routes.ts'
+import { searchRoutes } from '../search/search.routes.ts'
 import { listingRoutes } from '../listing/listing.routes.ts'
 import { statusRoutes } from '../status/status.routes.ts'
 import { VERSION } from '../core/version.ts'
@@ -106,6 +107,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     ...returnRoutes({ db, clock, listing, contract }),
     ...reasonRoutes({ db, clock, onChange: () => listing.forgetAll() }),
     ...invoiceRoutes({ db, clock, contract }),
+    ...searchRoutes({ db, clock }),
     ...conflictRoutes({ db, clock, onInvoiceChanged: () => listing.forgetAll() }),
     ...reissueRoutes({ db, clock }),
     ...batchRoutes({ db, clock, config }),

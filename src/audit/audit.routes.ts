@@ -16,7 +16,7 @@ export function auditRoutes(deps: AuditDeps): Route[] {
       tag: 'operador: auditoría',
       summary: 'Quién cambió qué y cuándo',
       description:
-        'Filtros: desde/hasta (días), tipo y sujeto (la historia de un manifiesto: tipo=manifiesto&sujeto=905112), usuario (el de una persona, sin distinguir mayúsculas). ' +
+        'Filtros: desde/hasta (días), tipo y sujeto (la historia de un manifiesto: tipo=manifiesto&sujeto=905112), usuario (palabras del usuario o del nombre de quien actuó, sin distinguir mayúsculas ni acentos, incompletas si se quiere), accion (la clase de acción: conflicto encuentra las decisiones de conflictos, que son sobre facturas). ' +
         `${AUDIT_PAGE_SIZE} entradas por página, en orden. Los encabezados X-Pagina, X-Por-Pagina y X-Hay-Mas (true o false) dicen si existe la página siguiente.`,
       query: AuditQuery,
       responses: {

@@ -8,7 +8,12 @@ export const AuditQuery = Type.Object({
   hasta: Type.Optional(LocalDate('Hasta (YYYY-MM-DD, incluida)')),
   tipo: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'factura, devolucion, concepto, manifiesto, conflicto…' })),
   sujeto: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Número o id del sujeto (con tipo)' })),
-  usuario: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Usuario que hizo el cambio' })),
+  usuario: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'Quien hizo el cambio: palabras de su usuario o de su nombre, sin distinguir mayúsculas ni acentos, en cualquier orden, cada una incompleta si se quiere' }),
+  ),
+  accion: Type.Optional(
+    Type.String({ pattern: '^[a-z_]{1,40}$', description: 'La clase de acción: conflicto (aceptado o descartado), reemision, devolucion…', errorMessage: 'una palabra en minúsculas (conflicto, reemision, devolucion…)' }),
+  ),
   pagina: Type.Optional(Page(`${AUDIT_PAGE_SIZE} entradas por página`)),
 })
 

@@ -3,6 +3,7 @@ import { formatLocalDateTime, localDaysRange, type Clock } from '../core/clock.t
 import type { Database } from '../db/database.ts'
 import { AUDIT_PAGE_SIZE, type AuditEntryView } from './audit.schemas.ts'
 import { findAuditEntries } from './audit.store.ts'
+import { searchTerms } from '../shared/search-terms.ts'
 
 export interface AuditDeps {
   db: Database
@@ -25,6 +26,7 @@ export interface AuditListFilters {
   tipo?: string
   sujeto?: string
   usuario?: string
+  accion?: string
   pagina?: number
 }
 
@@ -39,7 +41,7 @@ export function listAuditEntries(deps: AuditDeps, actor: Actor, filters: AuditLi
   const scope = scopeOf(actor)
   const rows = findAuditEntries(
     deps.db,
-    { ...localDaysRange(deps.clock, filters.desde, filters.hasta), subjectType: filters.tipo, subjectId: filters.sujeto, actorUsuario: filters.usuario, scope },
+    { ...localDaysRange(deps.clock, filters.desde, filters.hasta), subjectType: filters.tipo, subjectId: filters.sujeto, actorTerms: filters.usuario === undefined ? undefined : searchTerms(filters.usuario), actionKind: filters.accion, scope },
     (page - 1) * AUDIT_PAGE_SIZE,
     AUDIT_PAGE_SIZE + 1,
   )

@@ -41,7 +41,10 @@ export interface AuditFilters {
   to?: string
   subjectType?: string
   subjectId?: string
-  actorUsuario?: string
+  /** The words of a search of who acted, by login or name (src/shared/search-terms.ts). */
+  actorTerms?: string[]
+  /** The first part of the action's code (`conflicto`: conflicto.aceptado, conflicto.descartado). */
+  actionKind?: string
   /** Entries about invoices, returns and manifests only of these warehouses (null: all entries). */
   scope: WarehouseScope
 }
@@ -50,7 +53,8 @@ export interface AuditFilters {
 export function findAuditEntries(db: Database, filters: AuditFilters, offset: number, limit: number) {
   let select = db.query.selectFrom('audit_log').selectAll()
   if (filters.scope !== null) select = select.where(visibleTo(filters.scope))
-  if (filters.actorUsuario !== undefined) select = select.where(sql<boolean>`actor_usuario = ${filters.actorUsuario} COLLATE NOCASE`)
+  if (filters.actorTerms !== undefined) select = select.where(sql<boolean>`matches_search(actor || ' ' || coalesce(actor_usuario, ''), ${JSON.stringify(filters.actorTerms)})`)
+  if (filters.actionKind !== undefined) select = select.where('action', '>=', `${filters.actionKind}.`).where('action', '<', `${filters.actionKind}/`)
   if (filters.from !== undefined) select = select.where('at', '>=', filters.from)
   if (filters.to !== undefined) select = select.where('at', '<', filters.to)
   if (filters.subjectType !== undefined) select = select.where('subject_type', '=', filters.subjectType)

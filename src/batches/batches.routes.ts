@@ -20,7 +20,7 @@ export function batchRoutes(deps: BatchDeps): Route[] {
       summary: 'Lotes recibidos en una fecha (por defecto hoy)',
       query: BatchListQuery,
       responses: { 200: { description: 'Lotes, en orden de llegada', schema: Type.Array(BatchView) } },
-      handle: ({ query }) => ({ status: 200, body: listBatches(deps, query.fecha) }),
+      handle: ({ actor, query }) => ({ status: 200, body: listBatches(deps, actor, query.fecha) }),
     }),
     defineRoute({
       method: 'GET',
@@ -34,7 +34,7 @@ export function batchRoutes(deps: BatchDeps): Route[] {
       params: BatchParams,
       paramsNotFound: notFoundBatch,
       responses: { 200: { description: 'El lote', schema: BatchView }, 404: errorResponse('No existe el lote') },
-      handle: ({ params }) => ({ status: 200, body: getBatch(deps, params.uuid) }),
+      handle: ({ actor, params }) => ({ status: 200, body: getBatch(deps, actor, params.uuid) }),
     }),
     defineRoute({
       method: 'GET',

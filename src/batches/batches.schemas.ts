@@ -12,6 +12,8 @@ export const BatchView = Type.Object({
   terminado_en: Type.Union([Type.String(), Type.Null()]),
   ip: Type.String(),
   clave: Type.String({ description: 'Huella de la ApiKey usada (nunca la clave)' }),
+  manifiestos: Type.Array(Type.String(), { description: 'Los manifiestos de las facturas que trajo (insertó) de sus almacenes, por número' }),
+  facturas_de_sus_almacenes: Type.Integer({ minimum: 0, description: 'Cuántas de las facturas que trajo son de sus almacenes' }),
   cuerpo: Type.Object({
     guardado: Type.Boolean(),
     bytes: Type.Union([Type.Integer(), Type.Null()]),

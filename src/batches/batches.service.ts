@@ -5,8 +5,10 @@ import type { Database } from '../db/database.ts'
 import { notFound } from '../core/errors.ts'
 import { findChunkedBody } from './body-chunks.ts'
 import type { BatchView } from './batches.schemas.ts'
+import { scopeOf, type Actor } from '../access/actor.ts'
 import {
   deletePayloadsReceivedBefore,
+  findBatchContents,
   failReceivedBatches,
   findBatchesReceivedOn,
   findBatchRecord,
@@ -20,14 +22,25 @@ export interface BatchDeps {
   config: Config
 }
 
-/** Batches received on a local date (today by default), in order of arrival. */
-export function listBatches(deps: BatchDeps, fecha: string | undefined): BatchView[] {
-  return findBatchesReceivedOn(deps.db, fecha ?? today(deps.clock).toString()).map((record) => toView(deps.clock, record))
+/**
+ * Batches received on a local date (today by default), in order of arrival, each with the
+ * manifests and the count of the invoices it brought into the actor's warehouses.
+ */
+export function listBatches(deps: BatchDeps, actor: Actor, fecha: string | undefined): BatchView[] {
+  return withContents(deps, actor, findBatchesReceivedOn(deps.db, fecha ?? today(deps.clock).toString()))
 }
 
 /** @throws DomainError NOT_FOUND */
-export function getBatch(deps: BatchDeps, uuid: string): BatchView {
-  return toView(deps.clock, requireBatch(deps, uuid))
+export function getBatch(deps: BatchDeps, actor: Actor, uuid: string): BatchView {
+  return withContents(deps, actor, [requireBatch(deps, uuid)])[0]!
+}
+
+function withContents(deps: BatchDeps, actor: Actor, records: BatchRecord[]): BatchView[] {
+  const contents = findBatchContents(deps.db, records.map((record) => record.id), scopeOf(actor))
+  return records.map((record) => {
+    const content = contents.get(record.id)!
+    return { ...toView(deps.clock, record), manifiestos: content.manifests, facturas_de_sus_almacenes: content.invoices }
+  })
 }
 
 /**
@@ -63,7 +76,7 @@ function requireBatch(deps: BatchDeps, uuid: string): BatchRecord {
   return record
 }
 
-function toView(clock: Clock, record: BatchRecord): BatchView {
+function toView(clock: Clock, record: BatchRecord): Omit<BatchView, 'manifiestos' | 'facturas_de_sus_almacenes'> {
   return {
     batch_uuid: record.uuid,
     recibido_en: formatLocalDateTime(clock, record.received_at),

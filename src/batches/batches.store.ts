@@ -3,6 +3,8 @@ import { all, first, run, type Database } from '../db/database.ts'
 import type { Selectable } from 'kysely'
 import type { BatchState, BatchTable } from '../db/tables.ts'
 import { deleteUnreferencedChunks } from './body-chunks.ts'
+import type { WarehouseScope } from '../access/actor.ts'
+import { inWarehouses } from '../access/warehouse-scope.ts'
 
 export interface NewBatch {
   uuid: string
@@ -242,4 +244,52 @@ export function findTroubledBatches(db: Database, from: string, to: string) {
       .where((where) => where.or([where('estado', '=', 'failed'), where('http_status', '<>', 200)]))
       .orderBy('id'),
   )
+}
+
+/**
+ * What each of the batches brought into the warehouses of `scope` (the index invoices_batch): the
+ * manifests of the invoices it inserted, by number, and how many of those invoices.
+ */
+export function findBatchContents(db: Database, batchIds: readonly number[], scope: WarehouseScope): Map<number, { manifests: string[]; invoices: number }> {
+  const rows = all(
+    db,
+    db.query
+      .selectFrom('invoices as i')
+      .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+      .select(['i.batch_id', 'm.numero', sql<number>`count(*)`.as('invoices')])
+      .where(sql<boolean>`i.batch_id IN (SELECT value FROM json_each(${JSON.stringify(batchIds)}))`)
+      .where(inWarehouses('i.almacen', scope))
+      .groupBy(['i.batch_id', 'm.numero'])
+      .orderBy('i.batch_id')
+      .orderBy('m.numero'),
+  )
+  const contents = new Map(batchIds.map((id) => [id, { manifests: [] as string[], invoices: 0 }]))
+  for (const row of rows) {
+    const content = contents.get(row.batch_id)!
+    content.manifests.push(row.numero)
+    content.invoices += row.invoices
+  }
+  return contents
+}
+
+/**
+ * The batches received in an instant range (`from` inclusive, `to` exclusive) that brought
+ * invoices of `scope`, and those invoices (not annulled): how many and their exact sum.
+ */
+export function findScopedBatchDay(db: Database, from: string, to: string, scope: WarehouseScope): { batches: number; invoices: number; micros: number } {
+  const row = first(
+    db,
+    db.query
+      .selectFrom('batches as b')
+      .innerJoin('invoices as i', 'i.batch_id', 'b.id')
+      .select([
+        sql<number>`count(DISTINCT b.id)`.as('batches'),
+        sql<number>`count(*) FILTER (WHERE i.annulled_at IS NULL)`.as('invoices'),
+        sql<number>`total(i.total_micros) FILTER (WHERE i.annulled_at IS NULL)`.as('micros'),
+      ])
+      .where('b.received_at', '>=', from)
+      .where('b.received_at', '<', to)
+      .where(inWarehouses('i.almacen', scope)),
+  )
+  return row ?? { batches: 0, invoices: 0, micros: 0 }
 }

@@ -10,6 +10,9 @@ export type ConflictSummary = Static<typeof ConflictSummary>
 export const ConflictView = Type.Object({
   id: Type.String(),
   factura: Type.String(),
+  cliente: Type.String({ description: 'El cliente de la factura como está guardada' }),
+  clienteid: Type.String(),
+  almacen: Type.String(),
   manifiesto: Type.String(),
   estado: ConflictState,
   campos_con_cambio: Type.Array(Type.String()),

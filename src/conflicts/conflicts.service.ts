@@ -113,6 +113,9 @@ function toView(clock: Clock, row: ConflictRow): ConflictView {
   return {
     id: String(row.id),
     factura: row.nfactura,
+    cliente: row.cliente,
+    clienteid: row.cliente_id,
+    almacen: row.almacen,
     manifiesto: row.manifiesto,
     estado: row.estado,
     campos_con_cambio: JSON.parse(row.changed_fields) as string[],

@@ -7,6 +7,9 @@ import type { ConflictState, InvoiceConflictTable, ManifestState } from '../db/t
 /** A conflict with its invoice number, its manifest and the batch that brought it. */
 export type ConflictRow = Omit<Selectable<InvoiceConflictTable>, 'batch_id'> & {
   nfactura: string
+  cliente: string
+  cliente_id: string
+  almacen: string
   manifiesto: string
   manifest_estado: ManifestState
   batch_uuid: string
@@ -21,7 +24,7 @@ function conflicts(db: Database) {
     .select([
       'c.id', 'c.invoice_id', 'c.estado', 'c.changed_fields', 'c.existing_original', 'c.incoming_original', 'c.incoming_hash',
       'c.created_at', 'c.decided_at', 'c.decided_by', 'c.decision_note',
-      'i.nfactura', 'm.numero as manifiesto', 'm.estado as manifest_estado', 'b.uuid as batch_uuid',
+      'i.nfactura', 'i.cliente', 'i.cliente_id', 'i.almacen', 'm.numero as manifiesto', 'm.estado as manifest_estado', 'b.uuid as batch_uuid',
     ])
 }
 

@@ -8,6 +8,7 @@ export const DashboardView = Type.Object({
     [
       Type.Object({
         cantidad: Type.Integer({ minimum: 0, description: 'Lotes recibidos hoy (de todos los almacenes: un lote no es de un almacén)' }),
+        de_sus_almacenes: Type.Integer({ minimum: 0, description: 'Lotes de hoy que trajeron facturas de sus almacenes' }),
         resumen: Type.Object(Resumen.properties, { description: 'Suma de los resúmenes de los lotes de hoy' }),
         fallidos: Type.Array(
           Type.Object({ batch_uuid: Type.String(), recibido_en: Type.String(), fallo: Type.Union([Type.String(), Type.Null()]) }),
@@ -24,6 +25,11 @@ export const DashboardView = Type.Object({
   ),
   conflictos_pendientes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'null si su rol no permite decidir conflictos' }),
   devoluciones_pendientes: Type.Integer({ minimum: 0, description: 'Devoluciones pendientes de aprobación' }),
+  devoluciones_pendientes_importe: Type.Number({ description: 'Suma de sus totales' }),
+  recibido_hoy: Type.Object(
+    { facturas: Type.Integer({ minimum: 0 }), importe: Type.Number() },
+    { description: 'Facturas de sus almacenes que llegaron hoy (sin las anuladas como re-emisión) y la suma de su Total: lo facturado del día' },
+  ),
   reemisiones_pendientes: Type.Integer({ minimum: 0, description: 'Posibles re-emisiones sin decidir' }),
   manifiestos_abiertos: Type.Object({
     cantidad: Type.Integer({ minimum: 0 }),
@@ -46,3 +52,10 @@ export const DashboardView = Type.Object({
   ),
 })
 export type DashboardView = Static<typeof DashboardView>
+
+/** What waits for the person: the console's navigation shows it beside Devoluciones and Conflictos. */
+export const PendingCounts = Type.Object({
+  devoluciones: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Devoluciones pendientes de aprobar en sus almacenes; null si su rol no las aprueba' }),
+  conflictos: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Conflictos y posibles re-emisiones por decidir; null si su rol no los decide' }),
+})
+export type PendingCounts = Static<typeof PendingCounts>

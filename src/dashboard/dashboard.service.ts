@@ -6,9 +6,12 @@ import { countPendingConflicts } from '../conflicts/conflicts.store.ts'
 import type { Database } from '../db/database.ts'
 import { countManifests, findManifestsDueOn, findOldestOpenManifest } from '../manifests/manifests.store.ts'
 import { countPendingReissues } from '../reissues/reissues.store.ts'
-import { countPendingReturns } from '../returns/returns.store.ts'
+import { countPendingReturns, sumPendingReturns } from '../returns/returns.store.ts'
+import { findScopedBatchDay } from '../batches/batches.store.ts'
+import { microsToCentsAmount } from '../core/money.ts'
+import { centsToAmount } from '../shared/quantities.ts'
 import { deadlineDateTime } from '../returns/window.ts'
-import type { DashboardView } from './dashboard.schemas.ts'
+import type { DashboardView, PendingCounts } from './dashboard.schemas.ts'
 
 export interface DashboardDeps {
   db: Database
@@ -25,11 +28,16 @@ export function getDashboard(deps: DashboardDeps, actor: Actor): DashboardView {
   const scope = scopeOf(actor)
   const todayDate = today(clock)
   const oldest = findOldestOpenManifest(db, scope)
+  const pending = sumPendingReturns(db, scope)
+  const { from, to } = localDaysRange(clock, todayDate.toString(), todayDate.toString()) as { from: string; to: string }
+  const received = findScopedBatchDay(db, from, to, scope)
   return {
     fecha: todayDate.toString(),
-    lotes: hasRight(actor, 'leer_lotes') ? todaysBatches(deps, todayDate) : null,
+    lotes: hasRight(actor, 'leer_lotes') ? { ...todaysBatches(deps, todayDate), de_sus_almacenes: received.batches } : null,
     conflictos_pendientes: hasRight(actor, 'decidir_conflicto') ? countPendingConflicts(db, scope) : null,
-    devoluciones_pendientes: countPendingReturns(db, scope),
+    devoluciones_pendientes: pending.count,
+    devoluciones_pendientes_importe: centsToAmount(pending.cents),
+    recibido_hoy: { facturas: received.invoices, importe: microsToCentsAmount(received.micros) },
     reemisiones_pendientes: countPendingReissues(db, scope),
     manifiestos_abiertos: {
       cantidad: countManifests(db, scope, { estado: 'imported' }),
@@ -46,7 +54,20 @@ export function getDashboard(deps: DashboardDeps, actor: Actor): DashboardView {
   }
 }
 
-function todaysBatches(deps: DashboardDeps, todayDate: LocalDate): NonNullable<DashboardView['lotes']> {
+/**
+ * What waits for the person, for the console's navigation (refreshed every minute): pending returns
+ * to approve, and conflicts and possible re-issues to decide — each null when their role does not
+ * decide them. Three counts on indexes.
+ */
+export function getPendingCounts(deps: DashboardDeps, actor: Actor): PendingCounts {
+  const scope = scopeOf(actor)
+  return {
+    devoluciones: hasRight(actor, 'decidir_devolucion') ? countPendingReturns(deps.db, scope) : null,
+    conflictos: hasRight(actor, 'decidir_conflicto') ? countPendingConflicts(deps.db, scope) + countPendingReissues(deps.db, scope) : null,
+  }
+}
+
+function todaysBatches(deps: DashboardDeps, todayDate: LocalDate): Omit<NonNullable<DashboardView['lotes']>, 'de_sus_almacenes'> {
   const { from, to } = localDaysRange(deps.clock, todayDate.toString(), todayDate.toString()) as { from: string; to: string }
   const { count, ...resumen } = findBatchTotals(deps.db, from, to)
   const troubled = findTroubledBatches(deps.db, from, to)

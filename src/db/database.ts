@@ -11,6 +11,7 @@ import {
 } from 'kysely'
 import { LRUCache } from 'lru-cache'
 import { DatabaseFileGoneError } from '../core/errors.ts'
+import { matchesSearch } from '../shared/search-terms.ts'
 import { nativeAddon } from './native-addon.ts'
 import type { Tables } from './tables.ts'
 
@@ -60,6 +61,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('cache_size = -65536')
+  registerSearchFunction(sqlite)
   return {
     path,
     sqlite,
@@ -67,6 +69,26 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     statements: new LRUCache({ max: 500 }),
     identity: path === ':memory:' ? null : identityOf(path),
   }
+}
+
+/**
+ * `matches_search(text, terms)`: whether `text` matches a search's words (a JSON array made by
+ * src/shared/search-terms.ts `searchTerms`), as every search matches. For filters over a few rows
+ * or over text the invoice search index does not hold (who acted, in the audit log). Used only in
+ * queries, never in a trigger or the schema: another program opening the file does not need it.
+ */
+function registerSearchFunction(sqlite: BetterSqlite3.Database): void {
+  const cache = new Map<string, string[]>()
+  sqlite.function('matches_search', { deterministic: true }, (text: unknown, terms: unknown) => {
+    if (typeof text !== 'string' || typeof terms !== 'string') return 0
+    let words = cache.get(terms)
+    if (words === undefined) {
+      words = JSON.parse(terms) as string[]
+      if (cache.size > 100) cache.clear()
+      cache.set(terms, words)
+    }
+    return matchesSearch(text, words) ? 1 : 0
+  })
 }
 
 /**

@@ -109,7 +109,7 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
       tag: TAG,
       summary: 'Las facturas de un manifiesto: búsqueda por factura, cliente o ruta, filtro por almacén, paginadas',
       description:
-        'buscar: parte del número de factura, del nombre del cliente, de su Clienteid o de NumeroRuta, sin distinguir mayúsculas (las letras con tilde deben coincidir). ' +
+        'buscar: palabras del número de factura (o su último grupo de dígitos sin ceros), del nombre o código del cliente, del RTN o de la ruta, sin distinguir mayúsculas ni acentos, en cualquier orden, cada una incompleta si se quiere. orden: total o fecha (con - de mayor a menor). totales: las sumas de lo filtrado. ' +
         `${MANIFEST_INVOICE_PAGE_SIZE} facturas por página, en el orden en que llegaron. El encabezado del manifiesto (totales, plazo) está en GET manifiestos/{numero}; su historia en GET auditoria?tipo=manifiesto&sujeto={numero}.`,
       params: ManifestAnyNumberParams,
       query: ManifestInvoiceQuery,

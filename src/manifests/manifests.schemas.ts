@@ -31,6 +31,12 @@ export const ManifestListQuery = Type.Object({
   numero: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$', description: 'Comienzo de NumeroManifiesto (9051 encuentra 905112)', errorMessage: 'solo dígitos (de 1 a 20), el comienzo del número de manifiesto' })),
   almacen: Type.Optional(WarehouseCode('Solo manifiestos con facturas de este almacén (uno de los suyos), contando solo esas facturas')),
   pagina: Type.Optional(Page(`Con pagina la respuesta es una página (${MANIFEST_PAGE_SIZE} por página, los más recientes primero) con el total; sin pagina, el arreglo completo de siempre`)),
+  orden: Type.Optional(
+    Type.Union([Type.Literal('reciente'), Type.Literal('antiguo'), Type.Literal('total'), Type.Literal('-total')], {
+      description: 'Con pagina: reciente (por defecto, por fecha de ingreso), antiguo, total o -total (de mayor a menor)',
+      errorMessage: 'reciente, antiguo, total o -total',
+    }),
+  ),
 })
 
 export const ManifestView = Type.Object({
@@ -72,7 +78,19 @@ export const ManifestListItem = Type.Intersect([
 ])
 export type ManifestListItem = Static<typeof ManifestListItem>
 
-export const ManifestPage = PageOf('manifiestos', ManifestListItem, MANIFEST_PAGE_SIZE, 'Una página de manifiestos, los más recientes primero')
+export const ManifestPage = Type.Intersect([
+  PageOf('manifiestos', ManifestListItem, MANIFEST_PAGE_SIZE, 'Una página de manifiestos, los más recientes primero (u otro orden, con orden)'),
+  Type.Object({
+    totales: Type.Object(
+      {
+        facturas: Type.Integer({ minimum: 0, description: 'Facturas de sus almacenes en los manifiestos que cumplen los filtros, en todas las páginas (sin las anuladas)' }),
+        importe: Type.Number({ description: 'Su suma' }),
+        devoluciones_aprobadas: Type.Number({ description: 'Suma de sus devoluciones aprobadas' }),
+      },
+      { description: 'Para la fila de totales' },
+    ),
+  }),
+])
 export type ManifestPage = Static<typeof ManifestPage>
 
 const invoiceFields = {
@@ -98,13 +116,30 @@ export const ManifestInvoice = Type.Object({
 })
 export type ManifestInvoice = Static<typeof ManifestInvoice>
 
-export const ManifestInvoicePage = PageOf('facturas', ManifestInvoice, MANIFEST_INVOICE_PAGE_SIZE, 'Una página de las facturas del manifiesto, en el orden en que llegaron')
+export const ManifestInvoicePage = Type.Intersect([
+  PageOf('facturas', ManifestInvoice, MANIFEST_INVOICE_PAGE_SIZE, 'Una página de las facturas del manifiesto, en el orden en que llegaron (u otro, con orden)'),
+  Type.Object({
+    totales: Type.Object(
+      {
+        importe: Type.Number({ description: 'Suma de Total de las facturas que cumplen los filtros (sin las anuladas), en todas las páginas' }),
+        devoluciones_aprobadas: Type.Number({ description: 'Suma de sus devoluciones aprobadas' }),
+      },
+      { description: 'Para la fila de totales de la lista' },
+    ),
+  }),
+])
 export type ManifestInvoicePage = Static<typeof ManifestInvoicePage>
 
 export const ManifestInvoiceQuery = Type.Object(
   {
-    buscar: Type.Optional(SearchText('Parte del número de factura, del nombre o Clienteid del cliente, o de NumeroRuta (sin distinguir mayúsculas)')),
+    buscar: Type.Optional(SearchText('Palabras del número de factura, del nombre o código del cliente, del RTN o de la ruta: sin distinguir mayúsculas ni acentos, en cualquier orden, cada una puede ir incompleta')),
     almacen: Type.Optional(WarehouseCode('Solo las facturas de este almacén (uno de los suyos)')),
+    orden: Type.Optional(
+      Type.Union([Type.Literal('llegada'), Type.Literal('total'), Type.Literal('-total'), Type.Literal('fecha'), Type.Literal('-fecha')], {
+        description: 'llegada (por defecto), total o fecha de factura; con - delante, de mayor a menor',
+        errorMessage: 'llegada, total, -total, fecha o -fecha',
+      }),
+    ),
     pagina: Type.Optional(Page(`${MANIFEST_INVOICE_PAGE_SIZE} facturas por página; por defecto 1`)),
   },
   { additionalProperties: false },

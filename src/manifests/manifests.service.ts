@@ -13,6 +13,8 @@ import { packageStateOf, publicationDay, requirePackageOpen, type PackageState }
 import { businessDaysLeft, deadlineDateTime, holidaysOf, isBusinessDay, type Holidays } from '../returns/window.ts'
 import { pageAnswer, pageWindow } from '../schemas/paging.ts'
 import { summaryOf } from '../reissues/reissues.service.ts'
+import { centsToAmount } from '../shared/quantities.ts'
+import { exactWordsQuery, searchMatchQuery, searchTerms } from '../shared/search-terms.ts'
 import { MANIFEST_INVOICE_PAGE_SIZE, MANIFEST_PAGE_SIZE, type ManifestDetail, type ManifestInvoicePage, type ManifestPage, type ManifestStatus, type ManifestView } from './manifests.schemas.ts'
 import {
   countManifestInvoices,
@@ -25,6 +27,9 @@ import {
   findManifestWarehouses,
   updateManifestDeadline,
   updateManifestState,
+  sumManifests,
+  type ManifestInvoiceOrder,
+  type ManifestOrder,
   type ManifestInvoiceRow,
   type ManifestSummaryRow,
 } from './manifests.store.ts'
@@ -78,6 +83,7 @@ export interface ManifestListFilters {
   numero?: string
   almacen?: string
   pagina?: number
+  orden?: ManifestOrder
 }
 
 /**
@@ -94,25 +100,40 @@ export function listManifests(deps: ManifestDeps, actor: Actor, filters: Manifes
   if (filters.pagina === undefined) return findManifestSummaries(deps.db, scope, where).map((row) => toManifestView(deps, row, moment))
   const request = { page: filters.pagina, size: MANIFEST_PAGE_SIZE }
   const { offset, limit } = pageWindow(request)
-  const rows = findManifestSummaryPage(deps.db, scope, where, offset, limit)
+  const rows = findManifestSummaryPage(deps.db, scope, where, offset, limit, filters.orden)
   const extras = findManifestExtras(deps.db, rows.map((row) => row.id), scope)
   const items = rows.map((row) => ({ ...toManifestView(deps, row, moment), conflictos_pendientes: extras.get(row.id)!.pendingConflicts, almacenes: extras.get(row.id)!.almacenes }))
-  return pageAnswer('manifiestos', items, request, countManifests(deps.db, scope, where))
+  const sums = sumManifests(deps.db, scope, where)
+  return {
+    ...pageAnswer('manifiestos', items, request, countManifests(deps.db, scope, where)),
+    totales: { facturas: sums.invoices, importe: microsToCentsAmount(sums.micros), devoluciones_aprobadas: centsToAmount(sums.approved_cents) },
+  }
 }
 
 /**
- * One page of a manifest's invoices in the actor's warehouses (narrowed to `almacen`) whose number,
- * client name, Clienteid or NumeroRuta contains `buscar`, in the order they arrived.
+ * One page of a manifest's invoices in the actor's warehouses (narrowed to `almacen`) matching
+ * `buscar` as every search matches (src/shared/search-terms.ts, through the invoice search index),
+ * in the order they arrived or by total or date; with the totals of all that match.
  * @throws DomainError NOT_FOUND when the manifest is unknown or none of it is visible.
  */
-export function listManifestInvoices(deps: ManifestDeps, actor: Actor, numero: string, filters: { buscar?: string; almacen?: string; pagina?: number }): ManifestInvoicePage {
+export function listManifestInvoices(
+  deps: ManifestDeps,
+  actor: Actor,
+  numero: string,
+  filters: { buscar?: string; almacen?: string; orden?: ManifestInvoiceOrder; pagina?: number },
+): ManifestInvoicePage {
   const row = findManifestSummary(deps.db, numero, scopeOf(actor))
   if (row === undefined) throw manifestNotFound(numero)
   const scope = narrowedScope(actor, filters.almacen)
   const request = { page: filters.pagina ?? 1, size: MANIFEST_INVOICE_PAGE_SIZE }
-  const invoices = findManifestInvoices(deps.db, row.id, scope, { search: filters.buscar, ...pageWindow(request) })
+  const terms = filters.buscar === undefined ? [] : searchTerms(filters.buscar)
+  // The manifest's own words narrow the index to its invoices before the search's words are matched;
+  // a search without words ("%") finds nothing.
+  const match = filters.buscar === undefined ? undefined : terms.length === 0 ? '' : [exactWordsQuery(row.numero, 'manifiesto'), searchMatchQuery(terms)].filter(Boolean).join(' AND ')
+  const invoices = findManifestInvoices(deps.db, row.id, scope, { match, order: filters.orden, ...pageWindow(request) })
   const items = invoices.map((invoice) => ({ ...toInvoiceItem(invoice, scope), ruta: invoice.numero_ruta }))
-  return pageAnswer('facturas', items, request, countManifestInvoices(deps.db, row.id, scope, filters.buscar))
+  const sums = countManifestInvoices(deps.db, row.id, scope, match)
+  return { ...pageAnswer('facturas', items, request, sums.count), totales: { importe: microsToCentsAmount(sums.total_micros), devoluciones_aprobadas: centsToAmount(sums.returned_cents) } }
 }
 
 /**

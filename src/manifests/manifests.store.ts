@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { WarehouseScope } from '../access/actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
 import type { ManifestState, ReissueState } from '../db/tables.ts'
-import { containsText } from '../db/search.ts'
+import { inInvoiceSearch } from '../db/search.ts'
 import { inWarehouses } from '../access/warehouse-scope.ts'
 
 export interface ManifestSummaryRow {
@@ -97,13 +97,39 @@ export function findManifestSummaries(db: Database, scope: WarehouseScope, filte
  * table alone (index on created_at), so only the page's invoices are summed, whatever the count
  * of manifests and invoices stored.
  */
-export function findManifestSummaryPage(db: Database, scope: WarehouseScope, filters: ManifestFilters, offset: number, limit: number): ManifestSummaryRow[] {
+export function findManifestSummaryPage(db: Database, scope: WarehouseScope, filters: ManifestFilters, offset: number, limit: number, order: ManifestOrder = 'reciente'): ManifestSummaryRow[] {
+  if (order === 'total' || order === '-total') {
+    // By total: every filtered manifest is summed (a few rows of manifest_totals each) and sorted.
+    const direction = order === 'total' ? 'asc' : 'desc'
+    return all(db, summaries(db, scope).where(matching(filters)).orderBy(sql`total(t.counted_micros)`, direction).orderBy('m.created_at', 'desc').orderBy('m.numero', 'desc').limit(limit).offset(offset))
+  }
+  const direction = order === 'antiguo' ? 'asc' : 'desc'
   const page = db.query.selectFrom('manifests as m').select('m.id').where(visible(scope)).where(matching(filters))
-    .orderBy('m.created_at', 'desc')
-    .orderBy('m.numero', 'desc')
+    .orderBy('m.created_at', direction)
+    .orderBy('m.numero', direction)
     .limit(limit)
     .offset(offset)
-  return all(db, summaries(db, scope).where('m.id', 'in', page).orderBy('m.created_at', 'desc').orderBy('m.numero', 'desc'))
+  return all(db, summaries(db, scope).where('m.id', 'in', page).orderBy('m.created_at', direction).orderBy('m.numero', direction))
+}
+
+/** A page of manifests newest first (the default), oldest first, or by total either way (`-`: largest first). */
+export type ManifestOrder = 'reciente' | 'antiguo' | 'total' | '-total'
+
+/**
+ * The sums of the visible manifests with these filters (a list's totals row): their invoices in
+ * `scope` (not annulled) and exact amount, and their approved returns — from manifest_totals.
+ */
+export function sumManifests(db: Database, scope: WarehouseScope, filters: ManifestFilters): { invoices: number; micros: number; approved_cents: number } {
+  const row = first(
+    db,
+    db.query
+      .selectFrom('manifest_totals as t')
+      .innerJoin('manifests as m', 'm.id', 't.manifest_id')
+      .select([sql<number>`coalesce(sum(t.counted_invoices), 0)`.as('invoices'), sql<number>`total(t.counted_micros)`.as('micros'), sql<number>`total(t.approved_cents)`.as('approved_cents')])
+      .where(inWarehouses('t.almacen', scope))
+      .where(matching(filters)),
+  )
+  return row ?? { invoices: 0, micros: 0, approved_cents: 0 }
 }
 
 /** How many manifests are visible with these filters. */
@@ -189,14 +215,16 @@ export function findManifestWarehouses(db: Database, manifestId: number): string
   return all(db, db.query.selectFrom('invoices').select('almacen').distinct().where('manifest_id', '=', manifestId).orderBy('almacen')).map((row) => row.almacen)
 }
 
-/** What narrows a manifest's invoices: text in Nfactura, cliente, Clienteid or NumeroRuta; a page. */
+/** What narrows a manifest's invoices: a query of the invoice search index (db/search.ts); an order; a page. */
 export interface ManifestInvoiceFilters {
-  search?: string
+  match?: string
+  order?: ManifestInvoiceOrder
   offset?: number
   limit?: number
 }
 
-const INVOICE_SEARCH_COLUMNS = ['i.nfactura', 'i.cliente', 'i.cliente_id', 'i.numero_ruta']
+/** How a manifest's invoices may be ordered: as they arrived, or by total or date (each either way). */
+export type ManifestInvoiceOrder = 'llegada' | 'total' | '-total' | 'fecha' | '-fecha'
 
 /** A manifest's invoices in scope, in the order they were stored (all of them, or a page of those matching). */
 export function findManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope, filters: ManifestInvoiceFilters = {}): ManifestInvoiceRow[] {
@@ -224,17 +252,29 @@ export function findManifestInvoices(db: Database, manifestId: number, scope: Wa
     ])
     .where('i.manifest_id', '=', manifestId)
     .where(inWarehouses('i.almacen', scope))
-  if (filters.search !== undefined) query = query.where(containsText(INVOICE_SEARCH_COLUMNS, filters.search))
+  if (filters.match !== undefined) query = query.where(inInvoiceSearch('i.id', filters.match))
+  const order = filters.order ?? 'llegada'
+  if (order.endsWith('total')) query = query.orderBy('i.total', order.startsWith('-') ? 'desc' : 'asc')
+  if (order.endsWith('fecha')) query = query.orderBy('i.fecha_factura', order.startsWith('-') ? 'desc' : 'asc')
   query = query.orderBy('i.id')
   if (filters.limit !== undefined) query = query.limit(filters.limit).offset(filters.offset ?? 0)
   return all(db, query)
 }
 
-/** How many of a manifest's invoices in scope match the search. */
-export function countManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope, search: string | undefined): number {
-  let query = db.query.selectFrom('invoices as i').select(sql<number>`count(*)`.as('count')).where('i.manifest_id', '=', manifestId).where(inWarehouses('i.almacen', scope))
-  if (search !== undefined) query = query.where(containsText(INVOICE_SEARCH_COLUMNS, search))
-  return first(db, query)?.count ?? 0
+/** How many of a manifest's invoices in scope match the search, with the sums a totals row shows. */
+export function countManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope, match: string | undefined): { count: number; total_micros: number; returned_cents: number } {
+  let query = db.query
+    .selectFrom('invoices as i')
+    .select([
+      sql<number>`count(*)`.as('count'),
+      sql<number>`total(i.total_micros) FILTER (WHERE i.annulled_at IS NULL)`.as('total_micros'),
+      sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id
+        WHERE ri.manifest_id = ${manifestId} AND ${inWarehouses('ri.almacen', scope)} AND ${match === undefined ? sql`1` : inInvoiceSearch('ri.id', match)} AND r.estado = 'approved')`.as('returned_cents'),
+    ])
+    .where('i.manifest_id', '=', manifestId)
+    .where(inWarehouses('i.almacen', scope))
+  if (match !== undefined) query = query.where(inInvoiceSearch('i.id', match))
+  return first(db, query) ?? { count: 0, total_micros: 0, returned_cents: 0 }
 }
 
 export function updateManifestState(db: Database, id: number, estado: ManifestState, closedAt: string | null): void {

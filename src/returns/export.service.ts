@@ -5,7 +5,7 @@ import type { Database } from '../db/database.ts'
 import { invalidInput } from '../core/errors.ts'
 import { toCsv, toXlsx, type ExportCell, type ExportTable } from './export.sheet.ts'
 import { listingQuantity } from './listed-lines.ts'
-import { centsToAmount } from '../shared/quantities.ts'
+import { boxesAndUnits, centsToAmount, isBoxLine, unitsText } from '../shared/quantities.ts'
 import { RETURN_EXPORT_LIMIT, type ReturnState } from './returns.schemas.ts'
 import { returnFiltersOf, type ReturnListFilters } from './returns.service.ts'
 import { countReturns, findReturnLines, findReturns, type ReturnLineRow, type ReturnRow } from './returns.store.ts'
@@ -28,14 +28,15 @@ export const EXPORT_CONTENT_TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 }
 
-const STATE_NAMES: Record<ReturnState, string> = { pending: 'pendiente', approved: 'aprobada', rejected: 'rechazada', cancelled: 'anulada' }
+/** As the console names them. */
+const STATE_NAMES: Record<ReturnState, string> = { pending: 'Pendiente', approved: 'Aprobada', rejected: 'Rechazada', cancelled: 'Anulada' }
 
 /** The columns of the export, in order: a header and how each return line fills it. */
 const COLUMNS: ReadonlyArray<{ header: string; cell: (ret: ReturnRow, line: ReturnLineRow, deps: ExportDeps) => ExportCell }> = [
   { header: 'Devolución', cell: (ret) => ({ number: ret.id }) },
   { header: 'Estado', cell: (ret) => ({ text: STATE_NAMES[ret.estado] }) },
-  { header: 'Fecha', cell: (ret) => ({ text: ret.fecha.replace('T', ' ') }) },
-  { header: 'Registrada en', cell: (ret, _line, { clock }) => ({ text: formatLocalDateTime(clock, ret.registered_at) }) },
+  { header: 'Fecha', cell: (ret) => ({ dateTime: ret.fecha.replace('T', ' ') }) },
+  { header: 'Registrada en', cell: (ret, _line, { clock }) => ({ dateTime: formatLocalDateTime(clock, ret.registered_at) }) },
   { header: 'Factura', cell: (ret) => ({ text: ret.nfactura }) },
   { header: 'Manifiesto', cell: (ret) => ({ text: ret.manifiesto }) },
   { header: 'Almacén', cell: (ret) => ({ text: ret.almacen }) },
@@ -49,9 +50,10 @@ const COLUMNS: ReadonlyArray<{ header: string; cell: (ret: ReturnRow, line: Retu
   { header: 'Unidad', cell: (_ret, line) => ({ text: line.uni_venta ?? '' }) },
   { header: 'Cantidad', cell: (_ret, line, { contract }) => ({ number: Number(listingQuantity(line, contract.listing.quantity)) }) },
   { header: 'Unidades', cell: (_ret, line) => ({ number: line.units }) },
+  { header: 'Cajas y unidades', cell: (_ret, line) => ({ text: isBoxLine(line.uni_venta, line.factor_conversion) ? boxesAndUnits(line.units, line.factor_conversion) : unitsText(line.units) }) },
   { header: 'Importe', cell: (_ret, line) => ({ number: centsToAmount(line.amount_cents), amount: true }) },
   { header: 'Total de la devolución', cell: (ret) => ({ number: centsToAmount(ret.total_cents), amount: true }) },
-  { header: 'Procesada', cell: (ret) => ({ text: ret.processed_date === null ? '' : `${ret.processed_date} ${ret.processed_time ?? ''}`.trim() }) },
+  { header: 'Procesada', cell: (ret) => ({ dateTime: ret.processed_date === null ? '' : `${ret.processed_date} ${ret.processed_time ?? '00:00:00'}` }) },
 ]
 
 /**
@@ -61,7 +63,7 @@ const COLUMNS: ReadonlyArray<{ header: string; cell: (ret: ReturnRow, line: Retu
  */
 export async function exportReturns(deps: ExportDeps, actor: Actor, formato: 'csv' | 'xlsx', filters: ReturnListFilters): Promise<ExportFile> {
   const where = returnFiltersOf(actor, filters)
-  const count = countReturns(deps.db, where)
+  const { count } = countReturns(deps.db, where)
   if (count > RETURN_EXPORT_LIMIT) {
     throw invalidInput(`Los filtros abarcan ${count} devoluciones y una exportación admite a lo sumo ${RETURN_EXPORT_LIMIT}: acote las fechas (desde, hasta) o el estado.`)
   }

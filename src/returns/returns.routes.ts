@@ -11,11 +11,12 @@ import {
   RETURN_PAGE_SIZE,
   ReturnExportQuery,
   ReturnIdParams,
+  ReturnListItem,
   ReturnPage,
   ReturnsQuery,
   ReturnView,
 } from './returns.schemas.ts'
-import { approveReturn, approveReturns, cancelReturn, getReturn, listReturnPage, listReturns, registerReturn, rejectReturn, type ReturnsDeps } from './returns.service.ts'
+import { approveReturn, approveReturns, cancelReturn, getReturnDetail, listReturnPage, listReturns, registerReturn, rejectReturn, type ReturnsDeps } from './returns.service.ts'
 
 const TAG = 'operador: devoluciones'
 const notFoundReturn = (raw: Record<string, string>) => `No existe la devolución ${raw.id ?? ''}.`
@@ -49,8 +50,9 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       tag: TAG,
       summary: 'Devoluciones por fecha de registro, estado, factura, cliente, manifiesto y almacén; paginadas con pagina',
       description:
-        'fecha: un día de registro; desde/hasta: un rango de días de registro (incluidos). buscar: parte del número de factura, del nombre o Clienteid del cliente, o del número de manifiesto, sin distinguir mayúsculas. ' +
-        `Sin pagina: el arreglo completo, por id (como siempre). Con pagina: un objeto {pagina, por_pagina, total, hay_mas, devoluciones}, ${RETURN_PAGE_SIZE} por página, las más recientes primero, y en cada devolución además clienteid, cliente y almacen.`,
+        'fecha: un día de registro; desde/hasta: un rango de días de registro (incluidos); procesadas_desde/procesadas_hasta: un rango de días de proceso (aprobación), la fecha con que las lista el proveedor. ' +
+        'buscar: palabras del número de factura, del nombre o código del cliente, del RTN, de la ruta o del número de manifiesto, sin distinguir mayúsculas ni acentos, en cualquier orden y cada una incompleta si se quiere. ' +
+        `Sin pagina: el arreglo completo, por id (como siempre). Con pagina: un objeto {pagina, por_pagina, total, hay_mas, devoluciones, totales}, ${RETURN_PAGE_SIZE} por página, las más recientes primero (u ordenadas por total o fecha con orden), y en cada devolución además clienteid, cliente y almacen.`,
       query: ReturnsQuery,
       responses: { 200: { description: 'Sin pagina: arreglo de devoluciones por id. Con pagina: una página de devoluciones', schema: Type.Union([Type.Array(ReturnView), ReturnPage]) } },
       handle: ({ actor, query }) => {
@@ -118,11 +120,11 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       rateGroup: 'operator',
       right: 'leer',
       tag: TAG,
-      summary: 'Una devolución',
+      summary: 'Una devolución, con el cliente y el almacén de su factura',
       params: ReturnIdParams,
       paramsNotFound: notFoundReturn,
-      responses: { 200: { description: 'La devolución', schema: ReturnView }, 404: errorResponse('No existe la devolución') },
-      handle: ({ actor, params }) => ({ status: 200, body: getReturn(deps, actor, params.id) }),
+      responses: { 200: { description: 'La devolución', schema: ReturnListItem }, 404: errorResponse('No existe la devolución') },
+      handle: ({ actor, params }) => ({ status: 200, body: getReturnDetail(deps, actor, params.id) }),
     }),
     defineRoute({
       method: 'POST',

@@ -41,7 +41,11 @@ const returnFilters = {
   estado: Type.Optional(ReturnState),
   desde: Type.Optional(LocalDate('Registradas desde esta fecha (YYYY-MM-DD, incluida)')),
   hasta: Type.Optional(LocalDate('Registradas hasta esta fecha (YYYY-MM-DD, incluida)')),
-  buscar: Type.Optional(SearchText('Parte del número de factura, del nombre o Clienteid del cliente, o del número de manifiesto (sin distinguir mayúsculas)')),
+  procesadas_desde: Type.Optional(LocalDate('Procesadas (aprobadas) desde esta fecha: la fecha con que las lista el proveedor (YYYY-MM-DD, incluida)')),
+  procesadas_hasta: Type.Optional(LocalDate('Procesadas (aprobadas) hasta esta fecha (YYYY-MM-DD, incluida)')),
+  buscar: Type.Optional(
+    SearchText('Palabras del número de factura, del nombre o código del cliente, del RTN, de la ruta o del número de manifiesto: sin distinguir mayúsculas ni acentos, en cualquier orden, cada una puede ir incompleta'),
+  ),
   almacen: Type.Optional(WarehouseCode('Solo devoluciones de facturas de este almacén (uno de los suyos)')),
 }
 
@@ -49,6 +53,12 @@ export const ReturnsQuery = Type.Object(
   {
     ...returnFilters,
     pagina: Type.Optional(Page(`Con pagina la respuesta es una página (${RETURN_PAGE_SIZE} por página, las más recientes primero) con el total; sin pagina, el arreglo completo de siempre`)),
+    orden: Type.Optional(
+      Type.Union([Type.Literal('reciente'), Type.Literal('total'), Type.Literal('-total'), Type.Literal('fecha'), Type.Literal('-fecha')], {
+        description: 'Con pagina: reciente (por defecto, las registradas último primero), total o fecha de la devolución; con - delante, de mayor a menor',
+        errorMessage: 'reciente, total, -total, fecha o -fecha',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -93,6 +103,7 @@ export const ReturnView = Type.Object({
   registradaEn: Type.String({ description: 'YYYY-MM-DD HH:mm:ss, hora de Honduras' }),
   aprobadaPor: Type.Union([Type.String(), Type.Null()]),
   cerradaPor: Type.Union([Type.String(), Type.Null()], { description: 'Quien la rechazó o anuló' }),
+  cerrada_en: Type.Union([Type.String(), Type.Null()], { description: 'Cuándo se rechazó o anuló, YYYY-MM-DD HH:mm:ss, hora de Honduras' }),
   motivo: Type.Union([Type.String(), Type.Null()], { description: 'Motivo del rechazo o la anulación' }),
   sin_acciones: Type.Optional(
     Type.String({
@@ -103,6 +114,7 @@ export const ReturnView = Type.Object({
     Type.Object({
       ...LineProduct,
       unidades: Type.Number(),
+      factor_conversion: Type.Number({ description: 'Unidades por caja de la línea (FactorConversion; 1 si no trae uno usable)' }),
       cantidad: Type.Number({ description: 'Cajas en líneas CJ, si no unidades' }),
       lineTotal: Type.Number(),
     }),
@@ -114,7 +126,12 @@ export type ReturnView = Static<typeof ReturnView>
 export const ReturnListItem = Type.Intersect([ReturnView, Type.Object({ clienteid: Type.String(), cliente: Type.String(), almacen: Type.String() })])
 export type ReturnListItem = Static<typeof ReturnListItem>
 
-export const ReturnPage = PageOf('devoluciones', ReturnListItem, RETURN_PAGE_SIZE, 'Una página de devoluciones, las más recientes primero')
+export const ReturnPage = Type.Intersect([
+  PageOf('devoluciones', ReturnListItem, RETURN_PAGE_SIZE, 'Una página de devoluciones, las más recientes primero (u otro orden, con orden)'),
+  Type.Object({
+    totales: Type.Object({ importe: Type.Number({ description: 'Suma de los totales de las devoluciones que cumplen los filtros, en todas las páginas' }) }, { description: 'Para la fila de totales' }),
+  }),
+])
 export type ReturnPage = Static<typeof ReturnPage>
 
 export const BulkApproval = Type.Object({ aprobadas: Type.Array(ReturnView, { description: 'Las devoluciones aprobadas, en el orden pedido' }) })

@@ -8,9 +8,10 @@ import { transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput, notFound } from '../core/errors.ts'
 import { findReason } from '../reasons/reasons.store.ts'
 import { serializeListedLines } from './listed-lines.ts'
-import { centsToAmount, factorOf, lineAmountCents, lineUnits, listedQuantity, returnedUnits, toMilliUnits } from '../shared/quantities.ts'
+import { centsToAmount, factorOf, lineAmountCents, lineQuantityText, lineUnits, listedQuantity, returnedUnits, toMilliUnits } from '../shared/quantities.ts'
 import { pageAnswer, pageWindow } from '../schemas/paging.ts'
-import { RETURN_PAGE_SIZE, type BulkApproval, type RegisterReturnBody, type ReturnPage, type ReturnState, type ReturnView } from './returns.schemas.ts'
+import { searchMatchQuery, searchTerms } from '../shared/search-terms.ts'
+import { RETURN_PAGE_SIZE, type BulkApproval, type RegisterReturnBody, type ReturnListItem, type ReturnPage, type ReturnState, type ReturnView } from './returns.schemas.ts'
 import {
   findHeldUnits,
   findInvoiceForReturn,
@@ -26,6 +27,7 @@ import {
   type InvoiceForReturn,
   type ReturnFilters,
   type ReturnLineRow,
+  type ReturnOrder,
   type ReturnRow,
 } from './returns.store.ts'
 import { frozenReason, packageStateOf, requirePackageOpen } from './package.ts'
@@ -134,6 +136,16 @@ export function getReturn(deps: ReturnReadDeps, actor: Actor | null, id: string)
   return toView(deps, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? [])
 }
 
+/**
+ * A return as its own page shows it: its view, and its invoice's client and warehouse.
+ * @throws DomainError NOT_FOUND when unknown or of an invoice outside the actor's warehouses.
+ */
+export function getReturnDetail(deps: ReturnReadDeps, actor: Actor, id: string): ReturnListItem {
+  const row = findReturn(deps.db, Number(id), scopeOf(actor))
+  if (!row) throw notFound(`No existe la devolución ${id}.`)
+  return { ...toView(deps, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? []), clienteid: row.cliente_id, cliente: row.cliente, almacen: row.almacen }
+}
+
 /** What the operator's returns list filters by (`fecha`, `desde`, `hasta`: local registration dates). */
 export interface ReturnListFilters {
   fecha?: string
@@ -143,6 +155,10 @@ export interface ReturnListFilters {
   buscar?: string
   almacen?: string
   invoiceId?: number
+  /** Local processing dates (the supplier's date of an approved return), inclusive. */
+  procesadas_desde?: string
+  procesadas_hasta?: string
+  orden?: ReturnOrder
 }
 
 /**
@@ -160,11 +176,11 @@ export function listReturnPage(deps: ReturnReadDeps, actor: Actor, filters: Retu
   const where = returnFiltersOf(actor, filters)
   const request = { page: filters.pagina, size: RETURN_PAGE_SIZE }
   const { offset, limit } = pageWindow(request)
-  const total = countReturns(deps.db, where)
-  const rows = findReturnPage(deps.db, where, offset, limit, total)
+  const { count, cents } = countReturns(deps.db, where)
+  const rows = findReturnPage(deps.db, where, offset, limit, count)
   const lines = findReturnLines(deps.db, rows.map((row) => row.id))
   const items = rows.map((row) => ({ ...toView(deps, row, lines.get(row.id) ?? []), clienteid: row.cliente_id, cliente: row.cliente, almacen: row.almacen }))
-  return pageAnswer('devoluciones', items, request, total)
+  return { ...pageAnswer('devoluciones', items, request, count), totales: { importe: centsToAmount(cents) } }
 }
 
 /** The store's filters for an actor's list (null actor: the service itself, every warehouse). */
@@ -175,9 +191,19 @@ export function returnFiltersOf(actor: Actor | null, filters: ReturnListFilters)
     registeredTo: filters.hasta,
     estado: filters.estado,
     invoiceId: filters.invoiceId,
-    search: filters.buscar,
+    processedFrom: filters.procesadas_desde,
+    processedTo: filters.procesadas_hasta,
+    match: matchOf(filters.buscar),
+    order: filters.orden,
     scope: actor === null ? null : narrowedScope(actor, filters.almacen),
   }
+}
+
+/** A search of returns: of the invoices it finds in the invoice search index ('' for a search without words: none). */
+function matchOf(buscar: string | undefined): string | undefined {
+  if (buscar === undefined) return undefined
+  const terms = searchTerms(buscar)
+  return terms.length === 0 ? '' : searchMatchQuery(terms)
 }
 
 /**
@@ -277,27 +303,30 @@ function returnLines(
 ): Array<Omit<ReturnLineRow, 'return_id'>> {
   const seen = new Set<number>()
   return input.lineas.map((requested, index) => {
-    const label = `Línea #${index + 1} (NumeroLinea ${requested.numeroLinea})`
-    if (seen.has(requested.numeroLinea)) throw invalidInput(`${label}: la línea ya aparece en esta devolución.`)
+    // Named by its NumeroLinea, as the invoice and the form show it; `linea` lets a form mark it.
+    const label = `Línea ${requested.numeroLinea}`
+    const refuse = (message: string) => invalidInput(message, { linea: requested.numeroLinea })
+    if (seen.has(requested.numeroLinea)) throw refuse(`${label}: aparece dos veces en esta devolución.`)
     seen.add(requested.numeroLinea)
     const line = invoiceLines.find((candidate) => candidate.numero_linea === requested.numeroLinea)
     if (!line) {
-      throw invalidInput(`${label}: la factura ${input.factura} no tiene esa línea (tiene ${invoiceLines.map((l) => l.numero_linea).join(', ')}).`)
+      throw refuse(`${label}: la factura ${input.factura} no tiene esa línea (tiene ${invoiceLines.map((l) => l.numero_linea).join(', ')}).`)
     }
     if (line.total < 0) {
       // A discount or bonus line: its share would be a negative amount, and a return never has a negative total.
-      throw invalidInput(
+      throw refuse(
         `${label}, ${line.producto_desc}: su Total en la factura es negativo (${line.total}: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.`,
       )
     }
     const factor = factorOf(line)
     const units = returnedUnits(factor, requested.cajas ?? 0, requested.unidades ?? 0)
-    if (units <= 0) throw invalidInput(`${label}: indique cajas y/o unidades mayores que cero.`)
+    if (units <= 0) throw refuse(`${label}: indique cajas y/o unidades mayores que cero.`)
     const total = lineUnits(line)
     const already = held.get(line.numero_linea) ?? 0
     if (toMilliUnits(already) + toMilliUnits(units) > toMilliUnits(total)) {
-      throw invalidInput(
-        `${label}, ${line.producto_desc}: se quieren devolver ${units} unidades, pero la línea tiene ${total} y ya hay ${already} en devoluciones pendientes o aprobadas (disponibles: ${total - already}).`,
+      const counted = (value: number) => lineQuantityText(value, line.uni_venta, factor)
+      throw refuse(
+        `${label}, ${line.producto_desc}: se quieren devolver ${counted(units)}, pero la línea tiene ${counted(total)} y ya hay ${counted(already)} en devoluciones pendientes o aprobadas (disponibles: ${counted(total - already)}).`,
       )
     }
     return {
@@ -350,6 +379,7 @@ function toView(deps: ReturnReadDeps, row: ReturnRow, lines: readonly ReturnLine
     registradaEn: formatLocalDateTime(clock, row.registered_at),
     aprobadaPor: row.approved_by,
     cerradaPor: row.closed_by,
+    cerrada_en: row.closed_at === null ? null : formatLocalDateTime(clock, row.closed_at),
     motivo: row.closing_note,
     ...(frozen === null ? {} : { sin_acciones: frozen }),
     lineas: lines.map((line) => ({
@@ -358,6 +388,7 @@ function toView(deps: ReturnReadDeps, row: ReturnRow, lines: readonly ReturnLine
       producto: line.producto_desc,
       uniVenta: line.uni_venta,
       unidades: line.units,
+      factor_conversion: line.factor_conversion,
       cantidad: Number(listedQuantity(line.units, line.uni_venta, line.factor_conversion)),
       lineTotal: centsToAmount(line.amount_cents),
     })),

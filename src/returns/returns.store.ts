@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely'
 import type { WarehouseScope } from '../access/actor.ts'
 import { all, first, run, type Database } from '../db/database.ts'
-import { containsText } from '../db/search.ts'
+import { inInvoiceSearch } from '../db/search.ts'
 import { inWarehouses } from '../access/warehouse-scope.ts'
 import type { ManifestState, ReturnLineTable, ReturnState, ReturnTable } from '../db/tables.ts'
 
@@ -140,23 +140,22 @@ export interface ReturnFilters {
   registeredTo?: string
   estado?: ReturnState
   invoiceId?: number
-  /** Text in Nfactura, cliente, Clienteid or NumeroManifiesto. */
-  search?: string
+  /** Local processing dates (approved returns: the supplier's date), inclusive. */
+  processedFrom?: string
+  processedTo?: string
+  /** A query of the invoice search index (db/search.ts): returns of the invoices it matches. */
+  match?: string
   scope?: WarehouseScope
+  /** A page's order: newest first (the default), or by total or date either way (`-`: largest first). */
+  order?: ReturnOrder
 }
 
-/**
- * Nfactura, cliente and Clienteid of the invoice and NumeroManifiesto, joined by U+001F and copied
- * onto the return by triggers (always equal to the invoice's and manifest's): a search reads the
- * returns alone, one LIKE per return. A search never holds a control character (SearchText
- * refuses them), so it matches the joined text exactly when it is inside one of the four.
- */
-const RETURN_SEARCH_COLUMNS = ['r.search_text']
+export type ReturnOrder = 'reciente' | 'total' | '-total' | 'fecha' | '-fecha'
 
 /**
- * Up to this many matches of a search, their page is picked from the index returns_search (the
- * pass the count just made, then a sort of these few ids); past it, walking the returns by id
- * finds a page within a few rows, since one return in every few matches.
+ * Up to this many matches of a search, their page is picked by a sort of these few ids (the
+ * returns the count just found); past it, walking the returns by id finds a page within a few
+ * rows, since one return in every few matches.
  */
 const FEW_MATCHES = 2000
 
@@ -171,18 +170,25 @@ export function findReturns(db: Database, filters: ReturnFilters): ReturnRow[] {
  * few of them: then it would read every return, so the page's ids come from the narrow index.
  */
 export function findReturnPage(db: Database, filters: ReturnFilters, offset: number, limit: number, total: number): ReturnRow[] {
-  if (filters.search === undefined || total > FEW_MATCHES) return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
+  const order = filters.order ?? 'reciente'
+  if (order !== 'reciente') {
+    const direction = order.startsWith('-') ? 'desc' : 'asc'
+    const sorted = matching(returnsWithContext(db), filters).orderBy(order.endsWith('total') ? 'r.total_cents' : 'r.fecha', direction)
+    return all(db, sorted.orderBy('r.id', 'desc').limit(limit).offset(offset))
+  }
+  if (filters.match === undefined || total > FEW_MATCHES) return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
   // `+r.id`: ordering by the rowid itself would make SQLite walk the table instead of the index.
   const ids = matching(db.query.selectFrom('returns as r').select('r.id'), filters).orderBy(sql`+r.id`, 'desc').limit(limit).offset(offset)
   return all(db, returnsWithContext(db).where('r.id', 'in', ids).orderBy('r.id', 'desc'))
 }
 
 /**
- * How many returns match the filters: the returns table answers alone, search included (its own
- * copies of the warehouse and of what a search reads).
+ * How many returns match the filters, and the sum of their totals in cents (a list's totals row):
+ * the returns table answers alone (its own copy of the warehouse), and the search index.
  */
-export function countReturns(db: Database, filters: ReturnFilters): number {
-  return first(db, matching(db.query.selectFrom('returns as r').select(sql<number>`count(*)`.as('count')), filters))?.count ?? 0
+export function countReturns(db: Database, filters: ReturnFilters): { count: number; cents: number } {
+  const row = first(db, matching(db.query.selectFrom('returns as r').select([sql<number>`count(*)`.as('count'), sql<number>`total(r.total_cents)`.as('cents')]), filters))
+  return { count: row?.count ?? 0, cents: row?.cents ?? 0 }
 }
 
 /** The filters on a query over `returns r`. */
@@ -193,7 +199,9 @@ function matching<Q extends { where: (condition: RawBuilder<boolean>) => Q }>(qu
   if (filters.registeredTo !== undefined) conditions.push(sql`r.registered_date <= ${filters.registeredTo}`)
   if (filters.estado !== undefined) conditions.push(sql`r.estado = ${filters.estado}`)
   if (filters.invoiceId !== undefined) conditions.push(sql`r.invoice_id = ${filters.invoiceId}`)
-  if (filters.search !== undefined) conditions.push(containsText(RETURN_SEARCH_COLUMNS, filters.search))
+  if (filters.processedFrom !== undefined) conditions.push(sql`r.processed_date >= ${filters.processedFrom}`)
+  if (filters.processedTo !== undefined) conditions.push(sql`r.processed_date <= ${filters.processedTo}`)
+  if (filters.match !== undefined) conditions.push(inInvoiceSearch('r.invoice_id', filters.match))
   return query.where(sql<boolean>`(${sql.join(conditions, sql` AND `)})`)
 }
 
@@ -263,6 +271,15 @@ export function findReturnLines(db: Database, returnIds: readonly number[]): Map
 
 /** How many pending returns are on invoices in the warehouses of `scope` (the partial index returns_pending). */
 export function countPendingReturns(db: Database, scope: WarehouseScope): number {
-  const query = db.query.selectFrom('returns as r').select(sql<number>`count(*)`.as('count')).where('r.estado', '=', 'pending').where(inWarehouses('r.almacen', scope))
-  return first(db, query)?.count ?? 0
+  return sumPendingReturns(db, scope).count
+}
+
+/** The pending returns of `scope`: how many, and the sum of their totals in cents. */
+export function sumPendingReturns(db: Database, scope: WarehouseScope): { count: number; cents: number } {
+  const query = db.query
+    .selectFrom('returns as r')
+    .select([sql<number>`count(*)`.as('count'), sql<number>`total(r.total_cents)`.as('cents')])
+    .where('r.estado', '=', 'pending')
+    .where(inWarehouses('r.almacen', scope))
+  return first(db, query) ?? { count: 0, cents: 0 }
 }

@@ -94,3 +94,49 @@ function divideRounded(numerator: bigint, denominator: bigint): bigint {
   const quotient = (magnitude * 2n + denominator) / (denominator * 2n)
   return negative ? -quotient : quotient
 }
+
+/**
+ * A count or quantity as the warehouse writes it: thousands grouped with commas, at most three
+ * decimals (`1,250`, `2.5`). The console's `quantity` is this function.
+ */
+export function groupedQuantity(value: number): string {
+  const thousandths = Math.round(Math.abs(value) * 1000)
+  const whole = Math.floor(thousandths / 1000)
+  const fraction = thousandths % 1000
+  const sign = value < 0 && thousandths !== 0 ? '-' : ''
+  return `${sign}${String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction === 0 ? '' : `.${String(fraction).padStart(3, '0').replace(/0+$/, '')}`}`
+}
+
+/** A line counted in boxes: sold by the box (UniVenta CJ) with more than one unit per box. */
+export function isBoxLine(uniVenta: string | null | undefined, factor: number): boolean {
+  return uniVenta === 'CJ' && Number.isSafeInteger(factor) && factor > 1
+}
+
+/**
+ * Units of a box line as the warehouse counts them (issue 41): whole boxes first, then the loose
+ * units — `10 cajas`, `8 cajas + 55 unid.`, `1 caja`, `55 unid.`; `0 cajas` for none. Every place
+ * that shows a box line's quantity (invoice, return form and detail, exports) writes it with this.
+ */
+export function boxesAndUnits(units: number, factor: number): string {
+  const milli = toMilliUnits(units)
+  const perBox = toMilliUnits(factor)
+  const boxes = perBox > 0 ? Math.floor(milli / perBox) : 0
+  const loose = (milli - boxes * perBox) / 1000
+  const boxText = `${groupedQuantity(boxes)} ${boxes === 1 ? 'caja' : 'cajas'}`
+  if (loose === 0) return boxText
+  return boxes === 0 ? `${groupedQuantity(loose)} unid.` : `${boxText} + ${groupedQuantity(loose)} unid.`
+}
+
+/** `535 unid.` */
+export function unitsText(units: number): string {
+  return `${groupedQuantity(units)} unid.`
+}
+
+/**
+ * A line's quantity in one text: `8 cajas + 55 unid. (535 unid.)` on a box line (`10 cajas
+ * (600 unid.)`), `535 unid.` otherwise and for less than a box.
+ */
+export function lineQuantityText(units: number, uniVenta: string | null | undefined, factor: number): string {
+  // Less than a box (none included) is said in units alone.
+  return isBoxLine(uniVenta, factor) && toMilliUnits(units) >= toMilliUnits(factor) ? `${boxesAndUnits(units, factor)} (${unitsText(units)})` : unitsText(units)
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { count, date, dateTime, hondurasDate, money, parseDayMonthYear, quantity, time } from '../../console/format.ts'
+import { boxesAndUnits, count, date, dateTime, hondurasDate, isBoxLine, lineQuantityText, money, parseDayMonthYear, quantity, time, unitsText } from '../../console/format.ts'
 
 /** The console's Honduran formats, one row per case. */
 const ROWS: Array<[string, () => unknown, unknown]> = [
@@ -14,6 +14,18 @@ const ROWS: Array<[string, () => unknown, unknown]> = [
   ['quantity: whole', () => quantity(1250), '1,250'],
   ['quantity: thousandths, trailing zeros dropped', () => quantity(2.5), '2.5'],
   ['quantity: at most three decimals', () => quantity(1.23456), '1.235'],
+  ['boxes: whole boxes', () => boxesAndUnits(600, 60), '10 cajas'],
+  ['boxes: boxes and loose units', () => boxesAndUnits(535, 60), '8 cajas + 55 unid.'],
+  ['boxes: one box', () => boxesAndUnits(60, 60), '1 caja'],
+  ['boxes: less than a box', () => boxesAndUnits(55, 60), '55 unid.'],
+  ['boxes: none', () => boxesAndUnits(0, 60), '0 cajas'],
+  ['boxes: thousands of boxes', () => boxesAndUnits(1_250 * 12 + 3, 12), '1,250 cajas + 3 unid.'],
+  ['boxes: thousandths of a unit left', () => boxesAndUnits(60.5, 60), '1 caja + 0.5 unid.'],
+  ['units: grouped', () => unitsText(1100), '1,100 unid.'],
+  ['a line in one text: box line', () => lineQuantityText(535, 'CJ', 60), '8 cajas + 55 unid. (535 unid.)'],
+  ['a line in one text: less than a box of a box line', () => lineQuantityText(5, 'CJ', 72), '5 unid.'],
+  ['a line in one text: a unit line', () => lineQuantityText(1100, 'UN', 1), '1,100 unid.'],
+  ['a box line: CJ with more than one unit per box', () => [isBoxLine('CJ', 60), isBoxLine('CJ', 1), isBoxLine('UN', 60), isBoxLine(null, 60)], [true, false, false, false]],
   ['date: ISO date', () => date('2026-11-22'), '22/11/2026'],
   ['date: of a date-time', () => date('2026-11-22 14:05:09'), '22/11/2026'],
   ['date: absent', () => date(null), '—'],

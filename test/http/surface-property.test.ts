@@ -105,8 +105,13 @@ function badRequests(route: Route, people: People): fc.Arbitrary<BadRequest> {
 function fingerprint(db: Database, route?: Route): string {
   const unchangedByDesign = route?.path === '/api/v1/sesion' && route.method === 'POST' ? ['audit_log', 'login_lockouts'] : []
   const tables = (db.sqlite.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[]).filter((table) => !unchangedByDesign.includes(table))
+  // The search index's shadow tables without rowid (its terms, its configuration) are read in key order.
+  const withoutRowid = new Set((db.sqlite.prepare("SELECT name FROM pragma_table_list WHERE wr = 1").pluck().all() as string[]))
   const hash = createHash('sha256')
-  for (const table of tables) hash.update(JSON.stringify(db.sqlite.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).raw().all(), (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('base64') : value)))
+  for (const table of tables) {
+    const rows = db.sqlite.prepare(`SELECT * FROM "${table}"${withoutRowid.has(table) ? '' : ' ORDER BY rowid'}`).raw().all()
+    hash.update(JSON.stringify(rows, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('base64') : value)))
+  }
   return hash.digest('hex')
 }
 

@@ -21,6 +21,7 @@ test('operator batches: listed by date with state and summary; one by uuid; 404 
     assert.deepEqual({ ...one, clave: typeof one.clave, cuerpo: { ...one.cuerpo, bytes: typeof one.cuerpo.bytes } }, {
       batch_uuid: ok.body.batch_uuid, recibido_en: '2026-11-22 10:00:00', estado: 'processed', facturas: 1, http_status: 200,
       resumen: ok.body.resumen, fallo: null, terminado_en: '2026-11-22 10:00:00', ip: '127.0.0.1', clave: 'string',
+      manifiestos: ['905112'], facturas_de_sus_almacenes: 1,
       cuerpo: { guardado: true, bytes: 'number', eliminado_en: null },
     })
     assert.deepEqual((await operator(service, 'GET', 'lotes')).body.length, 2, 'today by default')

@@ -58,6 +58,8 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
       lotes: null,
       conflictos_pendientes: null,
       devoluciones_pendientes: 1,
+      devoluciones_pendientes_importe: 35.88,
+      recibido_hoy: { facturas: 1, importe: 2300.18 },
       reemisiones_pendientes: 0,
       manifiestos_abiertos: { cantidad: 2, mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 } },
       plazos_que_vencen_hoy: [{ numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 1 }],
@@ -67,9 +69,11 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
     who: 'sup-oac',
     expect: (rejected) => ({
       fecha: '2026-11-22',
-      lotes: { ...batches, con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }] },
+      lotes: { ...batches, de_sus_almacenes: 1, con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }] },
       conflictos_pendientes: 1,
       devoluciones_pendientes: 1,
+      devoluciones_pendientes_importe: 35.88,
+      recibido_hoy: { facturas: 1, importe: 2300.18 },
       reemisiones_pendientes: 0,
       manifiestos_abiertos: { cantidad: 2, mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 } },
       plazos_que_vencen_hoy: [{ numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 1 }],
@@ -79,9 +83,11 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
     who: 'sup-oao',
     expect: (rejected) => ({
       fecha: '2026-11-22',
-      lotes: { ...batches, con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }] },
+      lotes: { ...batches, de_sus_almacenes: 0, con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }] },
       conflictos_pendientes: 0,
       devoluciones_pendientes: 0,
+      devoluciones_pendientes_importe: 0,
+      recibido_hoy: { facturas: 0, importe: 0 },
       reemisiones_pendientes: 0,
       manifiestos_abiertos: { cantidad: 0, mas_antiguo: null },
       plazos_que_vencen_hoy: [],
@@ -91,9 +97,11 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
     who: 'clave',
     expect: (rejected) => ({
       fecha: '2026-11-22',
-      lotes: { ...batches, con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }] },
+      lotes: { ...batches, de_sus_almacenes: 1, con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }] },
       conflictos_pendientes: 2,
       devoluciones_pendientes: 2,
+      devoluciones_pendientes_importe: 59.5,
+      recibido_hoy: { facturas: 2, importe: 2489.15 },
       reemisiones_pendientes: 0,
       manifiestos_abiertos: { cantidad: 2, mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 } },
       plazos_que_vencen_hoy: [{ numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 2 }],
@@ -124,9 +132,11 @@ test('dashboard: an empty database gives zeros and nulls, never an error', () =>
       status: 200,
       body: {
         fecha: '2026-11-22',
-        lotes: { cantidad: 0, resumen: resumen({}), fallidos: [], con_rechazos: [] },
+        lotes: { cantidad: 0, de_sus_almacenes: 0, resumen: resumen({}), fallidos: [], con_rechazos: [] },
         conflictos_pendientes: 0,
         devoluciones_pendientes: 0,
+        devoluciones_pendientes_importe: 0,
+        recibido_hoy: { facturas: 0, importe: 0 },
         reemisiones_pendientes: 0,
         manifiestos_abiertos: { cantidad: 0, mas_antiguo: null },
         plazos_que_vencen_hoy: [],
@@ -149,3 +159,19 @@ test('dashboard: yesterday\'s batches do not count today; closed manifests are n
       1,
     ])
   }))
+
+const pendingRows: Array<{ who: Who; counts: { devoluciones: number | null; conflictos: number | null } }> = [
+  { who: 'op-oac', counts: { devoluciones: null, conflictos: null } },
+  { who: 'sup-oac', counts: { devoluciones: 1, conflictos: 1 } },
+  { who: 'sup-oao', counts: { devoluciones: 0, conflictos: 0 } },
+  { who: 'clave', counts: { devoluciones: 2, conflictos: 2 } },
+]
+
+for (const row of pendingRows) {
+  test(`pendientes: ${row.who} sees what waits for it in its warehouses (null: its role does not decide it)`, () =>
+    withService({}, async (service) => {
+      await seed(service)
+      const answer = row.who === 'clave' ? await operator(service, 'GET', 'pendientes') : await asPerson(service, await sessionOf(service, row.who), 'GET', 'pendientes')
+      assert.deepEqual(answer, { status: 200, body: row.counts })
+    }))
+}

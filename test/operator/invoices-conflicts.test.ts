@@ -48,7 +48,7 @@ test('operator conflicts: listed by state with both versions; the invoice shows 
     const [conflict] = body as Array<Record<string, unknown>>
     assert.deepEqual(
       { ...conflict, batch_uuid: typeof conflict!.batch_uuid },
-      { id: '1', factura: 'F-1', manifiesto: '905112', estado: 'pending', campos_con_cambio: ['Cliente', 'Total'], recibido_en: '2026-11-22 10:00:00', batch_uuid: 'string', decidido_por: null, decidido_en: null, nota: null, existente: invoice('F-1'), entrante: invoice('F-1', '905112', { Cliente: 'NUEVO NOMBRE', Total: 2400 }) },
+      { id: '1', factura: 'F-1', cliente: 'PULPERIA LA ESPERANZA', clienteid: '40112233', almacen: 'OAC', manifiesto: '905112', estado: 'pending', campos_con_cambio: ['Cliente', 'Total'], recibido_en: '2026-11-22 10:00:00', batch_uuid: 'string', decidido_por: null, decidido_en: null, nota: null, existente: invoice('F-1'), entrante: invoice('F-1', '905112', { Cliente: 'NUEVO NOMBRE', Total: 2400 }) },
     )
     assert.deepEqual((await operator(service, 'GET', 'conflictos?estado=accepted')).body, [])
     const shown = (await operator(service, 'GET', 'facturas/F-1')).body.conflicto_pendiente

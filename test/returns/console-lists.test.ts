@@ -41,6 +41,7 @@ const rows: Array<{ name: string; who: ConsoleWho; query: string; status: number
         registradaEn: '2026-11-22 10:00:00',
         aprobadaPor: null,
         cerradaPor: null,
+        cerrada_en: null,
         motivo: null,
         lineas: body.devoluciones[0].lineas,
         clienteid: '40112233',

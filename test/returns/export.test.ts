@@ -13,18 +13,26 @@ import { readFirstSheet } from '../support/xlsx.ts'
  * (total 774.27); return 2, 1 of 8 units of 188.97 → 23.62; return 3, 2 of 82 units (1 box of
  * 72 + 10) of 392.85 → 9.58, listed as 2/72 = 0.027778 boxes.
  */
-const HEADER = ['Devolución', 'Estado', 'Fecha', 'Registrada en', 'Factura', 'Manifiesto', 'Almacén', 'Cliente ID', 'Cliente', 'Concepto', 'Descripción del concepto', 'Línea', 'Producto ID', 'Producto', 'Unidad', 'Cantidad', 'Unidades', 'Importe', 'Total de la devolución', 'Procesada']
+const HEADER = ['Devolución', 'Estado', 'Fecha', 'Registrada en', 'Factura', 'Manifiesto', 'Almacén', 'Cliente ID', 'Cliente', 'Concepto', 'Descripción del concepto', 'Línea', 'Producto ID', 'Producto', 'Unidad', 'Cantidad', 'Unidades', 'Cajas y unidades', 'Importe', 'Total de la devolución', 'Procesada']
 const F1 = ['001-001-01-00912001', '905112', 'OAC', '40112233', 'PULPERIA LA ESPERANZA']
 const LINES: Record<string, Array<string | number>> = {
-  '1.1': [1, 'aprobada', '2026-11-22 09:30:00', '2026-11-22 10:00:00', ...F1, 'DANADO', 'Producto dañado', 1, '30110205', 'ACEITE VEGETAL 410 mL 1/24', 'UN', 1, 1, 35.88, 774.27, '2026-11-22 10:00:00'],
-  '1.2': [1, 'aprobada', '2026-11-22 09:30:00', '2026-11-22 10:00:00', ...F1, 'DANADO', 'Producto dañado', 2, '81800012', 'SALSA DE TOMATE 8X12X87GR', 'CJ', 1, 96, 738.39, 774.27, '2026-11-22 10:00:00'],
-  '2.1': [2, 'pendiente', '2026-11-22 09:30:00', '2026-11-22 10:00:00', '001-001-01-00912002', '905112', 'OAS', '40112233', 'SUPER EL AHORRO', 'DANADO', 'Producto dañado', 1, '50491313', 'DETERGENTE NARANJA 400GX4X5', 'UN', 1, 1, 23.62, 23.62, ''],
-  '3.3': [3, 'pendiente', '2026-11-22 09:30:00', '2026-11-23 09:00:00', ...F1, 'VENCIDO', 'Producto vencido', 3, '52480038', 'JABON LIMON 115GRX72', 'CJ', 0.027778, 2, 9.58, 9.58, ''],
+  '1.1': [1, 'Aprobada', '2026-11-22 09:30:00', '2026-11-22 10:00:00', ...F1, 'DANADO', 'Producto dañado', 1, '30110205', 'ACEITE VEGETAL 410 mL 1/24', 'UN', 1, 1, '1 unid.', 35.88, 774.27, '2026-11-22 10:00:00'],
+  '1.2': [1, 'Aprobada', '2026-11-22 09:30:00', '2026-11-22 10:00:00', ...F1, 'DANADO', 'Producto dañado', 2, '81800012', 'SALSA DE TOMATE 8X12X87GR', 'CJ', 1, 96, '1 caja', 738.39, 774.27, '2026-11-22 10:00:00'],
+  '2.1': [2, 'Pendiente', '2026-11-22 09:30:00', '2026-11-22 10:00:00', '001-001-01-00912002', '905112', 'OAS', '40112233', 'SUPER EL AHORRO', 'DANADO', 'Producto dañado', 1, '50491313', 'DETERGENTE NARANJA 400GX4X5', 'UN', 1, 1, '1 unid.', 23.62, 23.62, ''],
+  '3.3': [3, 'Pendiente', '2026-11-22 09:30:00', '2026-11-23 09:00:00', ...F1, 'VENCIDO', 'Producto vencido', 3, '52480038', 'JABON LIMON 115GRX72', 'CJ', 0.027778, 2, '2 unid.', 9.58, 9.58, ''],
+}
+
+/** Fecha, Registrada en, Procesada. */
+const DATE_COLUMNS = [2, 3, 20]
+
+/** To the second (1/86,400 of a day): both sides are floating point. */
+function excelSerial(text: string): number {
+  return Math.round((Date.parse(`${text.replace(' ', 'T')}Z`) - Date.UTC(1899, 11, 30)) / 1000) / 86_400
 }
 
 /** The CSV as the table Excel shows: amounts with their two decimals, as written. */
 function csvRows(lines: string[]): string[][] {
-  return [HEADER, ...lines.map((key) => LINES[key]!.map((value, index) => (typeof value === 'number' && (index === 17 || index === 18) ? value.toFixed(2) : String(value))))]
+  return [HEADER, ...lines.map((key) => LINES[key]!.map((value, index) => (typeof value === 'number' && (index === 18 || index === 19) ? value.toFixed(2) : String(value))))]
 }
 
 async function download(service: TestService, who: ConsoleWho, query: string): Promise<Response> {
@@ -83,7 +91,12 @@ for (const row of rows) {
       assert.equal(response.status, 200)
       assert.equal(response.headers.get('content-type'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       assert.equal(response.headers.get('content-disposition'), 'attachment; filename="devoluciones-2026-11-23.xlsx"')
-      assert.deepEqual(readFirstSheet(new Uint8Array(await response.arrayBuffer())), [HEADER, ...row.lines.map((key) => LINES[key]!)])
+      // Dates are real dates in Excel: serial days since 1899-12-30, the time as a fraction.
+      const dated = (key: string) => LINES[key]!.map((value, index) => (DATE_COLUMNS.includes(index) && value !== '' ? excelSerial(String(value)) : value))
+      const sheet = readFirstSheet(new Uint8Array(await response.arrayBuffer())).map((cells, row) =>
+        cells.map((value, index) => (row > 0 && DATE_COLUMNS.includes(index) && typeof value === 'number' ? Math.round(value * 86_400) / 86_400 : value)),
+      )
+      assert.deepEqual(sheet, [HEADER, ...row.lines.map(dated)])
     }))
 }
 

@@ -17,7 +17,12 @@ async function seedDiscountLine(service: TestService): Promise<void> {
 }
 
 /** A new return refused: its message, nothing written. */
-const refused = (body: Record<string, unknown>, message: string) => ({ request: { method: 'POST', path: 'devoluciones', body }, status: 422, body: refusal(message), database: [unchanged('the counts', counts), nothingWritten()] })
+const refused = (body: Record<string, unknown>, message: string) => ({ request: { method: 'POST', path: 'devoluciones', body }, status: 422, body: lineRefusal(message), database: [unchanged('the counts', counts), nothingWritten()] })
+/** The refusal's body: a message naming a line also carries the line's NumeroLinea, so a form can mark it. */
+const lineRefusal = (message: string) => {
+  const line = /^Línea (\d+)/.exec(message)
+  return line ? { ...refusal(message), linea: Number(line[1]) } : refusal(message)
+}
 const counts = (service: TestService) => ({ ...databaseState(service.db), returns: returnsCount(service) })
 
 testScenarios(
@@ -27,9 +32,9 @@ testScenarios(
     { name: 'no lines → 422, nothing written', ...refused({ ...base, lineas: [] }, 'Cuerpo inválido: lineas: debe tener al menos 1 elemento(s).') },
     { name: 'an impossible date → 422, nothing written', ...refused({ ...base, fecha: '2026-02-30', lineas: [{ numeroLinea: 1, unidades: 1 }] }, 'Cuerpo inválido: fecha: debe ser una fecha real, YYYY-MM-DD, o fecha y hora YYYY-MM-DDTHH:mm:ss.') },
     { name: 'a date in another format → 422, nothing written', ...refused({ ...base, fecha: '22/11/2026', lineas: [{ numeroLinea: 1, unidades: 1 }] }, 'Cuerpo inválido: fecha: debe ser una fecha real, YYYY-MM-DD, o fecha y hora YYYY-MM-DDTHH:mm:ss.') },
-    { name: 'no quantity → 422, nothing written', ...refused({ ...base, lineas: [{ numeroLinea: 1, cajas: 0 }] }, 'Línea #1 (NumeroLinea 1): indique cajas y/o unidades mayores que cero.') },
-    { name: 'the same line twice → 422, nothing written', ...refused({ ...base, lineas: [{ numeroLinea: 1, unidades: 1 }, { numeroLinea: 1, unidades: 1 }] }, 'Línea #2 (NumeroLinea 1): la línea ya aparece en esta devolución.') },
-    { name: 'a line the invoice does not have → 422, nothing written', ...refused({ ...base, lineas: [{ numeroLinea: 9, unidades: 1 }] }, `Línea #1 (NumeroLinea 9): la factura ${FACTURA} no tiene esa línea (tiene 1, 2, 3).`) },
+    { name: 'no quantity → 422, nothing written', ...refused({ ...base, lineas: [{ numeroLinea: 1, cajas: 0 }] }, 'Línea 1: indique cajas y/o unidades mayores que cero.') },
+    { name: 'the same line twice → 422, nothing written', ...refused({ ...base, lineas: [{ numeroLinea: 1, unidades: 1 }, { numeroLinea: 1, unidades: 1 }] }, 'Línea 1: aparece dos veces en esta devolución.') },
+    { name: 'a line the invoice does not have → 422, nothing written', ...refused({ ...base, lineas: [{ numeroLinea: 9, unidades: 1 }] }, `Línea 9: la factura ${FACTURA} no tiene esa línea (tiene 1, 2, 3).`) },
     { name: 'an unknown invoice → 422, nothing written', ...refused({ ...base, factura: 'NO-EXISTE', lineas: [{ numeroLinea: 1, unidades: 1 }] }, 'No existe la factura NO-EXISTE.') },
     { name: 'an unknown reason → 422, nothing written', ...refused({ ...base, concepto: 'NADA', lineas: [{ numeroLinea: 1, unidades: 1 }] }, 'No existe el concepto NADA.') },
     {
@@ -44,11 +49,11 @@ testScenarios(
     },
     {
       name: 'more units than the line has → 422, nothing written',
-      ...refused({ ...base, lineas: [{ numeroLinea: 1, unidades: 13 }] }, 'Línea #1 (NumeroLinea 1), ACEITE VEGETAL 410 mL 1/24: se quieren devolver 13 unidades, pero la línea tiene 12 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 12).'),
+      ...refused({ ...base, lineas: [{ numeroLinea: 1, unidades: 13 }] }, 'Línea 1, ACEITE VEGETAL 410 mL 1/24: se quieren devolver 13 unid., pero la línea tiene 12 unid. y ya hay 0 unid. en devoluciones pendientes o aprobadas (disponibles: 12 unid.).'),
     },
     {
       name: 'more boxes than the line has → 422, nothing written',
-      ...refused({ ...base, lineas: [{ numeroLinea: 2, cajas: 2, unidades: 1 }] }, 'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: se quieren devolver 193 unidades, pero la línea tiene 192 y ya hay 0 en devoluciones pendientes o aprobadas (disponibles: 192).'),
+      ...refused({ ...base, lineas: [{ numeroLinea: 2, cajas: 2, unidades: 1 }] }, 'Línea 2, SALSA DE TOMATE 8X12X87GR: se quieren devolver 2 cajas + 1 unid. (193 unid.), pero la línea tiene 2 cajas (192 unid.) y ya hay 0 unid. en devoluciones pendientes o aprobadas (disponibles: 2 cajas (192 unid.)).'),
     },
     {
       name: 'over-returning across earlier pending and approved returns → 422, nothing written',
@@ -56,14 +61,14 @@ testScenarios(
         await registerReturn(service, [{ numeroLinea: 3, cajas: 1 }])
         await registerReturn(service, [{ numeroLinea: 3, unidades: 5 }], { aprobar: true })
       },
-      ...refused({ ...base, lineas: [{ numeroLinea: 3, unidades: 6 }] }, 'Línea #1 (NumeroLinea 3), JABON LIMON 115GRX72: se quieren devolver 6 unidades, pero la línea tiene 82 y ya hay 77 en devoluciones pendientes o aprobadas (disponibles: 5).'),
+      ...refused({ ...base, lineas: [{ numeroLinea: 3, unidades: 6 }] }, 'Línea 3, JABON LIMON 115GRX72: se quieren devolver 6 unid., pero la línea tiene 1 caja + 10 unid. (82 unid.) y ya hay 1 caja + 5 unid. (77 unid.) en devoluciones pendientes o aprobadas (disponibles: 5 unid.).'),
     },
     {
       name: 'a line whose Total is negative (a discount) → 422, nothing written',
       setup: seedDiscountLine,
       ...refused(
         { ...base, factura: DISCOUNTED, lineas: [{ numeroLinea: 2, unidades: 1 }] },
-        'Línea #1 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
+        'Línea 2, SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
       ),
     },
     {
@@ -71,7 +76,7 @@ testScenarios(
       setup: seedDiscountLine,
       ...refused(
         { ...base, factura: DISCOUNTED, lineas: [{ numeroLinea: 1, unidades: 12 }, { numeroLinea: 2, cajas: 2 }] },
-        'Línea #2 (NumeroLinea 2), SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
+        'Línea 2, SALSA DE TOMATE 8X12X87GR: su Total en la factura es negativo (-50.25: un descuento o una bonificación), y una devolución nunca tiene total negativo; esa línea no admite devoluciones.',
       ),
     },
   ],
@@ -115,14 +120,14 @@ test('returns: registering answers 201 with the return, its lines in the listing
     const expected = {
       id: '1', factura: FACTURA, manifiesto: '905112', concepto: 'DANADO', conceptoDescripcion: 'Producto dañado',
       fecha: '2026-11-22T00:00:00', estado: 'pending', total: 1131.24, fechaProcesado: null, horaProcesado: null,
-      registradaPor: OPERATOR, registradaEn: '2026-11-22 10:00:00', aprobadaPor: null, cerradaPor: null, motivo: null,
+      registradaPor: OPERATOR, registradaEn: '2026-11-22 10:00:00', aprobadaPor: null, cerradaPor: null, cerrada_en: null, motivo: null,
       lineas: [
-        { numeroLinea: 2, productoId: '81800012', producto: 'SALSA DE TOMATE 8X12X87GR', uniVenta: 'CJ', unidades: 96, cantidad: 1, lineTotal: 738.39 },
-        { numeroLinea: 3, productoId: '52480038', producto: 'JABON LIMON 115GRX72', uniVenta: 'CJ', unidades: 82, cantidad: 1.138889, lineTotal: 392.85 },
+        { numeroLinea: 2, productoId: '81800012', producto: 'SALSA DE TOMATE 8X12X87GR', uniVenta: 'CJ', unidades: 96, factor_conversion: 96, cantidad: 1, lineTotal: 738.39 },
+        { numeroLinea: 3, productoId: '52480038', producto: 'JABON LIMON 115GRX72', uniVenta: 'CJ', unidades: 82, factor_conversion: 72, cantidad: 1.138889, lineTotal: 392.85 },
       ],
     }
     assert.deepEqual(body, expected)
-    assert.deepEqual((await operator(service, 'GET', 'devoluciones/1')).body, expected)
+    assert.deepEqual((await operator(service, 'GET', 'devoluciones/1')).body, { ...expected, clienteid: '40112233', cliente: 'PULPERIA LA ESPERANZA', almacen: 'OAC' })
     const audit = all(service.db, service.db.query.selectFrom('audit_log').selectAll().where('subject_type', '=', 'devolucion'))
     assert.deepEqual(audit.map((row) => [row.actor, row.action, row.subject_id, JSON.parse(row.after!)]), [[OPERATOR, 'devolucion.registrada', '1', expected]])
   }))

@@ -59,15 +59,18 @@ export function databaseState(db: Database) {
 /**
  * Everything the database holds, through the service's own connection (never the file: see
  * test/hardening/no-outside-open.test.ts): its schema version, every schema object, and every
- * row of every table (SQLite's own included) in rowid order, blobs as bytes. Two equal dumps are
+ * row of every table (SQLite's own included) in rowid order (key order without one), blobs as bytes. Two equal dumps are
  * the same data; the write-ahead log is checkpointed first, so nothing pending is left out.
  */
 export function databaseDump(db: Database): Record<string, unknown> {
   db.sqlite.pragma('wal_checkpoint(TRUNCATE)')
   const objects = db.sqlite.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name').all() as Array<{ type: string; name: string }>
   const dump: Record<string, unknown> = { user_version: db.sqlite.pragma('user_version', { simple: true }), sqlite_master: objects }
+  // The search index's shadow tables without rowid (its terms, its configuration) are read in key order.
+  const withoutRowid = new Set(db.sqlite.prepare('SELECT name FROM pragma_table_list WHERE wr = 1').pluck().all() as string[])
   for (const { name } of objects.filter((object) => object.type === 'table')) {
-    dump[name] = db.sqlite.prepare(`SELECT rowid AS _rowid, * FROM "${name.replaceAll('"', '""')}" ORDER BY rowid`).all()
+    const table = `"${name.replaceAll('"', '""')}"`
+    dump[name] = db.sqlite.prepare(withoutRowid.has(name) ? `SELECT * FROM ${table}` : `SELECT rowid AS _rowid, * FROM ${table} ORDER BY rowid`).all()
   }
   return dump
 }

@@ -54,3 +54,33 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
 }
+
+/**
+ * What the screen shows at the warehouse PC's size (1366×768, `NN-name.png`) and on a 1024×768
+ * tablet (`NN-name-1024.png`, the less important columns folded into the rows): both looked at.
+ * At 1024 px nothing may be wider than the window: asserted here, on every screen photographed.
+ */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await screenshot(page, name)
+  const size = page.viewportSize() ?? { width: 1366, height: 768 }
+  await page.setViewportSize({ width: 1024, height: 768 })
+  await until(page, 'window.innerWidth === 1024')
+  await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))')
+  await screenshot(page, `${name}-1024`)
+  const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number
+  if (overflow > 0) throw new Error(`${name}: at 1024×768 the page is ${overflow} px wider than the window (it scrolls sideways)`)
+  await page.setViewportSize(size)
+  await until(page, `window.innerWidth === ${size.width}`)
+}
+
+/**
+ * Waits until `expression` (JavaScript, evaluated in the page) is true: polled from here, since
+ * the console's Content-Security-Policy forbids the page's own eval that waitForFunction's polling uses.
+ */
+export async function until(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${expression}`)
+    await new Promise((done) => setTimeout(done, 50))
+  }
+}

@@ -4,32 +4,38 @@ import { dateTime } from '../../format.ts'
 import { DateField, Empty, ErrorNote, Field, Loading, Page, Pager } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { actionName } from './acciones.ts'
+import { EntryChanges } from './cambios.tsx'
 
 const DEFAULTS = { desde: '', hasta: '', tipo: '', sujeto: '', usuario: '', pagina: '1' }
 const TYPES = [
   ['devolucion', 'Devolución'],
   ['manifiesto', 'Manifiesto'],
   ['factura', 'Factura'],
-  ['conflicto', 'Conflicto'],
-  ['reemision', 'Re-emisión'],
+  ['conflicto', 'Conflicto (decisiones)'],
+  ['reemision', 'Re-emisión (decisiones)'],
   ['concepto', 'Concepto'],
   ['usuario', 'Usuario'],
-  ['sesion', 'Sesión'],
 ] as const
-const TYPE_NAMES = new Map<string, string>(TYPES)
+const TYPE_NAMES = new Map<string, string>([...TYPES, ['sesion', 'Sesión']])
+/**
+ * Conflicts and re-issues are decided on an invoice: their entries are about a factura, told apart
+ * by their action (conflicto.aceptado, reemision.confirmada…).
+ */
+const BY_ACTION: Record<string, { tipo: string; accion: string }> = { conflicto: { tipo: 'factura', accion: 'conflicto' }, reemision: { tipo: 'factura', accion: 'reemision' } }
 
 /** Auditoría: every change, who made it and when, filtered by dates, type, subject and user. */
 export function AuditScreen() {
   const [filters, setFilters] = useFilters(DEFAULTS)
   const [open, setOpen] = useState<string | null>(null)
   const page = Math.max(1, Number(filters.pagina) || 1)
-  const { pagina: _page, ...query } = filters
+  const { pagina: _page, tipo, ...rest } = filters
+  const query = { ...rest, ...(BY_ACTION[tipo] ?? { tipo }) }
   const loaded = useLoad(() => api.audit.page({ ...query, pagina: String(page) }), [JSON.stringify(filters)])
   const entries = loaded.data?.entries ?? []
   const text = (key: 'sujeto' | 'usuario') => (event: Event) => setFilters({ [key]: (event.currentTarget as HTMLInputElement).value }, { replace: true })
   return (
     <Page title="Auditoría" subtitle="Cada cambio queda registrado con quién lo hizo y cuándo.">
-      <form class="filtros" role="search" aria-label="Filtrar la auditoría" onSubmit={(event) => event.preventDefault()}>
+      <form class="filtros" role="search" aria-label="Filtrar la auditoría" noValidate onSubmit={(event) => event.preventDefault()}>
         <DateField label="Desde" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
         <DateField label="Hasta" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
         <Field label="Tipo">
@@ -47,7 +53,9 @@ export function AuditScreen() {
         <Field label="Número o id" hint="Junto con el tipo, por ejemplo 905112">
           {(id, hint) => <input id={id} type="search" aria-describedby={hint} value={filters.sujeto} onInput={text('sujeto')} />}
         </Field>
-        <Field label="Usuario">{(id) => <input id={id} type="search" value={filters.usuario} onInput={text('usuario')} />}</Field>
+        <Field label="Usuario" hint="Su usuario o su nombre, o parte de ellos">
+          {(id, hint) => <input id={id} type="search" aria-describedby={hint} value={filters.usuario} onInput={text('usuario')} />}
+        </Field>
       </form>
       <ErrorNote error={loaded.error} />
       {loaded.loading && !loaded.data ? (
@@ -55,7 +63,9 @@ export function AuditScreen() {
       ) : entries.length === 0 ? (
         <Empty>Ningún cambio coincide con los filtros. Amplíe las fechas o quite un filtro.</Empty>
       ) : (
-        <table>
+        <>
+        <Pager where="arriba" page={page} pages={loaded.data?.hasMore ? page + 1 : page} onPage={(value) => setFilters({ pagina: String(value) })} />
+        <table class="auditoria">
           <thead>
             <tr>
               <th scope="col">Cuándo</th>
@@ -81,14 +91,15 @@ export function AuditScreen() {
                   <button type="button" class="enlace" aria-expanded={open === entry.id} onClick={() => setOpen(open === entry.id ? null : entry.id)}>
                     {open === entry.id ? 'Ocultar' : 'Ver'}
                   </button>
-                  {open === entry.id && <pre class="original">{JSON.stringify({ antes: entry.antes, despues: entry.despues, detalle: entry.detalle }, null, 2)}</pre>}
+                  {open === entry.id && <EntryChanges entry={entry} />}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
+        <Pager where="abajo" page={page} pages={loaded.data?.hasMore ? page + 1 : page} onPage={(value) => setFilters({ pagina: String(value) })} />
+        </>
       )}
-      <Pager page={page} pages={loaded.data?.hasMore ? page + 1 : page} onPage={(value) => setFilters({ pagina: String(value) })} />
     </Page>
   )
 }

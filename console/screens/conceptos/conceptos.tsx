@@ -95,6 +95,10 @@ function ReasonForm({ reason, onDone, onCancel }: { reason: Reason | null; onDon
   const [error, setError] = useState<ApiError | null>(null)
   const submit = async (event: Event) => {
     event.preventDefault()
+    if (codigo.trim() === '' || descripcion.trim() === '') {
+      setError({ message: codigo.trim() === '' ? 'Escriba el código del concepto, por ejemplo DANADO.' : 'Escriba la descripción del concepto, como la verá el almacén.' } as ApiError)
+      return
+    }
     setBusy(true)
     setError(null)
     try {
@@ -108,7 +112,7 @@ function ReasonForm({ reason, onDone, onCancel }: { reason: Reason | null; onDon
     }
   }
   return (
-    <form class="tarjeta formulario" onSubmit={submit} aria-labelledby="titulo-concepto">
+    <form class="tarjeta formulario" onSubmit={submit} aria-labelledby="titulo-concepto" noValidate>
       <h2 id="titulo-concepto">{reason === null ? 'Nuevo concepto' : `Editar el concepto ${reason.codigo}`}</h2>
       <div class="filtros">
         <Field label="Código" hint="Letras, dígitos, _ . -; no se puede cambiar después">

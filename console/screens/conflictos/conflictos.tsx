@@ -2,8 +2,10 @@ import { useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { ConflictView, ReissueView } from '../../api/types.ts'
-import { count, date, dateTime, OTHER_WAREHOUSE_INVOICE } from '../../format.ts'
-import { ActionDialog, Empty, ErrorNote, Loading, Money, Notice, Page } from '../../ui/components.tsx'
+import { count, date, dateTime, OTHER_WAREHOUSE_INVOICE, quantity } from '../../format.ts'
+import { matchesSearch, searchTerms } from '../../../src/shared/search-terms.ts'
+import { ActionDialog, Empty, ErrorNote, Field, Loading, Money, Notice, Page } from '../../ui/components.tsx'
+import { fieldLabel } from '../../ui/labels.ts'
 import { useLoad } from '../../ui/data.ts'
 import { fieldChanges, lineChanges, shown } from './diferencias.ts'
 
@@ -18,6 +20,10 @@ export function ConflictsScreen() {
   const reissues = useLoad(() => api.reissues.list('pending'), [])
   const [decision, setDecision] = useState<Decision | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
+  const [search, setSearch] = useState('')
+  // The same matching as every search (src/shared/search-terms.ts), over the conflicts on screen.
+  const terms = searchTerms(search)
+  const shownConflicts = (conflicts.data ?? []).filter((conflict) => matchesSearch([conflict.factura, conflict.cliente, conflict.clienteid, conflict.manifiesto], terms))
   const done = (text: string) => () => {
     setDecision(null)
     setNotice(text)
@@ -29,10 +35,21 @@ export function ConflictsScreen() {
       <Notice text={notice} />
       <ErrorNote error={conflicts.error} />
       {conflicts.loading && !conflicts.data && <Loading what="los conflictos" />}
-      {conflicts.data && conflicts.data.length === 0 && (
-        <Empty>No hay conflictos por decidir. Aparecen aquí cuando el proveedor reenvía una factura con cambios y esa factura ya tiene devoluciones.</Empty>
+      {conflicts.data && conflicts.data.length > 1 && (
+        <form class="filtros compactos" role="search" aria-label="Buscar conflictos" noValidate onSubmit={(event) => event.preventDefault()}>
+          <Field label="Buscar conflicto" hint="Factura, cliente (nombre o código) o manifiesto; sin tildes y en cualquier orden">
+            {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={search} onInput={(event) => setSearch(event.currentTarget.value)} />}
+          </Field>
+        </form>
       )}
-      {conflicts.data?.map((conflict) => (
+      {conflicts.data && conflicts.data.length === 0 && (
+        <Empty>
+          No hay conflictos por decidir. Aparecen aquí cuando el proveedor reenvía una factura ya guardada con cambios en datos que no se actualizan solos (el cliente, el total o las
+          líneas, por ejemplo): la factura se queda como estaba hasta que un supervisor decide.
+        </Empty>
+      )}
+      {shownConflicts.length === 0 && (conflicts.data?.length ?? 0) > 0 && <Empty>Ningún conflicto coincide con «{search.trim()}».</Empty>}
+      {shownConflicts.map((conflict) => (
         <Conflict key={conflict.id} conflict={conflict} onDecide={(kind) => setDecision({ kind, conflict })} />
       ))}
       <section aria-labelledby="reemisiones" id="reemisiones">
@@ -65,7 +82,7 @@ export function ConflictsScreen() {
                   <td class="num">
                     <Money amount={reissue.factura.total} />
                   </td>
-                  <td class="num">{reissue.dias_diferencia}</td>
+                  <td class="num">{quantity(reissue.dias_diferencia)}</td>
                   <td class="acciones-fila">
                     <button type="button" aria-label={`Confirmar que ${reissue.factura.factura} es una copia`} onClick={() => setDecision({ kind: 'confirmar', reissue })}>
                       Es copia
@@ -151,10 +168,11 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
       <header class="encabezado-pantalla">
         <div>
           <h2 id={headingId}>
-            Factura <Link href={`/facturas/${encodeURIComponent(conflict.factura)}`}>{conflict.factura}</Link> · manifiesto {conflict.manifiesto}
+            Factura <Link href={`/facturas/${encodeURIComponent(conflict.factura)}`}>{conflict.factura}</Link> · {conflict.cliente}
           </h2>
           <p class="subtitulo">
-            Recibida {dateTime(conflict.recibido_en)} · {count(fields.length, 'campo')}
+            Cliente {conflict.clienteid} · manifiesto <Link href={`/manifiestos/${conflict.manifiesto}`}>{conflict.manifiesto}</Link> · {conflict.almacen} · versión nueva recibida {dateTime(conflict.recibido_en)} ·{' '}
+            {count(fields.length, 'campo')}
             {detail.data ? ` y ${count(lines.length, 'línea')}` : ''} con cambios
           </p>
         </div>
@@ -180,7 +198,7 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
           <tbody>
             {fields.map((change) => (
               <tr key={change.campo}>
-                <th scope="row">{change.campo}</th>
+                <th scope="row">{fieldLabel(change.campo)}</th>
                 <td class="antes">{shown(change.antes, change.campo)}</td>
                 <td class="despues">{shown(change.despues, change.campo)}</td>
               </tr>
@@ -212,7 +230,7 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
                         </th>
                       )}
                       {index === 0 && <td rowSpan={line.cambios.length}>{line.producto}</td>}
-                      <td>{change.campo}</td>
+                      <td>{fieldLabel(change.campo)}</td>
                       <td class="antes">{shown(change.antes, change.campo)}</td>
                       <td class="despues">{shown(change.despues, change.campo)}</td>
                     </tr>

@@ -1,5 +1,5 @@
 import type { ConflictDetail } from '../../api/types.ts'
-import { money } from '../../format.ts'
+import { money, quantity } from '../../format.ts'
 
 /**
  * The rows of a conflict's comparison: the fields and lines the service found different (it
@@ -62,6 +62,6 @@ const MONEY_FIELDS = new Set(['Total', 'Subtotal', 'SubTotal', 'Impuesto', 'Isv'
 export function shown(value: unknown, campo = ''): string {
   if (value === undefined) return '(no viene)'
   if (value === null) return '(vacío)'
-  if (typeof value === 'number' && MONEY_FIELDS.has(campo)) return money(value)
+  if (typeof value === 'number') return MONEY_FIELDS.has(campo) ? money(value) : quantity(value)
   return typeof value === 'string' ? value : JSON.stringify(value)
 }

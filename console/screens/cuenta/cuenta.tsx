@@ -59,10 +59,10 @@ export function AccountScreen() {
         </div>
         <div>
           <dt>Almacenes</dt>
-          <dd>{user.almacenes === 'todos' ? 'Todos' : user.almacenes.join(', ')}</dd>
+          <dd>{user.almacenes === 'todos' ? 'Todos los almacenes' : user.almacenes.join(', ')}</dd>
         </div>
       </dl>
-      <form class="tarjeta formulario" onSubmit={submit} aria-labelledby="titulo-contrasena">
+      <form class="tarjeta formulario" onSubmit={submit} aria-labelledby="titulo-contrasena" noValidate>
         <h2 id="titulo-contrasena">Cambiar mi contraseña</h2>
         <Field label="Contraseña actual">{(id) => <input id={id} type="password" autoComplete="current-password" required value={actual} onInput={(event) => setActual(event.currentTarget.value)} />}</Field>
         <Field label="Contraseña nueva" hint="Al menos 10 caracteres, distinta de su usuario; ni una contraseña común ni una secuencia como 123456 o qwerty">

@@ -8,7 +8,7 @@ import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { ReturnsTable } from './tabla.tsx'
 
-const DEFAULTS = { estado: 'pending', q: '', desde: '', hasta: '', almacen: '', pagina: '1' }
+const DEFAULTS = { estado: 'pending', q: '', desde: '', hasta: '', almacen: '', orden: 'reciente', pagina: '1' }
 const STATES: Array<{ value: ReturnState; label: string }> = [
   { value: 'pending', label: 'Pendientes' },
   { value: 'approved', label: 'Aprobadas' },
@@ -24,14 +24,17 @@ export function ReturnsScreen() {
   const [filters, setFilters] = useFilters(DEFAULTS)
   const estado = (STATES.find((state) => state.value === filters.estado)?.value ?? 'pending') as ReturnState
   const search = filters.q.trim()
-  const query: Omit<ReturnFilters, 'pagina'> = {
+  // The approved tab goes by the processing date: the one the supplier lists them by.
+  const byProcessing = estado === 'approved'
+  const query: Omit<ReturnFilters, 'pagina' | 'orden'> = {
     estado,
     ...(search ? { buscar: search } : {}),
-    ...(filters.desde ? { desde: filters.desde } : {}),
-    ...(filters.hasta ? { hasta: filters.hasta } : {}),
+    ...(filters.desde ? { [byProcessing ? 'procesadas_desde' : 'desde']: filters.desde } : {}),
+    ...(filters.hasta ? { [byProcessing ? 'procesadas_hasta' : 'hasta']: filters.hasta } : {}),
     ...(filters.almacen ? { almacen: filters.almacen } : {}),
   }
-  const loaded = useLoad(() => api.returns.page({ ...query, pagina: filters.pagina }), [JSON.stringify(query), filters.pagina])
+  const order = (['reciente', 'total', '-total', 'fecha', '-fecha'] as const).find((value) => value === filters.orden) ?? 'reciente'
+  const loaded = useLoad(() => api.returns.page({ ...query, orden: order, pagina: filters.pagina }), [JSON.stringify(query), order, filters.pagina])
   /** Chosen pending returns (kept across pages), with their totals. */
   const [selected, setSelected] = useState<ReadonlyMap<string, number>>(new Map())
   const [bulk, setBulk] = useState(false)
@@ -44,7 +47,8 @@ export function ReturnsScreen() {
   const href = (value: string) => {
     const params = new URLSearchParams()
     if (value !== 'pending') params.set('estado', value)
-    for (const key of ['q', 'desde', 'hasta', 'almacen'] as const) if (filters[key]) params.set(key, filters[key])
+    // Dates mean registration on one tab and processing on another: they stay behind.
+    for (const key of ['q', 'almacen'] as const) if (filters[key]) params.set(key, filters[key])
     const text = params.toString()
     return `/devoluciones${text ? `?${text}` : ''}`
   }
@@ -65,19 +69,28 @@ export function ReturnsScreen() {
       }
     >
       <Tabs label="Estado de las devoluciones" items={STATES.map((state) => ({ label: state.label, href: href(state.value), current: state.value === estado }))} />
-      <form class="filtros" role="search" aria-label="Buscar devoluciones" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Buscar" hint="Factura, cliente (nombre o código) o manifiesto">
+      <form class="filtros" role="search" aria-label="Buscar devoluciones" noValidate onSubmit={(event) => event.preventDefault()}>
+        <Field label="Buscar" hint="Factura, cliente, código, RTN, ruta o manifiesto; sin tildes">
           {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
         </Field>
-        <DateField label="Registradas desde" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
-        <DateField label="Registradas hasta" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
+        {byProcessing ? (
+          <>
+            <DateField label="Procesadas desde" hint="Fecha de proceso: la del listado del proveedor" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
+            <DateField label="Procesadas hasta" hint="dd/mm/aaaa" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
+          </>
+        ) : (
+          <>
+            <DateField label="Registradas desde" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
+            <DateField label="Registradas hasta" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
+          </>
+        )}
         <WarehouseFilter value={filters.almacen} onChange={(almacen) => setFilters({ almacen }, { replace: true })} />
       </form>
       <Notice text={notice} />
       <ErrorNote error={exportError} />
       {supervisor && estado === 'pending' && (page?.total ?? 0) > 0 && (
         <div class="barra-seleccion" role="group" aria-label="Acciones con la selección">
-          <span>{selected.size === 0 ? 'Marque las devoluciones pendientes que quiera aprobar juntas.' : `${selected.size} seleccionadas · ${money(chosenTotal)}`}</span>
+          <span>{selected.size === 0 ? 'Marque las devoluciones pendientes que quiera aprobar juntas; «▸ líneas» muestra qué devuelve cada una.' : `${selected.size} seleccionadas · ${money(chosenTotal)}`}</span>
           <span class="acciones">
             {selected.size > 0 && (
               <button type="button" class="enlace" onClick={() => setSelected(new Map())}>
@@ -96,7 +109,10 @@ export function ReturnsScreen() {
       ) : (
         page && (
           <>
+            <Pager where="arriba" page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} />
             <ReturnsTable<ReturnListItem>
+              sorting={{ order, onOrder: (orden) => setFilters({ orden }) }}
+              totals={page.total > 0 ? { count: page.total, amount: page.totales.importe } : undefined}
               returns={page.devoluciones}
               onChanged={changed}
               extraColumns={[
@@ -143,8 +159,7 @@ export function ReturnsScreen() {
                     : `No hay devoluciones ${STATES.find((state) => state.value === estado)!.label.toLowerCase()}.`
               }
             />
-            {page.total > 0 && <p class="pie-tabla">{page.total === 1 ? '1 devolución' : `${page.total} devoluciones`}</p>}
-            <Pager page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} />
+            <Pager where="abajo" page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} />
           </>
         )
       )}

@@ -1,13 +1,15 @@
-import type { ComponentChildren } from 'preact'
+import { Fragment, type ComponentChildren } from 'preact'
 import { useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { ReturnView } from '../../api/types.ts'
-import { date, dateTime, RETURN_STATES } from '../../format.ts'
+import { date, dateTime, quantity, RETURN_STATES } from '../../format.ts'
+import { ReturnLines } from './lineas.tsx'
+import { useNarrow } from '../../ui/screen.ts'
 import { isSupervisor } from '../../session.ts'
-import { ActionDialog, Empty, Money, Notice, StateTag } from '../../ui/components.tsx'
+import { ActionDialog, Empty, Money, Notice, SortHeader, StateTag } from '../../ui/components.tsx'
 
-type Decision = { kind: 'aprobar' | 'rechazar' | 'anular'; item: ReturnView }
+export type Decision = { kind: 'aprobar' | 'rechazar' | 'anular'; item: ReturnView }
 
 /** The rows every list of returns has: which, whose, how much, in what state; a supervisor decides from here. */
 export function ReturnsTable<Row extends ReturnView = ReturnView>({
@@ -17,6 +19,8 @@ export function ReturnsTable<Row extends ReturnView = ReturnView>({
   selection,
   extraColumns,
   showInvoice = true,
+  sorting,
+  totals,
 }: {
   returns: Row[]
   onChanged: () => void
@@ -26,8 +30,14 @@ export function ReturnsTable<Row extends ReturnView = ReturnView>({
   extraColumns?: { header: string; cell: (item: Row) => ComponentChildren }[]
   /** False on an invoice's own page, where the invoice column would repeat its title. */
   showInvoice?: boolean
+  /** Fecha and Total sort the list (its order in the address). */
+  sorting?: { order: string; onOrder: (order: string) => void }
+  /** The totals row: what all the filtered returns add up to (every page). */
+  totals?: { count: number; amount: number }
 }) {
   const [decision, setDecision] = useState<Decision | null>(null)
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set())
+  const narrow = useNarrow()
   const [notice, setNotice] = useState<string | null>(null)
   const supervisor = isSupervisor.value
   if (returns.length === 0) {
@@ -58,17 +68,28 @@ export function ReturnsTable<Row extends ReturnView = ReturnView>({
                 {column.header}
               </th>
             ))}
-            <th scope="col">Concepto</th>
-            <th scope="col">Fecha</th>
+            {!narrow && <th scope="col">Concepto</th>}
+            {sorting ? <SortHeader label="Fecha" field="fecha" order={sorting.order} onOrder={sorting.onOrder} defaultOrder="reciente" /> : <th scope="col">Fecha</th>}
             <th scope="col">Estado</th>
-            <th scope="col" class="num">Total</th>
-            <th scope="col">Registrada por</th>
+            {sorting ? <SortHeader label="Total" field="total" numeric order={sorting.order} onOrder={sorting.onOrder} defaultOrder="reciente" /> : <th scope="col" class="num">Total</th>}
+            {!narrow && <th scope="col">Registrada por</th>}
             {supervisor && <th scope="col">Acciones</th>}
           </tr>
         </thead>
         <tbody>
-          {returns.map((item) => (
-            <tr key={item.id}>
+          {returns.map((item) => {
+            const open = opened.has(item.id)
+            const toggle = () =>
+              setOpened((previous) => {
+                const next = new Set(previous)
+                if (next.has(item.id)) next.delete(item.id)
+                else next.add(item.id)
+                return next
+              })
+            const columns = (selection ? 1 : 0) + 1 + (showInvoice ? 1 : 0) + (extraColumns?.length ?? 0) + (narrow ? 3 : 5) + (supervisor ? 1 : 0)
+            return (
+            <Fragment key={item.id}>
+            <tr class={open ? 'abierta' : undefined}>
               {selection && (
                 <td class="seleccion">
                   {item.estado === 'pending' && !item.sin_acciones && (
@@ -76,7 +97,14 @@ export function ReturnsTable<Row extends ReturnView = ReturnView>({
                   )}
                 </td>
               )}
-              <th scope="row">{item.id}</th>
+              <th scope="row">
+                <Link href={`/devoluciones/${item.id}`}>
+                  {item.id}
+                </Link>
+                <button type="button" class="enlace ver-lineas" aria-expanded={open} aria-label={`Líneas de la devolución ${item.id}`} onClick={toggle}>
+                  {open ? '▾' : '▸'} {item.lineas.length === 1 ? '1 línea' : `${item.lineas.length} líneas`}
+                </button>
+              </th>
               {showInvoice && (
                 <td>
                   <Link href={`/facturas/${encodeURIComponent(item.factura)}`}>{item.factura}</Link>
@@ -84,20 +112,26 @@ export function ReturnsTable<Row extends ReturnView = ReturnView>({
                 </td>
               )}
               {extraColumns?.map((column) => <td key={column.header}>{column.cell(item)}</td>)}
-              <td>{item.conceptoDescripcion}</td>
-              <td>{date(item.fecha)}</td>
+              {!narrow && <td>{item.conceptoDescripcion}</td>}
+              <td class="fecha">
+                {date(item.fecha)}
+                {narrow && <span class="detalle debajo">{item.conceptoDescripcion}</span>}
+              </td>
               <td>
                 <StateTag state={item.estado} label={RETURN_STATES[item.estado]} />
                 {item.motivo && <span class="detalle"> {item.motivo}</span>}
                 {item.estado === 'approved' && item.fechaProcesado && <span class="detalle"> {dateTime(`${item.fechaProcesado.slice(0, 10)} ${item.horaProcesado ?? ''}`)}</span>}
+                {narrow && <span class="detalle debajo">por {item.registradaPor}</span>}
               </td>
               <td class="num">
                 <Money amount={item.total} />
               </td>
-              <td>
-                {item.registradaPor}
-                <span class="detalle"> {dateTime(item.registradaEn)}</span>
-              </td>
+              {!narrow && (
+                <td>
+                  {item.registradaPor}
+                  <span class="detalle"> {dateTime(item.registradaEn)}</span>
+                </td>
+              )}
               {supervisor && (
                 <td class="acciones-fila">
                   {item.sin_acciones && <span class="detalle">{item.sin_acciones}</span>}
@@ -119,8 +153,30 @@ export function ReturnsTable<Row extends ReturnView = ReturnView>({
                 </td>
               )}
             </tr>
-          ))}
+            {open && (
+              <tr class="lineas-en-fila">
+                <td colSpan={columns}>
+                  <ReturnLines lines={item.lineas} total={item.total} caption={`Líneas de la devolución ${item.id} · registrada por ${item.registradaPor} el ${dateTime(item.registradaEn)}`} />
+                </td>
+              </tr>
+            )}
+            </Fragment>
+            )
+          })}
         </tbody>
+        {totals && (
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={(selection ? 1 : 0) + 1 + (showInvoice ? 1 : 0) + (extraColumns?.length ?? 0) + (narrow ? 2 : 3)} class="num">
+                Total de lo filtrado ({totals.count === 1 ? '1 devolución' : `${quantity(totals.count)} devoluciones`})
+              </th>
+              <td class="num">
+                <Money amount={totals.amount} />
+              </td>
+              {(narrow ? 0 : 1) + (supervisor ? 1 : 0) > 0 && <td colSpan={(narrow ? 0 : 1) + (supervisor ? 1 : 0)} />}
+            </tr>
+          </tfoot>
+        )}
       </table>
       {decision && (
         <DecisionDialog
@@ -137,7 +193,7 @@ export function ReturnsTable<Row extends ReturnView = ReturnView>({
   )
 }
 
-function DecisionDialog({ decision, onDone, onCancel }: { decision: Decision; onDone: (text: string) => void; onCancel: () => void }) {
+export function DecisionDialog({ decision, onDone, onCancel }: { decision: Decision; onDone: (text: string) => void; onCancel: () => void }) {
   const { kind, item } = decision
   const amount = <Money amount={item.total} />
   if (kind === 'aprobar') {

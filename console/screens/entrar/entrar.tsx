@@ -17,6 +17,10 @@ export function LoginScreen() {
   }, [])
   const submit = async (event: Event) => {
     event.preventDefault()
+    if (usuario.trim() === '' || contrasena === '') {
+      setError({ message: usuario.trim() === '' ? 'Escriba su usuario.' : 'Escriba su contraseña.' } as ApiError)
+      return
+    }
     setBusy(true)
     setError(null)
     try {
@@ -31,7 +35,7 @@ export function LoginScreen() {
   }
   return (
     <main class="entrada" id="contenido">
-      <form class="tarjeta" onSubmit={submit} aria-labelledby="titulo-entrar">
+      <form class="tarjeta" onSubmit={submit} aria-labelledby="titulo-entrar" noValidate>
         <h1 id="titulo-entrar">Consola del almacén</h1>
         <p class="subtitulo">Entre con su usuario personal.</p>
         {sessionEnded.value && error === null && (

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks'
 import { Link, useSearch } from 'wouter-preact'
 import { api } from '../../api/client.ts'
-import type { InvoiceView } from '../../api/types.ts'
-import { date, dateTime, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE, quantity } from '../../format.ts'
+import type { InvoiceLine, InvoiceView } from '../../api/types.ts'
+import { useNarrow } from '../../ui/screen.ts'
+import { boxesAndUnits, date, dateTime, isBoxLine, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE, quantity, unitsText } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
 import { BackLink, ErrorNote, Loading, Money, Notice, Page, StateTag } from '../../ui/components.tsx'
 import { useLoad } from '../../ui/data.ts'
@@ -54,8 +55,29 @@ export function InvoiceScreen({ nfactura }: { nfactura: string }) {
   )
 }
 
+/** How a line is sold: `Caja de 60`, or the supplier's unit. */
+function unitName(line: InvoiceLine): string {
+  return line.uniVenta === 'CJ' ? `Caja de ${quantity(line.factorConversion)}` : (line.uniVenta ?? '—')
+}
+
+/**
+ * A quantity of a line as the warehouse counts it: boxes and loose units on a box line (`8 cajas +
+ * 55 unid.`, with the units total beside it), units otherwise.
+ */
+export function LineQuantity({ units, line }: { units: number; line: Pick<InvoiceLine, 'uniVenta' | 'factorConversion'> }) {
+  // Less than a box is said in units alone.
+  if (!isBoxLine(line.uniVenta, line.factorConversion) || units < line.factorConversion) return <>{unitsText(units)}</>
+  return (
+    <>
+      {boxesAndUnits(units, line.factorConversion)}{' '}
+      <span class="detalle">{unitsText(units)}</span>
+    </>
+  )
+}
+
 function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => void }) {
   const [showOriginal, setShowOriginal] = useState(false)
+  const narrow = useNarrow()
   const route = originalField(invoice.original, 'NumeroRuta', 'Ruta')
   const seller = originalField(invoice.original, 'Vendedor', 'NombreVendedor', 'VendedorId')
   const address = originalField(invoice.original, 'Direccion', 'DireccionCliente')
@@ -129,13 +151,13 @@ function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => 
       </dl>
       <section aria-labelledby="lineas-factura">
         <h2 id="lineas-factura">Líneas</h2>
-        <table>
+        <table class="lineas-factura">
           <thead>
             <tr>
               <th scope="col" class="num">Línea</th>
               <th scope="col">Producto</th>
-              <th scope="col">Unidad</th>
-              <th scope="col" class="num">Unidades enviadas</th>
+              {!narrow && <th scope="col">Unidad</th>}
+              <th scope="col" class="num">Enviadas</th>
               <th scope="col" class="num">Devueltas (pendientes y aprobadas)</th>
               <th scope="col" class="num">Disponibles</th>
               <th scope="col" class="num">Total</th>
@@ -146,12 +168,18 @@ function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => 
               <tr key={line.numeroLinea}>
                 <td class="num">{line.numeroLinea}</td>
                 <td>
-                  {line.producto} <span class="detalle">{line.productoId}</span>
+                  {line.producto} <span class="detalle">{line.productoId}{narrow ? ` · ${unitName(line)}` : ''}</span>
                 </td>
-                <td>{line.uniVenta === 'CJ' ? `Caja de ${quantity(line.factorConversion)}` : (line.uniVenta ?? '—')}</td>
-                <td class="num">{quantity(line.unidades)}</td>
-                <td class="num">{quantity(line.devueltas)}</td>
-                <td class="num">{quantity(line.disponibles)}</td>
+                {!narrow && <td>{unitName(line)}</td>}
+                <td class="num">
+                  <LineQuantity units={line.unidades} line={line} />
+                </td>
+                <td class="num">
+                  <LineQuantity units={line.devueltas} line={line} />
+                </td>
+                <td class="num">
+                  <LineQuantity units={line.disponibles} line={line} />
+                </td>
                 <td class="num">
                   <Money amount={line.total} />
                 </td>

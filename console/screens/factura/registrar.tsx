@@ -4,7 +4,8 @@ import { useLocation } from 'wouter-preact'
 import { lineAmountCents, returnedUnits, toMilliUnits } from '../../../src/shared/quantities.ts'
 import { api, type ApiError } from '../../api/client.ts'
 import type { InvoiceLine, InvoiceView, Reason } from '../../api/types.ts'
-import { date, money, quantity } from '../../format.ts'
+import { date, lineQuantityText, money, quantity } from '../../format.ts'
+import { LineQuantity } from './factura.tsx'
 import { isSupervisor, serverToday } from '../../session.ts'
 import { BackLink, DateField, ErrorNote, Field, Loading, Page } from '../../ui/components.tsx'
 import { asApiError, useLoad } from '../../ui/data.ts'
@@ -46,10 +47,10 @@ function allOf(line: InvoiceLine): Entry {
   return { cajas: '', unidades: line.disponibles > 0 ? String(line.disponibles) : '' }
 }
 
-/** The line a refusal names (`Línea #2 (NumeroLinea 7)`), or null for a refusal of the whole return. */
-export function lineOfMessage(message: string): number | null {
-  const match = /NumeroLinea (\d+)/.exec(message)
-  return match ? Number(match[1]) : null
+/** The line a refusal names (the answer's `linea`), or null for a refusal of the whole return. */
+export function lineOfRefusal(failure: ApiError): number | null {
+  const line = failure.body?.linea
+  return typeof line === 'number' ? line : null
 }
 
 /** Registrar devolución: every line of the invoice with boxes and units, live amounts, one concepto and date. */
@@ -119,6 +120,15 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
       setError({ failure: { message: 'Elija el concepto de la devolución.' } as ApiError, line: null })
       return
     }
+    const unwhole = invoice.lineas.find((line) => [entryOf(line).cajas, entryOf(line).unidades].some((text) => text.trim() !== '' && !/^[0-9]+$/.test(text.trim())))
+    if (unwhole) {
+      setError({ failure: { message: `Línea ${unwhole.numeroLinea}, ${unwhole.producto}: escriba cajas y unidades como números enteros, sin signos ni decimales.` } as ApiError, line: unwhole.numeroLinea })
+      return
+    }
+    if (fecha === '') {
+      setError({ failure: { message: 'Escriba la fecha de la devolución, como 22/11/2026.' } as ApiError, line: null })
+      return
+    }
     setBusy(true)
     setError(null)
     try {
@@ -135,13 +145,13 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
       navigate(`/facturas/${encodeURIComponent(invoice.factura)}?registrada=${created.id}`)
     } catch (failure) {
       const apiError = asApiError(failure)
-      setError({ failure: apiError, line: lineOfMessage(apiError.message) })
+      setError({ failure: apiError, line: lineOfRefusal(apiError) })
       setBusy(false)
     }
   }
 
   return (
-    <form ref={formRef} onSubmit={submit} class="formulario-devolucion" aria-label="Registrar devolución">
+    <form ref={formRef} onSubmit={submit} class="formulario-devolucion" aria-label="Registrar devolución" noValidate>
       <div class="filtros">
         <Field label="Concepto">
           {(id) => (
@@ -200,7 +210,9 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
                       {line.total < 0 && ' · descuento (total negativo): no admite devoluciones'}
                     </span>
                   </td>
-                  <td class="num">{quantity(line.disponibles)}</td>
+                  <td class="num">
+                    <LineQuantity units={line.disponibles} line={line} />
+                  </td>
                   <td class="num">
                     <input
                       type="number"
@@ -240,7 +252,7 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
                 {(lineError || over) && (
                   <tr class="fila-problema">
                     <td colSpan={7} id={problemId} role="alert">
-                      {lineError ?? `Son ${quantity(units)} unidades y solo hay ${quantity(line.disponibles)} disponibles en esta línea.`}
+                      {lineError ?? `Son ${lineQuantityText(units, line.uniVenta, factor)} y solo hay ${lineQuantityText(line.disponibles, line.uniVenta, factor)} disponibles en esta línea.`}
                     </td>
                   </tr>
                 )}

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { BatchView } from '../../api/types.ts'
-import { BATCH_STATES, count, date, dateTime, quantity, time } from '../../format.ts'
+import { BATCH_STATES, count, date, dateTime, money, quantity, time } from '../../format.ts'
 import { currentUser, isSupervisor, serverToday } from '../../session.ts'
 import { Empty, ErrorNote, Loading, Page, StateTag } from '../../ui/components.tsx'
 import { useLoad } from '../../ui/data.ts'
@@ -41,28 +41,48 @@ export function HomeScreen() {
             <div class="cifras">
               <Figure
                 label="Devoluciones por aprobar"
-                value={summary.devoluciones_pendientes}
+                value={quantity(summary.devoluciones_pendientes)}
                 href="/devoluciones?estado=pending"
                 detail={summary.devoluciones_pendientes > 0 ? (supervisor ? 'Apruébelas o rechácelas' : 'Las aprueba un supervisor') : 'Nada pendiente'}
               />
               <Figure
+                label="Importe por aprobar"
+                value={money(summary.devoluciones_pendientes_importe)}
+                money
+                href="/devoluciones?estado=pending"
+                detail={summary.devoluciones_pendientes === 0 ? 'Ninguna devolución pendiente' : `Suma de ${count(summary.devoluciones_pendientes, 'devolución pendiente', 'devoluciones pendientes')}`}
+              />
+              <Figure
+                label="Facturado hoy"
+                value={money(summary.recibido_hoy.importe)}
+                money
+                href="/manifiestos"
+                detail={`${count(summary.recibido_hoy.facturas, 'factura recibida', 'facturas recibidas')} hoy en sus almacenes`}
+              />
+              <Figure
                 label="Manifiestos abiertos"
-                value={summary.manifiestos_abiertos.cantidad}
+                value={quantity(summary.manifiestos_abiertos.cantidad)}
                 href="/manifiestos"
                 detail={oldest === null ? 'Ninguno abierto' : `El más antiguo: ${oldest.numero}, ${oldest.dias === 0 ? 'de hoy' : `de hace ${count(oldest.dias, 'día')}`}`}
               />
               {summary.conflictos_pendientes !== null && (
-                <Figure label="Conflictos por decidir" value={summary.conflictos_pendientes} href="/conflictos" detail={summary.conflictos_pendientes > 0 ? 'Facturas retenidas para revisión' : 'Ninguno pendiente'} alert={summary.conflictos_pendientes > 0} />
+                <Figure label="Conflictos por decidir" value={quantity(summary.conflictos_pendientes)} href="/conflictos" detail={summary.conflictos_pendientes > 0 ? 'Facturas retenidas para revisión' : 'Ninguno pendiente'} alert={summary.conflictos_pendientes > 0} />
               )}
               {supervisor && (
-                <Figure label="Posibles re-emisiones" value={summary.reemisiones_pendientes} href="/conflictos#reemisiones" detail={summary.reemisiones_pendientes > 0 ? 'Revise si son copias' : 'Ninguna pendiente'} alert={summary.reemisiones_pendientes > 0} />
+                <Figure label="Posibles re-emisiones" value={quantity(summary.reemisiones_pendientes)} href="/conflictos#reemisiones" detail={summary.reemisiones_pendientes > 0 ? 'Revise si son copias' : 'Ninguna pendiente'} alert={summary.reemisiones_pendientes > 0} />
               )}
               {summary.lotes && (
                 <Figure
-                  label="Lotes recibidos hoy"
-                  value={summary.lotes.cantidad}
+                  label={user.almacenes === 'todos' ? 'Lotes recibidos hoy' : 'Lotes de hoy de sus almacenes'}
+                  value={quantity(user.almacenes === 'todos' ? summary.lotes.cantidad : summary.lotes.de_sus_almacenes)}
                   href={`/lotes?fecha=${summary.fecha}`}
-                  detail={failed.length > 0 ? count(failed.length, 'fallido') : `${quantity(summary.lotes.resumen.insertadas)} facturas nuevas`}
+                  detail={
+                    failed.length > 0
+                      ? count(failed.length, 'fallido')
+                      : user.almacenes === 'todos'
+                        ? `${quantity(summary.lotes.resumen.insertadas)} facturas nuevas`
+                        : `Trajeron facturas de ${user.almacenes.join(', ')}; ${count(summary.lotes.cantidad, 'lote', 'lotes')} en total`
+                  }
                   alert={failed.length > 0}
                 />
               )}
@@ -97,7 +117,13 @@ export function HomeScreen() {
                 </ul>
               </section>
             )}
-            {summary.lotes && batches && <TodayBatches batches={batches} total={summary.lotes.resumen} />}
+            {summary.lotes && batches && (
+              <TodayBatches
+                batches={user.almacenes === 'todos' ? batches : batches.filter((batch) => batch.facturas_de_sus_almacenes > 0 || batch.estado === 'failed')}
+                total={summary.lotes.resumen}
+                mine={user.almacenes !== 'todos'}
+              />
+            )}
           </>
         )
       })()}
@@ -105,9 +131,9 @@ export function HomeScreen() {
   )
 }
 
-function Figure({ label, value, href, detail, alert }: { label: string; value: number; href: string; detail: ComponentChildren; alert?: boolean }) {
+function Figure({ label, value, href, detail, alert, money: isMoney }: { label: string; value: string; href: string; detail: ComponentChildren; alert?: boolean; money?: boolean }) {
   return (
-    <Link href={href} class={alert ? 'cifra alerta' : 'cifra'}>
+    <Link href={href} class={`cifra${alert ? ' alerta' : ''}${isMoney ? ' dinero' : ''}`}>
       <span class="cifra-numero">{value}</span>
       <span class="cifra-nombre">{label}</span>
       <span class="cifra-detalle">{detail}</span>
@@ -115,18 +141,20 @@ function Figure({ label, value, href, detail, alert }: { label: string; value: n
   )
 }
 
-function TodayBatches({ batches, total }: { batches: BatchView[]; total: BatchSummary }) {
+function TodayBatches({ batches, total, mine }: { batches: BatchView[]; total: BatchSummary; mine: boolean }) {
   return (
     <section aria-labelledby="lotes-hoy">
-      <h2 id="lotes-hoy">Lotes de hoy</h2>
+      <h2 id="lotes-hoy">{mine ? 'Lotes de hoy con facturas de sus almacenes' : 'Lotes de hoy'}</h2>
       {batches.length === 0 ? (
-        <Empty>Hoy no llegó ningún lote del proveedor. Si esperaba uno, consulte con el proveedor o revise Lotes de otros días.</Empty>
+        <Empty>{mine ? 'Hoy no llegó ningún lote con facturas de sus almacenes.' : 'Hoy no llegó ningún lote del proveedor.'} Si esperaba uno, consulte con el proveedor o revise Lotes de otros días.</Empty>
       ) : (
         <table>
           <thead>
             <tr>
               <th scope="col">Recibido</th>
               <th scope="col">Estado</th>
+              <th scope="col">Manifiestos</th>
+              {mine && <th scope="col" class="num">De sus almacenes</th>}
               <th scope="col" class="num">Recibidas</th>
               <th scope="col" class="num">Insertadas</th>
               <th scope="col" class="num">Sin cambios</th>
@@ -146,11 +174,15 @@ function TodayBatches({ batches, total }: { batches: BatchView[]; total: BatchSu
                     <StateTag state={batch.estado} label={BATCH_STATES[batch.estado]} />
                     {batch.fallo && <span class="detalle"> {batch.fallo}</span>}
                   </td>
-                  <td class="num">{summary.recibidas ?? batch.facturas}</td>
-                  <td class="num">{summary.insertadas ?? '—'}</td>
-                  <td class="num">{summary.sin_cambios ?? '—'}</td>
-                  <td class="num">{summary.pendientes_revision ?? '—'}</td>
-                  <td class="num">{summary.rechazadas ?? '—'}</td>
+                  <td>
+                    <ManifestLinks numbers={batch.manifiestos} />
+                  </td>
+                  {mine && <td class="num">{quantity(batch.facturas_de_sus_almacenes)}</td>}
+                  <td class="num">{quantity(summary.recibidas ?? batch.facturas)}</td>
+                  <td class="num">{counted(summary.insertadas)}</td>
+                  <td class="num">{counted(summary.sin_cambios)}</td>
+                  <td class="num">{counted(summary.pendientes_revision)}</td>
+                  <td class="num">{counted(summary.rechazadas)}</td>
                 </tr>
               )
             })}
@@ -158,19 +190,36 @@ function TodayBatches({ batches, total }: { batches: BatchView[]; total: BatchSu
           {batches.length > 1 && (
             <tfoot>
               <tr>
-                <th scope="row" colSpan={2}>
-                  Total del día
+                <th scope="row" colSpan={mine ? 4 : 3}>
+                  Total del día (todos los almacenes)
                 </th>
-                <td class="num">{total.recibidas}</td>
-                <td class="num">{total.insertadas}</td>
-                <td class="num">{total.sin_cambios}</td>
-                <td class="num">{total.pendientes_revision}</td>
-                <td class="num">{total.rechazadas}</td>
+                <td class="num">{counted(total.recibidas)}</td>
+                <td class="num">{counted(total.insertadas)}</td>
+                <td class="num">{counted(total.sin_cambios)}</td>
+                <td class="num">{counted(total.pendientes_revision)}</td>
+                <td class="num">{counted(total.rechazadas)}</td>
               </tr>
             </tfoot>
           )}
         </table>
       )}
     </section>
+  )
+}
+
+const counted = (value: number | undefined) => (value === undefined ? '—' : quantity(value))
+
+/** The manifests a batch brought, each a link. */
+export function ManifestLinks({ numbers }: { numbers: string[] }) {
+  if (numbers.length === 0) return <span class="tenue">—</span>
+  return (
+    <>
+      {numbers.map((numero, index) => (
+        <span key={numero}>
+          {index > 0 && ', '}
+          <Link href={`/manifiestos/${numero}`}>{numero}</Link>
+        </span>
+      ))}
+    </>
   )
 }

@@ -5,6 +5,8 @@ import { BATCH_STATES, date, dateTime, quantity } from '../../format.ts'
 import { serverToday } from '../../session.ts'
 import { BackLink, DateField, Empty, ErrorNote, Loading, Page, Pager, StateTag } from '../../ui/components.tsx'
 import { pageOf, useFilters, useLoad } from '../../ui/data.ts'
+import { useNarrow } from '../../ui/screen.ts'
+import { ManifestLinks } from '../inicio/inicio.tsx'
 
 type Summary = Partial<Record<'recibidas' | 'insertadas' | 'actualizadas' | 'sin_cambios' | 'pendientes_revision' | 'rechazadas', number>>
 
@@ -16,9 +18,10 @@ export function BatchesScreen() {
   const fecha = filters.fecha || serverToday.value
   const loaded = useLoad(() => api.batches.list(fecha), [fecha])
   const page = pageOf(loaded.data ?? [], Number(filters.pagina))
+  const narrow = useNarrow()
   return (
     <Page title="Lotes" subtitle="Envíos de facturas del sistema del proveedor, en orden de llegada.">
-      <form class="filtros" aria-label="Día de los lotes" onSubmit={(event) => event.preventDefault()}>
+      <form class="filtros" aria-label="Día de los lotes" noValidate onSubmit={(event) => event.preventDefault()}>
         <DateField label="Día de recepción" value={fecha} onChange={(value) => setFilters({ fecha: value }, { replace: true })} />
       </form>
       <ErrorNote error={loaded.error} />
@@ -28,19 +31,21 @@ export function BatchesScreen() {
         <Empty>El {date(fecha)} no llegó ningún lote. Elija otro día; si esperaba uno, consulte con el proveedor.</Empty>
       ) : (
         <>
+          <Pager where="arriba" page={page.page} pages={page.pages} onPage={(value) => setFilters({ pagina: String(value) })} />
           <table>
             <thead>
               <tr>
                 <th scope="col">Recibido</th>
                 <th scope="col">Estado</th>
-                <th scope="col" class="num">Respuesta</th>
+                <th scope="col">Manifiestos</th>
+                {!narrow && <th scope="col" class="num">Respuesta</th>}
                 <th scope="col" class="num">Facturas</th>
                 <th scope="col" class="num">Insertadas</th>
                 <th scope="col" class="num">Actualizadas</th>
                 <th scope="col" class="num">Sin cambios</th>
                 <th scope="col" class="num">Retenidas</th>
                 <th scope="col" class="num">Rechazadas</th>
-                <th scope="col">Enviado desde</th>
+                {!narrow && <th scope="col">Enviado desde</th>}
               </tr>
             </thead>
             <tbody>
@@ -54,28 +59,35 @@ export function BatchesScreen() {
                     <td>
                       <StateTag state={batch.estado} label={BATCH_STATES[batch.estado]} />
                     </td>
-                    <td class="num">{batch.http_status ?? '—'}</td>
-                    <td class="num">{quantity(batch.facturas)}</td>
-                    <td class="num">{summary.insertadas ?? '—'}</td>
-                    <td class="num">{summary.actualizadas ?? '—'}</td>
-                    <td class="num">{summary.sin_cambios ?? '—'}</td>
-                    <td class="num">{summary.pendientes_revision ?? '—'}</td>
-                    <td class="num">{summary.rechazadas ?? '—'}</td>
                     <td>
-                      {batch.ip}
-                      <span class="detalle"> clave {batch.clave || '—'}</span>
+                      <ManifestLinks numbers={batch.manifiestos} />
                     </td>
+                    {!narrow && <td class="num">{batch.http_status ?? '—'}</td>}
+                    <td class="num">{quantity(batch.facturas)}</td>
+                    <td class="num">{counted(summary.insertadas)}</td>
+                    <td class="num">{counted(summary.actualizadas)}</td>
+                    <td class="num">{counted(summary.sin_cambios)}</td>
+                    <td class="num">{counted(summary.pendientes_revision)}</td>
+                    <td class="num">{counted(summary.rechazadas)}</td>
+                    {!narrow && (
+                      <td>
+                        {batch.ip}
+                        <span class="detalle"> clave {batch.clave || '—'}</span>
+                      </td>
+                    )}
                   </tr>
                 )
               })}
             </tbody>
           </table>
-          <Pager page={page.page} pages={page.pages} onPage={(value) => setFilters({ pagina: String(value) })} />
+          <Pager where="abajo" page={page.page} pages={page.pages} onPage={(value) => setFilters({ pagina: String(value) })} />
         </>
       )}
     </Page>
   )
 }
+
+const counted = (value: number | undefined) => (value === undefined ? '—' : quantity(value))
 
 /** One batch: its answer, who sent it, and the body as it arrived. */
 export function BatchScreen({ uuid }: { uuid: string }) {
@@ -110,6 +122,12 @@ export function BatchScreen({ uuid }: { uuid: string }) {
             <div>
               <dt>Facturas</dt>
               <dd class="num">{quantity(batch.facturas)}</dd>
+            </div>
+            <div>
+              <dt>Manifiestos que trajo</dt>
+              <dd>
+                <ManifestLinks numbers={batch.manifiestos} />
+              </dd>
             </div>
             <div>
               <dt>Dirección IP</dt>

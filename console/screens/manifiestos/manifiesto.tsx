@@ -2,14 +2,15 @@ import { useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { ManifestDetail } from '../../api/types.ts'
-import { date, dateTime, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE } from '../../format.ts'
+import { date, dateTime, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE, quantity } from '../../format.ts'
+import { useNarrow } from '../../ui/screen.ts'
 import { isSupervisor } from '../../session.ts'
-import { ActionDialog, BackLink, DateField, Empty, ErrorNote, Field, Loading, Money, Notice, Page, Pager, StateTag } from '../../ui/components.tsx'
+import { ActionDialog, BackLink, DateField, Empty, ErrorNote, Field, Loading, Money, Notice, Page, Pager, SortHeader, StateTag } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { History } from '../auditoria/historial.tsx'
 import { Deadline } from './plazo.tsx'
 
-const DEFAULTS = { q: '', almacen: '', pagina: '1' }
+const DEFAULTS = { q: '', almacen: '', orden: 'llegada', pagina: '1' }
 
 /** One manifest: its invoices (searchable), totals, returns window, Cerrar / Reabrir and its history. */
 export function ManifestScreen({ numero }: { numero: string }) {
@@ -57,10 +58,10 @@ export function ManifestScreen({ numero }: { numero: string }) {
       {loaded.loading && !manifest && <Loading what="el manifiesto" />}
       {manifest && (
         <>
-          <dl class="resumen">
+          <dl class="resumen compacto">
             <div>
               <dt>Facturas</dt>
-              <dd class="num">{manifest.total_facturas}</dd>
+              <dd class="num">{quantity(manifest.total_facturas)}</dd>
             </div>
             <div>
               <dt>Total</dt>
@@ -76,7 +77,7 @@ export function ManifestScreen({ numero }: { numero: string }) {
             </div>
             <div>
               <dt>Devoluciones (pendientes y aprobadas)</dt>
-              <dd class="num">{manifest.devoluciones.cantidad}</dd>
+              <dd class="num">{quantity(manifest.devoluciones.cantidad)}</dd>
             </div>
             <div>
               <dt>Plazo de devoluciones</dt>
@@ -151,17 +152,24 @@ function ExtendDialog({ manifest, onDone, onCancel }: { manifest: ManifestDetail
 function Invoices({ manifest }: { manifest: ManifestDetail }) {
   const [filters, setFilters] = useFilters(DEFAULTS)
   const search = filters.q.trim()
+  const order = (['llegada', 'total', '-total', 'fecha', '-fecha'] as const).find((value) => value === filters.orden) ?? 'llegada'
+  const narrow = useNarrow()
   const loaded = useLoad(
-    () => api.manifests.invoices(manifest.numero, { ...(search ? { buscar: search } : {}), ...(filters.almacen ? { almacen: filters.almacen } : {}), pagina: filters.pagina }),
-    [manifest, search, filters.almacen, filters.pagina],
+    () => api.manifests.invoices(manifest.numero, { ...(search ? { buscar: search } : {}), ...(filters.almacen ? { almacen: filters.almacen } : {}), orden: order, pagina: filters.pagina }),
+    [manifest, search, filters.almacen, order, filters.pagina],
   )
   const warehouses = [...new Set(manifest.facturas.map((invoice) => invoice.almacen))].sort()
   const page = loaded.data
+  const pager = (where: 'arriba' | 'abajo') =>
+    page && <Pager where={where} page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de facturas" />
+  const sorting = { order, onOrder: (orden: string) => setFilters({ orden }) }
   return (
     <section aria-labelledby="facturas-manifiesto">
-      <h2 id="facturas-manifiesto">Facturas</h2>
-      <form class="filtros" role="search" aria-label="Buscar facturas del manifiesto" onSubmit={(event) => event.preventDefault()}>
-        <Field label="Buscar factura, cliente o ruta" hint="Número de factura, nombre o código del cliente, o número de ruta">
+      <h2 id="facturas-manifiesto" class="oculto">
+        Facturas
+      </h2>
+      <form class="filtros compactos" role="search" aria-label="Buscar facturas del manifiesto" noValidate onSubmit={(event) => event.preventDefault()}>
+        <Field label="Buscar factura, cliente o ruta" hint="Número, cliente, código, RTN o ruta; sin tildes, en cualquier orden" wide>
           {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
         </Field>
         {warehouses.length > 1 && (
@@ -178,6 +186,7 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
             )}
           </Field>
         )}
+        {pager('arriba')}
       </form>
       <ErrorNote error={loaded.error} />
       {loaded.loading && !page ? (
@@ -186,15 +195,16 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
         loaded.error === null && <Empty>Ninguna factura coincide con la búsqueda. Pruebe con parte del nombre del cliente, del número de factura o de la ruta.</Empty>
       ) : (
         <>
-          <table aria-busy={loaded.loading}>
+          <table aria-busy={loaded.loading} class="facturas-manifiesto">
+            <caption class="oculto">Facturas del manifiesto {manifest.numero}</caption>
             <thead>
               <tr>
                 <th scope="col">Factura</th>
                 <th scope="col">Cliente</th>
-                <th scope="col">Ruta</th>
-                <th scope="col">Almacén</th>
-                <th scope="col">Fecha</th>
-                <th scope="col" class="num">Total</th>
+                {!narrow && <th scope="col">Ruta</th>}
+                {!narrow && <th scope="col">Almacén</th>}
+                <SortHeader label="Fecha" field="fecha" order={order} onOrder={sorting.onOrder} defaultOrder="llegada" />
+                <SortHeader label="Total" field="total" numeric order={order} onOrder={sorting.onOrder} defaultOrder="llegada" />
                 <th scope="col" class="num">Devoluciones aprobadas</th>
                 <th scope="col">Observaciones</th>
               </tr>
@@ -207,11 +217,15 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
                   </th>
                   <td>
                     {invoice.cliente}
-                    <span class="detalle"> {invoice.clienteid}</span>
+                    <span class="detalle">
+                      {' '}
+                      {invoice.clienteid}
+                      {narrow && ` · ruta ${invoice.ruta?.trim() || '—'} · ${invoice.almacen}`}
+                    </span>
                   </td>
-                  <td>{invoice.ruta?.trim() || '—'}</td>
-                  <td>{invoice.almacen}</td>
-                  <td>{date(invoice.fecha_factura)}</td>
+                  {!narrow && <td>{invoice.ruta?.trim() || '—'}</td>}
+                  {!narrow && <td>{invoice.almacen}</td>}
+                  <td class="fecha">{date(invoice.fecha_factura)}</td>
                   <td class="num">
                     <Money amount={invoice.total} />
                   </td>
@@ -226,9 +240,22 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
                 </tr>
               ))}
             </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={narrow ? 3 : 5} class="num">
+                  Total de lo filtrado ({page.total === 1 ? '1 factura' : `${quantity(page.total)} facturas`})
+                </th>
+                <td class="num">
+                  <Money amount={page.totales.importe} />
+                </td>
+                <td class="num">
+                  <Money amount={page.totales.devoluciones_aprobadas} />
+                </td>
+                <td />
+              </tr>
+            </tfoot>
           </table>
-          <p class="pie-tabla">{page.total === 1 ? '1 factura' : `${page.total} facturas`}</p>
-          <Pager page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de facturas" />
+          {pager('abajo')}
         </>
       )}
     </section>

@@ -1,12 +1,13 @@
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
-import { date, MANIFEST_STATES } from '../../format.ts'
-import { DateField, Empty, ErrorNote, Field, Loading, Money, Page, Pager, StateTag, Tabs } from '../../ui/components.tsx'
+import { date, MANIFEST_STATES, quantity } from '../../format.ts'
+import { useNarrow } from '../../ui/screen.ts'
+import { DateField, Empty, ErrorNote, Field, Loading, Money, Page, Pager, SortHeader, StateTag, Tabs } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { Deadline } from './plazo.tsx'
 
-const DEFAULTS = { estado: 'imported', q: '', desde: '', hasta: '', almacen: '', pagina: '1' }
+const DEFAULTS = { estado: 'imported', q: '', desde: '', hasta: '', almacen: '', orden: 'reciente', pagina: '1' }
 
 /** Manifiestos: open or closed, by number, arrival date and warehouse, newest first, a page at a time. */
 export function ManifestsScreen() {
@@ -14,6 +15,8 @@ export function ManifestsScreen() {
   const estado = filters.estado === 'closed' ? 'closed' : 'imported'
   const number = filters.q.trim()
   const numberProblem = number !== '' && !/^[0-9]{1,20}$/.test(number)
+  const order = (['reciente', 'antiguo', 'total', '-total'] as const).find((value) => value === filters.orden) ?? 'reciente'
+  const narrow = useNarrow()
   const loaded = useLoad(
     () =>
       api.manifests.page({
@@ -22,9 +25,10 @@ export function ManifestsScreen() {
         ...(filters.desde ? { desde: filters.desde } : {}),
         ...(filters.hasta ? { hasta: filters.hasta } : {}),
         ...(filters.almacen ? { almacen: filters.almacen } : {}),
+        orden: order,
         pagina: filters.pagina,
       }),
-    [estado, number, numberProblem, filters.desde, filters.hasta, filters.almacen, filters.pagina],
+    [estado, number, numberProblem, filters.desde, filters.hasta, filters.almacen, order, filters.pagina],
   )
   const page = loaded.data
   const tab = (value: string) => `/manifiestos${value === 'imported' ? '' : `?estado=${value}`}`
@@ -38,7 +42,7 @@ export function ManifestsScreen() {
           { label: 'Cerrados', href: tab('closed'), current: estado === 'closed' },
         ]}
       />
-      <form class="filtros" role="search" aria-label="Buscar manifiestos" onSubmit={(event) => event.preventDefault()}>
+      <form class="filtros" role="search" aria-label="Buscar manifiestos" noValidate onSubmit={(event) => event.preventDefault()}>
         <Field label="Número de manifiesto" hint={numberProblem ? 'Solo dígitos, por ejemplo 905112' : 'El número o su comienzo'}>
           {(id, hint) => <input id={id} type="search" inputMode="numeric" aria-describedby={hint} aria-invalid={numberProblem} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
         </Field>
@@ -61,18 +65,19 @@ export function ManifestsScreen() {
         )
       ) : (
         <>
-          <table aria-busy={loaded.loading}>
+          <Pager where="arriba" page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de manifiestos" />
+          <table aria-busy={loaded.loading} class="lista-manifiestos">
             <caption class="oculto">Manifiestos {estado === 'imported' ? 'abiertos' : 'cerrados'}</caption>
             <thead>
               <tr>
                 <th scope="col">Manifiesto</th>
-                <th scope="col">Ingreso</th>
-                <th scope="col">Almacenes</th>
-                <th scope="col">Estado</th>
+                <SortHeader label="Ingreso" field="fecha" order={order === 'reciente' ? '-fecha' : order === 'antiguo' ? 'fecha' : ''} onOrder={(next) => setFilters({ orden: next === 'fecha' ? 'antiguo' : 'reciente' })} defaultOrder="reciente" />
+                {!narrow && <th scope="col">Almacenes</th>}
+                {!narrow && <th scope="col">Estado</th>}
                 <th scope="col" class="num">Facturas</th>
-                <th scope="col" class="num">Total</th>
+                <SortHeader label="Total" field="total" numeric order={order} onOrder={(orden) => setFilters({ orden })} defaultOrder="reciente" />
                 <th scope="col" class="num">Devoluciones aprobadas</th>
-                <th scope="col" class="num">Conflictos</th>
+                {!narrow && <th scope="col" class="num">Conflictos</th>}
                 <th scope="col">Plazo de devoluciones</th>
               </tr>
             </thead>
@@ -81,29 +86,56 @@ export function ManifestsScreen() {
                 <tr key={manifest.numero}>
                   <th scope="row">
                     <Link href={`/manifiestos/${manifest.numero}`}>{manifest.numero}</Link>
+                    {narrow && (
+                      <span class="detalle">
+                        {manifest.almacenes.join(', ')}
+                        {manifest.conflictos_pendientes > 0 && (
+                          <>
+                            {' '}
+                            <StateTag state="conflicto" label={manifest.conflictos_pendientes === 1 ? '1 conflicto' : `${quantity(manifest.conflictos_pendientes)} conflictos`} />
+                          </>
+                        )}
+                      </span>
+                    )}
                   </th>
-                  <td>{date(manifest.fecha_ingreso)}</td>
-                  <td>{manifest.almacenes.join(', ')}</td>
-                  <td>
-                    <StateTag state={manifest.estado} label={MANIFEST_STATES[manifest.estado]} />
-                  </td>
-                  <td class="num">{manifest.total_facturas}</td>
+                  <td class="fecha">{date(manifest.fecha_ingreso)}</td>
+                  {!narrow && <td>{manifest.almacenes.join(', ')}</td>}
+                  {!narrow && (
+                    <td>
+                      <StateTag state={manifest.estado} label={MANIFEST_STATES[manifest.estado]} />
+                    </td>
+                  )}
+                  <td class="num">{quantity(manifest.total_facturas)}</td>
                   <td class="num">
                     <Money amount={manifest.total_importe} />
                   </td>
                   <td class="num">
                     <Money amount={manifest.devoluciones.total_aprobado} />
                   </td>
-                  <td class="num">{manifest.conflictos_pendientes > 0 ? <StateTag state="conflicto" label={String(manifest.conflictos_pendientes)} /> : '0'}</td>
+                  {!narrow && <td class="num">{manifest.conflictos_pendientes > 0 ? <StateTag state="conflicto" label={quantity(manifest.conflictos_pendientes)} /> : '0'}</td>}
                   <td>
                     <Deadline manifest={manifest} />
                   </td>
                 </tr>
               ))}
             </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={narrow ? 2 : 4} class="num">
+                  Total de lo filtrado ({page.total === 1 ? '1 manifiesto' : `${quantity(page.total)} manifiestos`})
+                </th>
+                <td class="num">{quantity(page.totales.facturas)}</td>
+                <td class="num">
+                  <Money amount={page.totales.importe} />
+                </td>
+                <td class="num">
+                  <Money amount={page.totales.devoluciones_aprobadas} />
+                </td>
+                <td colSpan={narrow ? 1 : 2} />
+              </tr>
+            </tfoot>
           </table>
-          <p class="pie-tabla">{page.total === 1 ? '1 manifiesto' : `${page.total} manifiestos`}</p>
-          <Pager page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} />
+          <Pager where="abajo" page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de manifiestos" />
         </>
       )}
     </Page>

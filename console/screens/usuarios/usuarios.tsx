@@ -56,7 +56,7 @@ export function UsersScreen() {
                 <th scope="row">{user.usuario}</th>
                 <td>{user.nombre}</td>
                 <td>{ROLES[user.rol]}</td>
-                <td>{user.almacenes === 'todos' ? 'Todos' : user.almacenes.join(', ')}</td>
+                <td>{user.almacenes === 'todos' ? 'Todos los almacenes' : user.almacenes.join(', ')}</td>
                 <td>
                   {user.activo ? 'Activo' : 'Inactivo'}
                   {user.bloqueado_hasta && (
@@ -89,31 +89,33 @@ export function UsersScreen() {
   )
 }
 
-/** "OAC, oas" → ['OAC', 'OAS']; blank or "todos" → 'todos'. */
-export function warehousesOf(text: string): 'todos' | string[] {
-  const codes = [...new Set(text.split(/[\s,;]+/).map((code) => code.trim().toUpperCase()).filter(Boolean))]
-  return codes.length === 0 || (codes.length === 1 && codes[0] === 'TODOS') ? 'todos' : codes
-}
-
 function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (text: string) => void; onCancel: () => void }) {
   const [usuario, setUsuario] = useState(user?.usuario ?? '')
   const [nombre, setNombre] = useState(user?.nombre ?? '')
   const [rol, setRol] = useState<Role>(user?.rol ?? 'operador')
-  const [almacenes, setAlmacenes] = useState(user === null || user.almacenes === 'todos' ? '' : user.almacenes.join(', '))
+  // Ticked warehouses, or 'todos' for the explicit "Todos los almacenes"; none ticked is refused.
+  const [almacenes, setAlmacenes] = useState<'todos' | readonly string[]>(user === null ? [] : user.almacenes)
+  const configured = useLoad(() => api.warehouses(), [])
   const [activo, setActivo] = useState(user?.activo ?? true)
   const [contrasena, setContrasena] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | null>(null)
+  const everyWarehouse = rol === 'admin'
   const submit = async (event: Event) => {
     event.preventDefault()
+    if (!everyWarehouse && almacenes !== 'todos' && almacenes.length === 0) {
+      setError({ message: 'Elija al menos un almacén, o «Todos los almacenes»: un usuario sin almacén no vería nada.' } as ApiError)
+      return
+    }
+    const chosen = everyWarehouse || almacenes === 'todos' ? 'todos' : [...almacenes]
     setBusy(true)
     setError(null)
     try {
       if (user === null) {
-        await api.users.create({ usuario: usuario.trim(), nombre: nombre.trim(), rol, almacenes: warehousesOf(almacenes), contrasena })
+        await api.users.create({ usuario: usuario.trim(), nombre: nombre.trim(), rol, almacenes: chosen, contrasena })
         onDone(`Usuario ${usuario.trim()} creado. Dele su contraseña en persona; puede cambiarla en Mi cuenta.`)
       } else {
-        await api.users.change(user.usuario, { nombre: nombre.trim(), rol, almacenes: warehousesOf(almacenes), activo })
+        await api.users.change(user.usuario, { nombre: nombre.trim(), rol, almacenes: chosen, activo })
         onDone(`Usuario ${user.usuario} guardado.`)
       }
     } catch (failure) {
@@ -122,7 +124,7 @@ function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (
     }
   }
   return (
-    <form class="tarjeta formulario" onSubmit={submit} aria-labelledby="titulo-usuario">
+    <form class="tarjeta formulario" onSubmit={submit} aria-labelledby="titulo-usuario" noValidate>
       <h2 id="titulo-usuario">{user === null ? 'Nuevo usuario' : `Editar a ${user.usuario}`}</h2>
       <div class="filtros">
         <Field label="Usuario" hint="3 a 40 letras, dígitos, . _ -">
@@ -142,9 +144,35 @@ function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (
             </select>
           )}
         </Field>
-        <Field label="Almacenes" hint="Códigos separados por comas; vacío: todos">
-          {(id, hint) => <input id={id} aria-describedby={hint} value={almacenes} onInput={(event) => setAlmacenes(event.currentTarget.value)} />}
-        </Field>
+        <fieldset class="casillas" aria-describedby="almacenes-ayuda">
+          <legend>Almacenes</legend>
+          <label class="casilla">
+            <input
+              type="checkbox"
+              checked={everyWarehouse || almacenes === 'todos'}
+              disabled={everyWarehouse}
+              onChange={(event) => setAlmacenes(event.currentTarget.checked ? 'todos' : [])}
+            />{' '}
+            Todos los almacenes
+          </label>
+          {(configured.data?.almacenes ?? []).map((code) => (
+            <label class="casilla" key={code}>
+              <input
+                type="checkbox"
+                checked={!everyWarehouse && almacenes !== 'todos' && almacenes.includes(code)}
+                disabled={everyWarehouse || almacenes === 'todos'}
+                onChange={(event) => {
+                  const on = event.currentTarget.checked
+                  setAlmacenes((previous) => (previous === 'todos' ? previous : on ? [...previous, code] : previous.filter((other) => other !== code)))
+                }}
+              />{' '}
+              {code}
+            </label>
+          ))}
+          <small id="almacenes-ayuda" class="ayuda">
+            {everyWarehouse ? 'Un administrador trabaja en todos los almacenes.' : 'Marque los almacenes en que trabaja; al menos uno.'}
+          </small>
+        </fieldset>
         {user === null ? (
           <Field label="Contraseña inicial" hint="Al menos 10 caracteres; ni una contraseña común ni una secuencia como 123456 o qwerty">
             {(id, hint) => <input id={id} type="password" autoComplete="new-password" required minLength={10} aria-describedby={hint} value={contrasena} onInput={(event) => setContrasena(event.currentTarget.value)} />}

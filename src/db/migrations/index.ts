@@ -9,10 +9,12 @@ import { migration0007 } from './0007-console-indexes.ts'
 import { migration0008 } from './0008-body-chunks.ts'
 import { migration0009 } from './0009-list-aggregates.ts'
 import { migration0010 } from './0010-invoice-revision.ts'
+import { migration0011 } from './0011-placeholder-settlement.ts'
+import { migration0012 } from './0012-invoice-search.ts'
 
 export { MANIFIESTO_APPLICATION_ID, type DerivedValues, type Migration } from './migration.ts'
 
 /** Every migration, in order: one file each, never edited once landed (add the next one). */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010]
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version
