@@ -65,7 +65,7 @@ export function hondurasDate(instant: Date, timeZone = 'America/Tegucigalpa'): s
 export const RETURN_STATES = { pending: 'Pendiente', approved: 'Aprobada', rejected: 'Rechazada', cancelled: 'Anulada' } as const
 export const MANIFEST_STATES = { imported: 'Abierto', closed: 'Cerrado' } as const
 export const BATCH_STATES = { received: 'En proceso', processed: 'Procesado', failed: 'Fallido' } as const
-export const ROLES = { operador: 'Operador', supervisor: 'Supervisor', admin: 'Administrador' } as const
+export const ROLES = { operador: 'Operador', supervisor: 'Supervisor', finanzas: 'Finanzas', admin: 'Administrador' } as const
 /** How the service names an invoice of a warehouse the person does not have (it gives no number). */
 export const OTHER_WAREHOUSE_INVOICE = 'otra factura de otro almacén'
 

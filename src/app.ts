@@ -33,6 +33,7 @@ import { reissueRoutes } from './reissues/reissues.routes.ts'
 import { reissueAuditConcealers } from './reissues/reissues.service.ts'
 import { ListingCache } from './returns/listing.cache.ts'
 import { returnRoutes } from './returns/returns.routes.ts'
+import { settlementRoutes } from './settlement/settlement.routes.ts'
 import { statusRoutes } from './status/status.routes.ts'
 import { VERSION } from './version.ts'
 
@@ -104,6 +105,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     ...batchRoutes({ db, clock, config }),
     ...auditRoutes({ db, clock, concealers: reissueAuditConcealers() }),
     ...statusRoutes({ db, clock, config, startedAt, monitor, snapshots, errors, alerter }),
+    ...settlementRoutes({ db, clock, config }),
     ...dashboardRoutes({ db, clock }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),
     ...apiDocsRoutes(),

@@ -4,6 +4,7 @@ import { DEFAULT_PASSWORD_COST } from './accounts/passwords.ts'
 import { pruneSessions } from './accounts/sessions.service.ts'
 import { countAdministrators } from './accounts/users.service.ts'
 import { failInterruptedBatches, pruneRawPayloads } from './batches/batches.service.ts'
+import { pruneReceipts } from './settlement/receipts.service.ts'
 import { systemClock } from './clock.ts'
 import { keyList, type LoadedConfig } from './config.ts'
 import { closeDatabase, openDatabase } from './db/database.ts'
@@ -59,8 +60,10 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
         if (removed > 0) log.info({ lotes: removed, dias: config.intake.rawPayloadRetentionDays }, 'cuerpos originales de lotes antiguos eliminados')
         const sessions = pruneSessions({ db, clock, settings: config.auth, passwordCost: DEFAULT_PASSWORD_COST })
         if (sessions > 0) log.info({ sesiones: sessions }, 'sesiones vencidas eliminadas')
+        const receipts = pruneReceipts({ db, clock, config })
+        if (receipts > 0) log.info({ comprobantes: receipts, dias: config.settlement.receiptRetentionDays }, 'comprobantes de depósitos antiguos eliminados (los depósitos se conservan)')
       } catch (error) {
-        log.error({ err: error }, 'no se pudieron eliminar los cuerpos originales antiguos o las sesiones vencidas; se reintenta mañana')
+        log.error({ err: error }, 'no se pudieron eliminar los cuerpos originales antiguos, las sesiones vencidas o los comprobantes antiguos; se reintenta mañana')
         errors.record(error)
       }
     }

@@ -8,6 +8,7 @@ import { countManifests, findManifestsDueOn, findOldestOpenManifest } from '../m
 import { countPendingReissues } from '../reissues/reissues.store.ts'
 import { countPendingReturns } from '../returns/returns.store.ts'
 import { deadlineDateTime } from '../returns/window.ts'
+import { getSettlementSummary } from '../settlement/settlement.service.ts'
 import type { DashboardView } from './dashboard.schemas.ts'
 
 export interface DashboardDeps {
@@ -18,7 +19,8 @@ export interface DashboardDeps {
 /**
  * Today in Honduras for the actor's warehouses: today's batches (to those who may read batches),
  * pending conflicts (to those who decide them), pending returns and re-issues, open manifests and
- * the oldest, and the returns windows that close today. Every number is one indexed query.
+ * the oldest, the returns windows that close today, and the money (issue 40: to deposit, ready to
+ * close, deposited today, not settled by age). Every number is one indexed query.
  */
 export function getDashboard(deps: DashboardDeps, actor: Actor): DashboardView {
   const { db, clock } = deps
@@ -43,6 +45,7 @@ export function getDashboard(deps: DashboardDeps, actor: Actor): DashboardView {
       plazo_devoluciones: deadlineDateTime(LocalDate.parse(row.returns_deadline)),
       devoluciones_pendientes: row.pending_returns,
     })),
+    liquidacion: getSettlementSummary(deps, actor),
   }
 }
 

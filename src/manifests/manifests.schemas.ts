@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox'
 import { PageOf } from '../http/paging.ts'
 import { LocalDate, Page, SearchText, SpanishText, WarehouseCode } from '../http/vocabulary.ts'
 import { ReissueSummary } from '../reissues/reissues.schemas.ts'
+import { SettlementView } from '../settlement/settlement.schemas.ts'
 
 export const MANIFEST_PAGE_SIZE = 50
 export const MANIFEST_INVOICE_PAGE_SIZE = 100
@@ -30,6 +31,18 @@ export const ManifestListQuery = Type.Object({
   hasta: Type.Optional(LocalDate('fecha_ingreso hasta (YYYY-MM-DD, incluida)')),
   numero: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$', description: 'Comienzo de NumeroManifiesto (9051 encuentra 905112)', errorMessage: 'solo dígitos (de 1 a 20), el comienzo del número de manifiesto' })),
   almacen: Type.Optional(WarehouseCode('Solo manifiestos con facturas de este almacén (uno de los suyos), contando solo esas facturas')),
+  liquidacion: Type.Optional(
+    Type.Union([Type.Literal('pendiente'), Type.Literal('lista'), Type.Literal('cerrada')], {
+      description: 'pendiente: abiertos con algo por liquidar (dinero que falta o sobra sin justificar, o devoluciones pendientes) en sus almacenes; lista: abiertos y liquidados; cerrada: cerrados',
+      errorMessage: 'pendiente, lista o cerrada',
+    }),
+  ),
+  orden: Type.Optional(
+    Type.Union([Type.Literal('ingreso'), Type.Literal('diferencia'), Type.Literal('diferencia_asc')], {
+      description: 'ingreso (por defecto): por fecha de ingreso; diferencia: la mayor diferencia de la liquidación primero (lo que más falta); diferencia_asc: la menor primero (lo que más sobra)',
+      errorMessage: 'ingreso, diferencia o diferencia_asc',
+    }),
+  ),
   pagina: Type.Optional(Page(`Con pagina la respuesta es una página (${MANIFEST_PAGE_SIZE} por página, los más recientes primero) con el total; sin pagina, el arreglo completo de siempre`)),
 })
 
@@ -47,6 +60,7 @@ export const ManifestView = Type.Object({
   dias_habiles_restantes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
     description: 'Días hábiles (lunes a sábado, sin feriados) que quedan del plazo, hoy y el último incluidos; 0 si venció; null: sin plazo',
   }),
+  liquidacion: SettlementView,
   paquete_proveedor: Type.Optional(
     Type.Object(
       {

@@ -4,6 +4,7 @@ import { all, first, run, type Database } from '../db/database.ts'
 import type { ManifestState, ReissueState } from '../db/tables.ts'
 import { containsText } from '../db/search.ts'
 import { inWarehouses } from '../db/warehouse-scope.ts'
+import { manifestDifference, settlementCondition, type SettlementFilter } from '../settlement/settlement.store.ts'
 
 export interface ManifestSummaryRow {
   id: number
@@ -85,30 +86,44 @@ export interface ManifestFilters {
   to?: string
   /** The start of NumeroManifiesto (digits). */
   numberPrefix?: string
+  /** Where its settlement stands, as `scope` sees it (issue 40). */
+  settlement?: SettlementFilter
+  /** By arrival (the default), or by the settlement's diferencia, largest or smallest first. */
+  order?: 'ingreso' | 'diferencia' | 'diferencia_asc'
 }
 
-/** Manifests by state, creation instant range and number prefix, by creation then number. */
+/** Manifests by state, creation instant range, number prefix and settlement, by creation then number (or by diferencia). */
 export function findManifestSummaries(db: Database, scope: WarehouseScope, filters: ManifestFilters): ManifestSummaryRow[] {
-  return all(db, summaries(db, scope).where(matching(filters)).orderBy('m.created_at').orderBy('m.numero'))
+  const query = summaries(db, scope).where(matching(filters, scope))
+  if (filters.order === 'diferencia' || filters.order === 'diferencia_asc') return all(db, byDifference(query, scope, filters.order))
+  return all(db, query.orderBy('m.created_at').orderBy('m.numero'))
 }
 
 /**
- * One page of the visible manifests, newest first. The page's ids are chosen on the manifests
- * table alone (index on created_at), so only the page's invoices are summed, whatever the count
- * of manifests and invoices stored.
+ * One page of the visible manifests, newest first (or by the settlement's diferencia). The page's
+ * ids are chosen on the manifests table alone (index on created_at; the few totals rows of each
+ * manifest for its diferencia), so only the page's invoices are summed, whatever the count of
+ * manifests and invoices stored.
  */
 export function findManifestSummaryPage(db: Database, scope: WarehouseScope, filters: ManifestFilters, offset: number, limit: number): ManifestSummaryRow[] {
-  const page = db.query.selectFrom('manifests as m').select('m.id').where(visible(scope)).where(matching(filters))
-    .orderBy('m.created_at', 'desc')
-    .orderBy('m.numero', 'desc')
-    .limit(limit)
-    .offset(offset)
+  const ids = db.query.selectFrom('manifests as m').select('m.id').where(visible(scope)).where(matching(filters, scope))
+  if (filters.order === 'diferencia' || filters.order === 'diferencia_asc') {
+    const page = byDifference(ids, scope, filters.order).limit(limit).offset(offset)
+    return all(db, byDifference(summaries(db, scope).where('m.id', 'in', page), scope, filters.order))
+  }
+  const page = ids.orderBy('m.created_at', 'desc').orderBy('m.numero', 'desc').limit(limit).offset(offset)
   return all(db, summaries(db, scope).where('m.id', 'in', page).orderBy('m.created_at', 'desc').orderBy('m.numero', 'desc'))
+}
+
+/** Orders a query on `manifests m` by its diferencia in `scope`, then newest first. */
+function byDifference<Query extends { orderBy: (expression: RawBuilder<unknown>) => Query }>(query: Query, scope: WarehouseScope, order: 'diferencia' | 'diferencia_asc'): Query {
+  const direction = order === 'diferencia' ? sql`DESC` : sql`ASC`
+  return query.orderBy(sql`${manifestDifference(scope)} ${direction}`).orderBy(sql`m.created_at DESC`).orderBy(sql`m.numero DESC`)
 }
 
 /** How many manifests are visible with these filters. */
 export function countManifests(db: Database, scope: WarehouseScope, filters: ManifestFilters): number {
-  const row = first(db, db.query.selectFrom('manifests as m').select(sql<number>`count(*)`.as('count')).where(visible(scope)).where(matching(filters)))
+  const row = first(db, db.query.selectFrom('manifests as m').select(sql<number>`count(*)`.as('count')).where(visible(scope)).where(matching(filters, scope)))
   return row?.count ?? 0
 }
 
@@ -155,9 +170,10 @@ function visible(scope: WarehouseScope): RawBuilder<boolean> {
   return sql<boolean>`EXISTS (SELECT 1 FROM manifest_totals vt WHERE vt.manifest_id = m.id AND ${inWarehouses('vt.almacen', scope)} AND vt.invoices > 0)`
 }
 
-/** The filters as one condition on `manifests m`. */
-function matching(filters: ManifestFilters): RawBuilder<boolean> {
+/** The filters as one condition on `manifests m` (the settlement as `scope` sees it). */
+function matching(filters: ManifestFilters, scope: WarehouseScope): RawBuilder<boolean> {
   const conditions: Array<RawBuilder<unknown>> = [sql`1`]
+  if (filters.settlement !== undefined) conditions.push(settlementCondition(filters.settlement, scope))
   if (filters.estado !== undefined) conditions.push(sql`m.estado = ${filters.estado}`)
   if (filters.from !== undefined) conditions.push(sql`m.created_at >= ${filters.from}`)
   if (filters.to !== undefined) conditions.push(sql`m.created_at < ${filters.to}`)

@@ -7,6 +7,7 @@ import { invoice, postBatch } from '../support/batches.ts'
 import { insertBatchRow, insertInvoiceRow, insertManifestRow } from '../support/fixtures.ts'
 import { FACTURA, operator, registerReturn, seedReturns } from '../support/operator.ts'
 import { withService, type ConfigOverrides, type TestService } from '../support/service.ts'
+import { CLOSE_UNSETTLED } from '../support/settlement.ts'
 
 /**
  * manifest_totals and the invoice fields copied onto each return (migration 9) are kept by
@@ -140,6 +141,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'closing and reopening a manifest keeps its totals',
+    config: CLOSE_UNSETTLED,
     steps: [
       [seed, 200],
       [(service) => registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true }), 201],

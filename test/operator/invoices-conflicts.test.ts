@@ -4,6 +4,7 @@ import { all } from '../../src/db/database.ts'
 import { exampleBatch, invoice, postBatch, storedOriginal } from '../support/batches.ts'
 import { FACTURA, OPERATOR, operator, registerReturn, seedReturns } from '../support/operator.ts'
 import { withService, type TestService } from '../support/service.ts'
+import { CLOSE_UNSETTLED } from '../support/settlement.ts'
 
 test('operator invoice: unknown → 404', () =>
   withService({}, async (service) => {
@@ -77,7 +78,8 @@ const decisions: Decision[] = [
 
 for (const decision of decisions) {
   test(`operator conflicts: ${decision.name}`, () =>
-    withService({}, async (service) => {
+    // A closed manifest is a setup here, not the subject: it closes unsettled.
+    withService({ config: CLOSE_UNSETTLED }, async (service) => {
       await conflictOn(service)
       await decision.before?.(service)
       const auditBefore = all(service.db, service.db.query.selectFrom('audit_log').select('id')).length

@@ -52,7 +52,11 @@ test('operator manifests: the list item and the detail with its invoices', () =>
   withService({}, async (service) => {
     await seed(service)
     const listed = (await operator(service, 'GET', 'manifiestos?desde=2026-11-22&hasta=2026-11-22&estado=imported')).body
-    const view = { numero: '905112', estado: 'imported', fecha_ingreso: '2026-11-22 10:00:00', cerrado_en: null, total_facturas: 2, total_importe: 0.3, devoluciones: { cantidad: 0, total_aprobado: 0 }, plazo_devoluciones: null, dias_habiles_restantes: null }
+    const liquidacion = {
+      facturado: 0.3, devuelto: 0, a_depositar: 0.3, depositado: 0, ajustes: 0, diferencia: 0.3, devoluciones_pendientes: 0, liquidada: false, lista_para_cerrar: false, falta: 'Falta depositar L 0.30 del almacén OAC.',
+      por_almacen: [{ almacen: 'OAC', facturado: 0.3, devuelto: 0, a_depositar: 0.3, depositado: 0, ajustes: 0, diferencia: 0.3, devoluciones_pendientes: 0, sobrepago_justificado: false, liquidada: false, falta: 'Falta depositar L 0.30 del almacén OAC.' }],
+    }
+    const view = { numero: '905112', estado: 'imported', fecha_ingreso: '2026-11-22 10:00:00', cerrado_en: null, total_facturas: 2, total_importe: 0.3, devoluciones: { cantidad: 0, total_aprobado: 0 }, plazo_devoluciones: null, dias_habiles_restantes: null, liquidacion }
     assert.deepEqual(listed, [view])
     const detail = await operator(service, 'GET', 'manifiestos/905112')
     assert.equal(detail.status, 200)
@@ -73,15 +77,20 @@ interface Change {
   message?: string
   estado?: string
   audit?: { action: string; detail: unknown }
+  /** Before the change (and before the audit count): e.g. the deposit that settles 905112. */
+  setup?: (service: TestService) => Promise<{ status: number }>
 }
+
+/** 905112 holds L 0.30 (OAC): a deposit of L 0.30 settles it, so it closes. */
+const settle = (service: TestService) => operator(service, 'POST', 'manifiestos/905112/depositos', { monto: 0.3, fecha: '2026-11-22', banco: 'Ficohsa', referencia: '77001' })
 
 const changes: Change[] = [
   { name: 'detail of an unknown manifest → 404', path: 'manifiestos/999/cerrar', status: 404, message: 'El manifiesto 999 no existe.' },
   { name: 'close a closed manifest → 422', path: 'manifiestos/905113/cerrar', status: 422, message: 'El manifiesto 905113 ya está cerrado.' },
   { name: 'reopen an open manifest → 422', path: 'manifiestos/905112/reabrir', body: { motivo: 'x' }, status: 422, message: 'El manifiesto 905112 no está cerrado: no hay nada que reabrir.' },
   { name: 'reopen without motivo → 422', path: 'manifiestos/905113/reabrir', status: 422, message: 'Cuerpo inválido: motivo: es obligatorio.' },
-  { name: 'close → 200, audited', path: 'manifiestos/905112/cerrar', status: 200, estado: 'closed', audit: { action: 'manifiesto.cerrado', detail: null } },
-  { name: 'close with a motivo → 200, motivo audited', path: 'manifiestos/905112/cerrar', body: { motivo: 'Ruta liquidada' }, status: 200, estado: 'closed', audit: { action: 'manifiesto.cerrado', detail: { motivo: 'Ruta liquidada' } } },
+  { name: 'close → 200, audited', setup: settle, path: 'manifiestos/905112/cerrar', status: 200, estado: 'closed', audit: { action: 'manifiesto.cerrado', detail: null } },
+  { name: 'close with a motivo → 200, motivo audited', setup: settle, path: 'manifiestos/905112/cerrar', body: { motivo: 'Ruta liquidada' }, status: 200, estado: 'closed', audit: { action: 'manifiesto.cerrado', detail: { motivo: 'Ruta liquidada' } } },
   { name: 'reopen with motivo → 200, audited', path: 'manifiestos/905113/reabrir', body: { motivo: 'Faltó una factura' }, status: 200, estado: 'imported', audit: { action: 'manifiesto.reabierto', detail: { motivo: 'Faltó una factura' } } },
 ]
 
@@ -89,6 +98,7 @@ for (const change of changes) {
   test(`operator manifests: ${change.name}`, () =>
     withService({}, async (service) => {
       await seed(service)
+      assert.equal((await change.setup?.(service))?.status ?? 201, 201)
       const auditBefore = all(service.db, service.db.query.selectFrom('audit_log').selectAll()).length
       const { status, body } = await operator(service, 'POST', change.path, change.body)
       assert.equal(status, change.status, JSON.stringify(body))
