@@ -168,12 +168,12 @@ export function requireDeposit(db: Database, actor: Actor, id: string): DepositR
   return row
 }
 
-/** A deposit that may still change: active, of an open manifest. @throws DomainError NOT_FOUND, INVALID_TRANSITION */
+/** A deposit that may still change: active, of an open manifest. @param doing what is done to it (`modificar`, `anular`). @throws DomainError NOT_FOUND, INVALID_TRANSITION */
 export function requireChangeableDeposit(db: Database, actor: Actor, id: string, doing: string): DepositRow {
   const row = requireDeposit(db, actor, id)
-  if (row.estado === 'cancelled') throw new DomainError('INVALID_TRANSITION', `El depósito ${id} está anulado: no se puede ${doing}. Registre uno nuevo si hace falta.`)
+  if (row.estado === 'cancelled') throw new DomainError('INVALID_TRANSITION', `El depósito ${id} está anulado: ya no se puede ${doing}. Registre uno nuevo si hace falta.`)
   if (row.manifest_estado === 'closed') {
-    throw new DomainError('INVALID_TRANSITION', `El manifiesto ${row.manifiesto} del depósito ${id} está cerrado: no se puede ${doing} el depósito. Si hace falta, el administrador reabre el manifiesto.`)
+    throw new DomainError('INVALID_TRANSITION', `El manifiesto ${row.manifiesto} del depósito ${id} está cerrado: el depósito ya no se puede ${doing}. Si hace falta, el administrador reabre el manifiesto.`)
   }
   return row
 }

@@ -24,7 +24,7 @@ export function maxReceiptBytes(config: SettlementDeps['config']): number {
 export function storeReceipt(deps: SettlementDeps, actor: Actor, id: string, file: { bytes: Buffer; declaredType: string | undefined; name: string | undefined }): DepositView {
   const type = requireReceipt({ ...file, maxBytes: maxReceiptBytes(deps.config) })
   return transaction(deps.db, () => {
-    const current = requireChangeableDeposit(deps.db, actor, id, 'cambiar el comprobante de')
+    const current = requireChangeableDeposit(deps.db, actor, id, 'cambiar su comprobante')
     const before = depositView(deps, current)
     upsertReceipt(deps.db, current.id, { type, data: file.bytes }, toStoredInstant(deps.clock.now()), actor.nombre)
     const after = depositView(deps, findDeposit(deps.db, current.id, null)!)

@@ -6,11 +6,17 @@ import { exactCents } from './cents.ts'
 /** Amounts of a deposit or an adjustment: a finite JSON number of lempiras with at most two decimals. */
 const Lempiras = (options: { description: string; signed: boolean }) =>
   Type.Refine(
-    Type.Number(
-      options.signed
-        ? { minimum: -1e12, maximum: 1e12, description: options.description, errorMessage: 'un monto en lempiras, distinto de 0, de -1,000,000,000,000 a 1,000,000,000,000, con a lo sumo dos decimales' }
-        : { exclusiveMinimum: 0, maximum: 1e12, description: options.description, errorMessage: 'un monto en lempiras mayor que 0 y de a lo sumo 1,000,000,000,000, con a lo sumo dos decimales' },
-    ),
+    Type.Number({
+      ...(options.signed ? { minimum: -1e12 } : { exclusiveMinimum: 0 }),
+      maximum: 1e12,
+      description: options.description,
+      errorMessage: {
+        type: 'debe ser un número: el monto en lempiras, por ejemplo 1234.50',
+        exclusiveMinimum: 'debe ser mayor que 0',
+        minimum: 'debe ser al menos -1,000,000,000,000',
+        maximum: 'debe ser a lo sumo 1,000,000,000,000',
+      },
+    }),
     (amount) => exactCents(amount) !== null && exactCents(amount) !== 0,
     () => 'debe ser un monto distinto de 0 con a lo sumo dos decimales (centavos), por ejemplo 1234.50',
   )
@@ -23,7 +29,7 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
  */
 const Written = (min: number, max: number, description: string) =>
   Type.Refine(
-    Type.String({ maxLength: max, description, errorMessage: `un texto de ${min} a ${max} caracteres` }),
+    Type.String({ maxLength: max, description, errorMessage: { type: `debe ser un texto de ${min} a ${max} caracteres`, maxLength: `debe tener a lo sumo ${max} caracteres` } }),
     (text) => text.trim().length >= min && !CONTROL.test(text),
     (text) => (CONTROL.test(text) ? 'no puede tener caracteres de control' : min === 1 ? 'no puede estar en blanco' : `debe tener al menos ${min} caracteres (tiene ${text.trim().length}): explique con más detalle`),
   )

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { asPerson, createAccount, sessionOf } from './accounts.ts'
 import { EXAMPLE_BATCH, invoice, postBatch, type Answer, type Invoice } from './batches.ts'
-import { operator } from './operator.ts'
-import type { TestService } from './service.ts'
+import { OPERATOR, operator } from './operator.ts'
+import { OPERATOR_KEY, type TestService } from './service.ts'
 
 /**
  * The settlement's tests (issue 40) build manifests of one-line invoices whose line holds 100
@@ -98,3 +98,53 @@ export function settlementRows(service: TestService): { deposits: number; receip
  * configuration that lets a manifest close without its settlement (settlement.closeRequiresSettlement false).
  */
 export const CLOSE_UNSETTLED = { settlement: { closeRequiresSettlement: false } }
+
+/** A real 1×1 PNG, a JPEG's and a PDF's first bytes (the service recognises files by their signature). */
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+export const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\u0000 foto de boleta de prueba', 'latin1')])
+export const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1')
+
+/**
+ * A deposit's receipt sent as `who` (PUT depositos/{id}/comprobante): the file is the body.
+ * @returns the status and the JSON answer.
+ */
+export async function putReceipt(service: TestService, who: Who, id: string, bytes: Buffer, options: { type?: string; nombre?: string } = {}): Promise<{ status: number; body: Answer }> {
+  const query = options.nombre === undefined ? '' : `?nombre=${encodeURIComponent(options.nombre)}`
+  const response = await service.fetch(`/api/v1/operador/depositos/${id}/comprobante${query}`, {
+    method: 'PUT',
+    headers: { ...(await credentialsOf(service, who)), ...(options.type === undefined ? {} : { 'Content-Type': options.type }) },
+    body: bytes,
+  })
+  const text = await response.text()
+  return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as Answer }
+}
+
+/** A deposit's receipt read as `who`: status, headers and bytes. */
+export function getReceipt(service: TestService, who: Who, id: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  return download(service, who, `depositos/${id}/comprobante`)
+}
+
+/** A GET of the operator API as `who` whose answer may be a file: status, headers and bytes. */
+export async function download(service: TestService, who: Who, path: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const response = await service.fetch(`/api/v1/operador/${path}`, { headers: await credentialsOf(service, who) })
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) }
+}
+
+async function credentialsOf(service: TestService, who: Who): Promise<Record<string, string>> {
+  if (who === 'clave') return { OperatorKey: OPERATOR_KEY, Operador: encodeURIComponent(OPERATOR) }
+  let known = cookies.get(service)
+  if (known === undefined) cookies.set(service, (known = new Map()))
+  let cookie = known.get(who)
+  if (cookie === undefined) known.set(who, (cookie = await sessionOf(service, who)))
+  return { Cookie: cookie, Origin: service.url }
+}
+
+/** An audit_log row as the tests read it with SQL. */
+export interface AuditRow {
+  action: string
+  subject_type: string
+  subject_id: string
+  before: string
+  after: string
+  detail: string
+}
