@@ -20,6 +20,7 @@ import {
   DepositView,
   NewAdjustmentBody,
   NewDepositBody,
+  SettlementRules,
 } from './settlement.schemas.ts'
 import type { SettlementDeps } from './settlement.service.ts'
 
@@ -33,7 +34,27 @@ const changeRefused = errorResponse('Regla de la liquidación incumplida (monto,
 /** Deposits, their receipts and cent adjustments (issue 40); the settlement itself is shown with each manifest. */
 export function settlementRoutes(deps: SettlementDeps): Route[] {
   const receiptLimit = maxReceiptBytes(deps.config)
+  const { settlement } = deps.config
+  const rules: SettlementRules = {
+    bancos: [...settlement.banks],
+    ajuste_maximo: settlement.maxAdjustment,
+    comprobante_max_mb: settlement.maxReceiptMB,
+    comprobantes_dias: settlement.receiptRetentionDays,
+    cierre_exige_liquidacion: settlement.closeRequiresSettlement,
+  }
   return [
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/operador/liquidacion/reglas',
+      access: 'operator',
+      operationId: 'obtenerReglasLiquidacion',
+      rateGroup: 'operator',
+      right: 'leer',
+      tag: TAG,
+      summary: 'Las reglas de la liquidación en este servidor: bancos, tope de los ajustes, peso de los comprobantes, si cerrar exige liquidar',
+      responses: { 200: { description: 'Las reglas (de la configuración, settlement.*)', schema: SettlementRules } },
+      handle: () => ({ status: 200, body: rules }),
+    }),
     defineRoute({
       method: 'GET',
       path: '/api/v1/operador/manifiestos/:numero/depositos',

@@ -198,3 +198,13 @@ export const DepositPage = Type.Intersect([
   Type.Object({ totales: DepositTotals }),
 ])
 export type DepositPage = Static<typeof DepositPage>
+
+/** The settlement's configuration as the console needs it (the banks to offer, the limits to say). */
+export const SettlementRules = Type.Object({
+  bancos: Type.Array(Type.String(), { description: 'settlement.banks: los bancos que puede nombrar un depósito' }),
+  ajuste_maximo: Type.Number({ description: 'settlement.maxAdjustment: lo más que ajusta un ajuste de centavos, L' }),
+  comprobante_max_mb: Type.Number({ description: 'settlement.maxReceiptMB' }),
+  comprobantes_dias: Type.Integer({ minimum: 0, description: 'settlement.receiptRetentionDays: días que se guarda el archivo de una boleta (0 = siempre)' }),
+  cierre_exige_liquidacion: Type.Boolean({ description: 'settlement.closeRequiresSettlement' }),
+})
+export type SettlementRules = Static<typeof SettlementRules>

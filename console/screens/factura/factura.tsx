@@ -3,7 +3,7 @@ import { Link, useSearch } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { InvoiceView } from '../../api/types.ts'
 import { date, dateTime, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE, quantity } from '../../format.ts'
-import { isSupervisor } from '../../session.ts'
+import { canRegisterReturns, isSupervisor } from '../../session.ts'
 import { BackLink, ErrorNote, Loading, Money, Notice, Page, StateTag } from '../../ui/components.tsx'
 import { useLoad } from '../../ui/data.ts'
 import { ReturnsTable } from '../devoluciones/tabla.tsx'
@@ -36,7 +36,7 @@ export function InvoiceScreen({ nfactura }: { nfactura: string }) {
       title={`Factura ${nfactura}`}
       subtitle={invoice ? `${invoice.cliente} · ${invoice.clienteid}` : undefined}
       actions={
-        invoice?.admite_devoluciones && (
+        invoice?.admite_devoluciones && canRegisterReturns.value && (
           <Link href={`/facturas/${encodeURIComponent(nfactura)}/devolver`} class="boton principal">
             Registrar devolución
           </Link>

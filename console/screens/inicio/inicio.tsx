@@ -1,9 +1,9 @@
 import type { ComponentChildren } from 'preact'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
-import type { BatchView } from '../../api/types.ts'
-import { BATCH_STATES, count, date, dateTime, quantity, time } from '../../format.ts'
-import { currentUser, isSupervisor, serverToday } from '../../session.ts'
+import type { BatchView, DashboardView } from '../../api/types.ts'
+import { BATCH_STATES, count, date, dateTime, money, quantity, time } from '../../format.ts'
+import { canSeeDeposits, currentUser, isSupervisor, serverToday } from '../../session.ts'
 import { Empty, ErrorNote, Loading, Page, StateTag } from '../../ui/components.tsx'
 import { useLoad } from '../../ui/data.ts'
 
@@ -67,6 +67,7 @@ export function HomeScreen() {
                 />
               )}
             </div>
+            <Money summary={summary.liquidacion} today={summary.fecha} />
             {summary.plazos_que_vencen_hoy.length > 0 && (
               <section aria-labelledby="plazos-hoy" class="aviso">
                 <h2 id="plazos-hoy">Plazos de devoluciones que vencen hoy</h2>
@@ -105,7 +106,58 @@ export function HomeScreen() {
   )
 }
 
-function Figure({ label, value, href, detail, alert }: { label: string; value: number; href: string; detail: ComponentChildren; alert?: boolean }) {
+type SettlementSummary = DashboardView['liquidacion']
+
+/**
+ * Inicio's money (issue 40): what is still to deposit on open manifests, those ready to close, the
+ * deposits registered today, and the open manifests not settled by their age — each a link to its list.
+ */
+function Money({ summary, today }: { summary: SettlementSummary; today: string }) {
+  const { por_depositar: missing, depositos_hoy: deposits } = summary
+  return (
+    <section aria-labelledby="dinero">
+      <h2 id="dinero">Liquidación</h2>
+      <div class="cifras">
+        <Figure
+          label="Por depositar"
+          value={money(missing.monto)}
+          href="/manifiestos?liquidacion=pendiente&orden=diferencia"
+          detail={missing.manifiestos === 0 ? 'Nada pendiente en manifiestos abiertos' : `En ${count(missing.manifiestos, 'manifiesto abierto', 'manifiestos abiertos')}`}
+          alert={missing.monto > 0}
+        />
+        <Figure label="Listos para cerrar" value={summary.listos_para_cerrar} href="/manifiestos?liquidacion=lista" detail={summary.listos_para_cerrar > 0 ? 'Liquidados: ciérrelos' : 'Ninguno liquidado todavía'} />
+        {canSeeDeposits.value && (
+          <Figure label="Depósitos de hoy" value={deposits.cantidad} href={`/depositos?registrado=${today}`} detail={deposits.cantidad > 0 ? `${money(deposits.monto)} registrados hoy` : 'Ninguno registrado hoy'} />
+        )}
+      </div>
+      <p class="etiqueta-antiguedad" id="por-antiguedad">
+        Manifiestos abiertos por liquidar, según los días desde su ingreso:
+      </p>
+      <ul class="antiguedad" aria-labelledby="por-antiguedad">
+        {summary.por_liquidar_por_antiguedad.map((group) => (
+          <li key={group.desde_dias}>
+            <Link href={`/manifiestos?liquidacion=pendiente&orden=diferencia${ageRange(today, group.desde_dias, group.hasta_dias)}`} class={group.desde_dias >= 8 && group.manifiestos > 0 ? 'alerta' : undefined}>
+              <strong>{group.manifiestos}</strong> {group.hasta_dias === null ? `de más de ${group.desde_dias - 1} días` : `de ${group.desde_dias} a ${group.hasta_dias} días`}
+              <span class="detalle">{group.manifiestos > 0 ? `faltan ${money(group.por_depositar)}` : 'nada por liquidar'}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+/** The list's arrival dates for an age group: arrived between `to` and `from` days before today. */
+function ageRange(today: string, from: number, to: number | null): string {
+  const day = (ago: number) => {
+    const date = new Date(`${today}T12:00:00Z`)
+    date.setUTCDate(date.getUTCDate() - ago)
+    return date.toISOString().slice(0, 10)
+  }
+  return `${to === null ? '' : `&desde=${day(to)}`}&hasta=${day(from)}`
+}
+
+function Figure({ label, value, href, detail, alert }: { label: string; value: number | string; href: string; detail: ComponentChildren; alert?: boolean }) {
   return (
     <Link href={href} class={alert ? 'cifra alerta' : 'cifra'}>
       <span class="cifra-numero">{value}</span>

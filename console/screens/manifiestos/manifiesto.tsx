@@ -3,10 +3,11 @@ import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { ManifestDetail } from '../../api/types.ts'
 import { date, dateTime, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE } from '../../format.ts'
-import { isSupervisor } from '../../session.ts'
+import { canReadAudit, isAdmin, isSupervisor } from '../../session.ts'
 import { ActionDialog, BackLink, DateField, Empty, ErrorNote, Field, Loading, Money, Notice, Page, Pager, StateTag } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { History } from '../auditoria/historial.tsx'
+import { SettlementPanel } from '../liquidacion/panel.tsx'
 import { Deadline } from './plazo.tsx'
 
 const DEFAULTS = { q: '', almacen: '', pagina: '1' }
@@ -34,7 +35,13 @@ export function ManifestScreen({ numero }: { numero: string }) {
         supervisor && (
           <>
             {manifest.estado === 'imported' ? (
-              <button type="button" onClick={() => setDialog('cerrar')}>
+              <button
+                type="button"
+                class={manifest.liquidacion.lista_para_cerrar ? 'principal' : undefined}
+                disabled={!manifest.liquidacion.lista_para_cerrar}
+                aria-describedby={manifest.liquidacion.falta ? 'por-que-no-cierra' : undefined}
+                onClick={() => setDialog('cerrar')}
+              >
                 Cerrar manifiesto
               </button>
             ) : (
@@ -52,6 +59,12 @@ export function ManifestScreen({ numero }: { numero: string }) {
       }
     >
       <BackLink href="/manifiestos">Manifiestos</BackLink>
+      {manifest && supervisor && manifest.estado === 'imported' && manifest.liquidacion.falta && (
+        <p id="por-que-no-cierra" class={manifest.liquidacion.lista_para_cerrar ? 'aviso' : 'aviso error'}>
+          {manifest.liquidacion.lista_para_cerrar ? 'Se puede cerrar, aunque no está liquidado: ' : 'Todavía no se puede cerrar: '}
+          {manifest.liquidacion.falta.charAt(0).toLowerCase() + manifest.liquidacion.falta.slice(1)}
+        </p>
+      )}
       <Notice text={notice} />
       <ErrorNote error={loaded.error} />
       {loaded.loading && !manifest && <Loading what="el manifiesto" />}
@@ -97,14 +110,23 @@ export function ManifestScreen({ numero }: { numero: string }) {
               </div>
             )}
           </dl>
+          <SettlementPanel
+            manifest={manifest}
+            changes={changes}
+            onChanged={(text) => {
+              setNotice(text)
+              setChanges(changes + 1)
+              loaded.reload()
+            }}
+          />
           <Invoices manifest={manifest} />
-          {supervisor && <History key={changes} tipo="manifiesto" sujeto={numero} />}
+          {canReadAudit.value && <History key={changes} tipo="manifiesto" sujeto={numero} />}
         </>
       )}
       {dialog === 'cerrar' && (
         <ActionDialog
           title={`Cerrar el manifiesto ${numero}`}
-          message="Un manifiesto cerrado no admite devoluciones nuevas. Un supervisor puede reabrirlo después, con un motivo."
+          message="Un manifiesto cerrado no admite devoluciones, depósitos ni ajustes nuevos. Un supervisor puede reabrirlo después, con un motivo (si tiene depósitos, el administrador)."
           confirmLabel="Cerrar manifiesto"
           reason={{ label: 'Motivo', required: false }}
           onConfirm={(motivo) => api.manifests.close(numero, motivo || undefined)}
@@ -115,7 +137,11 @@ export function ManifestScreen({ numero }: { numero: string }) {
       {dialog === 'reabrir' && (
         <ActionDialog
           title={`Reabrir el manifiesto ${numero}`}
-          message="Reabierto, el manifiesto vuelve a admitir devoluciones. El motivo queda en la auditoría."
+          message={
+            manifest && manifest.liquidacion.depositado !== 0 && !isAdmin.value
+              ? 'Este manifiesto tiene depósitos: solo el administrador puede reabrirlo. Pídaselo, con el motivo.'
+              : 'Reabierto, el manifiesto vuelve a admitir devoluciones, depósitos y ajustes; los que tiene se conservan. El motivo queda en la auditoría.'
+          }
           confirmLabel="Reabrir manifiesto"
           reason={{ label: 'Motivo', required: true }}
           onConfirm={(motivo) => api.manifests.reopen(numero, motivo)}

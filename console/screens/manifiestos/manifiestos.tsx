@@ -1,43 +1,59 @@
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
-import { date, MANIFEST_STATES } from '../../format.ts'
+import { count, date, MANIFEST_STATES } from '../../format.ts'
 import { DateField, Empty, ErrorNote, Field, Loading, Money, Page, Pager, StateTag, Tabs } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
+import { tone } from '../liquidacion/panel.tsx'
 import { Deadline } from './plazo.tsx'
 
-const DEFAULTS = { estado: 'imported', q: '', desde: '', hasta: '', almacen: '', pagina: '1' }
+const DEFAULTS = { estado: 'imported', liquidacion: '', orden: '', q: '', desde: '', hasta: '', almacen: '', pagina: '1' }
 
-/** Manifiestos: open or closed, by number, arrival date and warehouse, newest first, a page at a time. */
+/** The list's views: open ones, those still to settle, those ready to close, closed ones. */
+const VIEWS = [
+  { key: 'abiertos', label: 'Abiertos', href: '/manifiestos' },
+  { key: 'pendiente', label: 'Por liquidar', href: '/manifiestos?liquidacion=pendiente&orden=diferencia' },
+  { key: 'lista', label: 'Listos para cerrar', href: '/manifiestos?liquidacion=lista' },
+  { key: 'cerrados', label: 'Cerrados', href: '/manifiestos?estado=closed' },
+] as const
+
+/**
+ * Manifiestos: open (all, still to settle, ready to close) or closed, by number, arrival date and
+ * warehouse, newest first or by the settlement's diferencia, a page at a time, with their money.
+ */
 export function ManifestsScreen() {
   const [filters, setFilters] = useFilters(DEFAULTS)
-  const estado = filters.estado === 'closed' ? 'closed' : 'imported'
+  const liquidacion = filters.liquidacion === 'pendiente' || filters.liquidacion === 'lista' ? filters.liquidacion : undefined
+  const estado = liquidacion !== undefined ? undefined : filters.estado === 'closed' ? 'closed' : 'imported'
+  const view = liquidacion ?? (estado === 'closed' ? 'cerrados' : 'abiertos')
+  const orden = filters.orden === 'diferencia' || filters.orden === 'diferencia_asc' ? filters.orden : undefined
   const number = filters.q.trim()
   const numberProblem = number !== '' && !/^[0-9]{1,20}$/.test(number)
   const loaded = useLoad(
     () =>
       api.manifests.page({
-        estado,
+        ...(estado ? { estado } : {}),
+        ...(liquidacion ? { liquidacion } : {}),
+        ...(orden ? { orden } : {}),
         ...(number && !numberProblem ? { numero: number } : {}),
         ...(filters.desde ? { desde: filters.desde } : {}),
         ...(filters.hasta ? { hasta: filters.hasta } : {}),
         ...(filters.almacen ? { almacen: filters.almacen } : {}),
         pagina: filters.pagina,
       }),
-    [estado, number, numberProblem, filters.desde, filters.hasta, filters.almacen, filters.pagina],
+    [estado, liquidacion, orden, number, numberProblem, filters.desde, filters.hasta, filters.almacen, filters.pagina],
   )
   const page = loaded.data
-  const tab = (value: string) => `/manifiestos${value === 'imported' ? '' : `?estado=${value}`}`
   const filtered = number !== '' || filters.desde !== '' || filters.hasta !== '' || filters.almacen !== ''
+  // Largest difference first, then smallest first, then back to arrival order.
+  const nextOrder = orden === undefined ? 'diferencia' : orden === 'diferencia' ? 'diferencia_asc' : ''
+  const sortLabel = orden === 'diferencia' ? 'Diferencia ↓' : orden === 'diferencia_asc' ? 'Diferencia ↑' : 'Diferencia'
   return (
-    <Page title="Manifiestos" subtitle="Cada manifiesto agrupa las facturas de una entrega del proveedor; los más recientes primero.">
-      <Tabs
-        label="Estado de los manifiestos"
-        items={[
-          { label: 'Abiertos', href: tab('imported'), current: estado === 'imported' },
-          { label: 'Cerrados', href: tab('closed'), current: estado === 'closed' },
-        ]}
-      />
+    <Page
+      title="Manifiestos"
+      subtitle={`Cada manifiesto agrupa las facturas de una entrega del proveedor; ${orden === 'diferencia' ? 'los que más deben depositar primero' : orden === 'diferencia_asc' ? 'los que más depositaron de más primero' : 'los más recientes primero'}.`}
+    >
+      <Tabs label="Estado de los manifiestos" items={VIEWS.map((item) => ({ label: item.label, href: item.href, current: item.key === view }))} />
       <form class="filtros" role="search" aria-label="Buscar manifiestos" onSubmit={(event) => event.preventDefault()}>
         <Field label="Número de manifiesto" hint={numberProblem ? 'Solo dígitos, por ejemplo 905112' : 'El número o su comienzo'}>
           {(id, hint) => <input id={id} type="search" inputMode="numeric" aria-describedby={hint} aria-invalid={numberProblem} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
@@ -54,15 +70,19 @@ export function ManifestsScreen() {
           <Empty>
             {filtered
               ? 'Ningún manifiesto coincide con la búsqueda. Revise el número, amplíe las fechas o quite el almacén.'
-              : estado === 'imported'
-                ? 'No hay manifiestos abiertos en sus almacenes. Aparecen aquí cuando el proveedor envía facturas.'
-                : 'No hay manifiestos cerrados en sus almacenes.'}
+              : view === 'pendiente'
+                ? 'Nada por liquidar: todos los manifiestos abiertos de sus almacenes tienen su dinero depositado y sus devoluciones decididas.'
+                : view === 'lista'
+                  ? 'Ningún manifiesto abierto está liquidado todavía. Registre sus depósitos desde el manifiesto.'
+                  : estado === 'imported'
+                    ? 'No hay manifiestos abiertos en sus almacenes. Aparecen aquí cuando el proveedor envía facturas.'
+                    : 'No hay manifiestos cerrados en sus almacenes.'}
           </Empty>
         )
       ) : (
         <>
           <table aria-busy={loaded.loading}>
-            <caption class="oculto">Manifiestos {estado === 'imported' ? 'abiertos' : 'cerrados'}</caption>
+            <caption class="oculto">Manifiestos {VIEWS.find((item) => item.key === view)!.label.toLowerCase()}</caption>
             <thead>
               <tr>
                 <th scope="col">Manifiesto</th>
@@ -71,7 +91,13 @@ export function ManifestsScreen() {
                 <th scope="col">Estado</th>
                 <th scope="col" class="num">Facturas</th>
                 <th scope="col" class="num">Total</th>
-                <th scope="col" class="num">Devoluciones aprobadas</th>
+                <th scope="col" class="num">A depositar</th>
+                <th scope="col" class="num">Depositado</th>
+                <th scope="col" class="num" aria-sort={orden === 'diferencia' ? 'descending' : orden === 'diferencia_asc' ? 'ascending' : undefined}>
+                  <button type="button" class="enlace orden" onClick={() => setFilters({ orden: nextOrder })} title="Ordenar por diferencia">
+                    {sortLabel}
+                  </button>
+                </th>
                 <th scope="col" class="num">Conflictos</th>
                 <th scope="col">Plazo de devoluciones</th>
               </tr>
@@ -92,7 +118,15 @@ export function ManifestsScreen() {
                     <Money amount={manifest.total_importe} />
                   </td>
                   <td class="num">
-                    <Money amount={manifest.devoluciones.total_aprobado} />
+                    <Money amount={manifest.liquidacion.a_depositar} />
+                  </td>
+                  <td class="num">
+                    <Money amount={manifest.liquidacion.depositado} />
+                  </td>
+                  <td class={`num ${tone(manifest.liquidacion.diferencia)}`}>
+                    <Money amount={manifest.liquidacion.diferencia} />
+                    {manifest.estado === 'imported' && manifest.liquidacion.lista_para_cerrar && <span class="detalle">Lista para cerrar</span>}
+                    {manifest.liquidacion.devoluciones_pendientes > 0 && <span class="detalle">{count(manifest.liquidacion.devoluciones_pendientes, 'devolución pendiente', 'devoluciones pendientes')}</span>}
                   </td>
                   <td class="num">{manifest.conflictos_pendientes > 0 ? <StateTag state="conflicto" label={String(manifest.conflictos_pendientes)} /> : '0'}</td>
                   <td>
