@@ -193,6 +193,8 @@ CREATE INDEX deposits_part ON deposits (manifest_id, almacen);
 CREATE UNIQUE INDEX deposits_one_slip ON deposits (banco, referencia_clave) WHERE estado = 'active';
 CREATE INDEX deposits_fecha ON deposits (fecha, id);
 CREATE INDEX deposits_registered ON deposits (registered_date, almacen);
+-- The totals of the deposits list, by bank and warehouse, read this index alone, in its order (no sort).
+CREATE INDEX deposits_sums ON deposits (estado, banco, almacen, fecha, amount_cents);
 
 CREATE TABLE deposit_receipts (
   deposit_id INTEGER PRIMARY KEY REFERENCES deposits (id),

@@ -48,31 +48,32 @@ export function figuresOf(part: PartMoney): PartFigures {
  * overpayment — and none of its returns waits for a decision.
  */
 export function isSettled(part: PartMoney): boolean {
-  return moneyOpen(part) === null && part.pendingReturns === 0
+  return moneyOpen(part, figuresOf(part)) === null && part.pendingReturns === 0
 }
 
 /** What keeps a part's money open: the cents missing (> 0), or over without justification (< 0); null when settled. */
-function moneyOpen(part: PartMoney): number | null {
-  const { diferencia } = figuresOf(part)
-  if (diferencia > 0) return diferencia
-  if (diferencia < 0 && part.justifiedDeposits === 0) return diferencia
+function moneyOpen(part: PartMoney, figures: PartFigures): number | null {
+  if (figures.diferencia > 0) return figures.diferencia
+  if (figures.diferencia < 0 && part.justifiedDeposits === 0) return figures.diferencia
   return null
 }
 
-/**
- * What is missing to close, as one Spanish sentence ("Falta depositar L 1,234.50 del almacén OAC;
- * hay 2 devoluciones pendientes."), or null when every part is settled.
- */
-export function missingSentence(parts: readonly PartMoney[]): string | null {
-  const short: string[] = []
-  const over: string[] = []
-  let pending = 0
-  for (const part of parts) {
-    const open = moneyOpen(part)
-    if (open !== null && open > 0) short.push(`${lempirasText(open)} del almacén ${part.almacen}`)
-    if (open !== null && open < 0) over.push(`${lempirasText(-open)} del almacén ${part.almacen}`)
-    pending += part.pendingReturns
-  }
+/** What a part adds to the sentence of what is missing. */
+interface Missing {
+  short: string[]
+  over: string[]
+  pending: number
+}
+
+function missingOf(part: PartMoney, figures: PartFigures, into: Missing): void {
+  const open = moneyOpen(part, figures)
+  if (open !== null && open > 0) into.short.push(`${lempirasText(open)} del almacén ${part.almacen}`)
+  if (open !== null && open < 0) into.over.push(`${lempirasText(-open)} del almacén ${part.almacen}`)
+  into.pending += part.pendingReturns
+}
+
+/** The sentence of what is missing, or null when nothing is. */
+function sentenceOf({ short, over, pending }: Missing): string | null {
   const clauses: string[] = []
   if (short.length > 0) clauses.push(`falta depositar ${listed(short)}`)
   if (over.length > 0) clauses.push(`sobran ${listed(over)} sin justificación (justifique el depósito de más o corríjalo)`)
@@ -83,31 +84,55 @@ export function missingSentence(parts: readonly PartMoney[]): string | null {
 }
 
 /**
+ * What is missing to close, as one Spanish sentence ("Falta depositar L 1,234.50 del almacén OAC;
+ * hay 2 devoluciones pendientes."), or null when every part is settled.
+ */
+export function missingSentence(parts: readonly PartMoney[]): string | null {
+  const missing: Missing = { short: [], over: [], pending: 0 }
+  for (const part of parts) missingOf(part, figuresOf(part), missing)
+  return sentenceOf(missing)
+}
+
+/**
  * The settlement as the API shows it: per part and in total (the sum of the parts), and whether
  * the manifest may be closed now — it is open and, when `closeRequiresSettlement`, every part is
- * settled. `falta` says what is missing while it is open (null once closed).
+ * settled. `falta` says what is missing while it is open (null once closed). Each part's figures
+ * are computed once (a list shows thousands of manifests).
  */
 export function settlementView(parts: readonly PartMoney[], open: boolean, closeRequiresSettlement: boolean): SettlementView {
   const total: PartFigures = { facturado: 0, devuelto: 0, aDepositar: 0, depositado: 0, ajustes: 0, diferencia: 0 }
+  const all: Missing = { short: [], over: [], pending: 0 }
+  let settled = true
   const porAlmacen: SettlementPartView[] = parts.map((part) => {
     const figures = figuresOf(part)
-    for (const key of Object.keys(total) as Array<keyof PartFigures>) total[key] += figures[key]
+    total.facturado += figures.facturado
+    total.devuelto += figures.devuelto
+    total.aDepositar += figures.aDepositar
+    total.depositado += figures.depositado
+    total.ajustes += figures.ajustes
+    total.diferencia += figures.diferencia
+    const mine: Missing = { short: [], over: [], pending: 0 }
+    missingOf(part, figures, mine)
+    const partSettled = mine.short.length === 0 && mine.over.length === 0 && mine.pending === 0
+    settled &&= partSettled
+    all.short.push(...mine.short)
+    all.over.push(...mine.over)
+    all.pending += mine.pending
     return {
       almacen: part.almacen,
       ...shown(figures),
       devoluciones_pendientes: part.pendingReturns,
       sobrepago_justificado: part.justifiedDeposits > 0,
-      liquidada: isSettled(part),
-      falta: open ? missingSentence([part]) : null,
+      liquidada: partSettled,
+      falta: open && !partSettled ? sentenceOf(mine) : null,
     }
   })
-  const settled = parts.every(isSettled)
   return {
     ...shown(total),
-    devoluciones_pendientes: parts.reduce((sum, part) => sum + part.pendingReturns, 0),
+    devoluciones_pendientes: all.pending,
     liquidada: settled,
     lista_para_cerrar: open && (settled || !closeRequiresSettlement),
-    falta: open ? missingSentence(parts) : null,
+    falta: open && !settled ? sentenceOf(all) : null,
     por_almacen: porAlmacen,
   }
 }

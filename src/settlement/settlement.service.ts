@@ -1,6 +1,5 @@
-import { ChronoUnit } from '@js-joda/core'
 import { scopeOf, type Actor, type WarehouseScope } from '../actor.ts'
-import { localDateOf, today, type Clock } from '../clock.ts'
+import { startOfLocalDay, today, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
 import type { Database } from '../db/database.ts'
 import type { ManifestState } from '../db/tables.ts'
@@ -111,7 +110,15 @@ export function getSettlementSummary(deps: Pick<SettlementDeps, 'db' | 'clock'>,
   let shortCents = 0
   let shortManifests = 0
   let ready = 0
-  const groups = AGE_GROUPS.map((group) => ({ desde_dias: group.from, hasta_dias: group.to, manifiestos: 0, cents: 0 }))
+  // Each group from the first instant of its oldest day: a manifest's age is a comparison of stored
+  // instants (thousands of open manifests, no date arithmetic each).
+  const groups = AGE_GROUPS.map((group) => ({
+    desde_dias: group.from,
+    hasta_dias: group.to,
+    since: group.to === null ? '' : startOfLocalDay(deps.clock, todayDate.minusDays(group.to).toString()),
+    manifiestos: 0,
+    cents: 0,
+  }))
   for (const manifest of findOpenManifestsMoney(deps.db, scope)) {
     if (manifest.short_cents > 0) {
       shortCents += manifest.short_cents
@@ -121,8 +128,7 @@ export function getSettlementSummary(deps: Pick<SettlementDeps, 'db' | 'clock'>,
       ready += 1
       continue
     }
-    const age = localDateOf(deps.clock, manifest.created_at).until(todayDate, ChronoUnit.DAYS)
-    const group = groups.find((candidate) => age >= candidate.desde_dias && (candidate.hasta_dias === null || age <= candidate.hasta_dias)) ?? groups[0]!
+    const group = groups.find((candidate) => manifest.created_at >= candidate.since)!
     group.manifiestos += 1
     group.cents += manifest.short_cents
   }
@@ -131,6 +137,6 @@ export function getSettlementSummary(deps: Pick<SettlementDeps, 'db' | 'clock'>,
     por_depositar: { monto: centsToLempiras(shortCents), manifiestos: shortManifests },
     listos_para_cerrar: ready,
     depositos_hoy: { cantidad: todays.count, monto: centsToLempiras(todays.cents) },
-    por_liquidar_por_antiguedad: groups.map(({ cents, ...group }) => ({ ...group, por_depositar: centsToLempiras(cents) })),
+    por_liquidar_por_antiguedad: groups.map(({ cents, since: _since, ...group }) => ({ ...group, por_depositar: centsToLempiras(cents) })),
   }
 }
