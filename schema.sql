@@ -454,8 +454,9 @@ CREATE TABLE deposits (
 );
 CREATE INDEX deposits_part ON deposits (manifest_id, almacen);
 CREATE UNIQUE INDEX deposits_one_slip ON deposits (banco, referencia_clave) WHERE estado = 'active';
-CREATE INDEX deposits_fecha ON deposits (fecha, id);
-CREATE INDEX deposits_registered ON deposits (registered_date, almacen);
+-- A page of the deposits list (by slip date, newest first) and Inicio's deposits of the day, each from its index.
+CREATE INDEX deposits_fecha ON deposits (estado, fecha, id);
+CREATE INDEX deposits_registered ON deposits (registered_date, estado, almacen, banco, amount_cents);
 -- The totals of the deposits list, by bank and warehouse, read this index alone, in its order (no sort).
 CREATE INDEX deposits_sums ON deposits (estado, banco, almacen, fecha, amount_cents);
 -- A deposit's counted money moves manifest_totals (an edit or a cancellation takes out what it

@@ -1,5 +1,5 @@
 import type { Actor } from '../actor.ts'
-import { today } from '../clock.ts'
+import { formatLocalDateTime, today } from '../clock.ts'
 import { invalidInput } from '../errors.ts'
 import { EXPORT_CONTENT_TYPES, type ExportFile } from '../returns/export.service.ts'
 import { toCsv, toXlsx, type ExportCell, type ExportTable } from '../returns/export.sheet.ts'
@@ -8,7 +8,6 @@ import { depositFiltersOf, type DepositListFilters } from './deposits.service.ts
 import { findDeposits, sumDeposits, type DepositRow } from './deposits.store.ts'
 import { DEPOSIT_EXPORT_LIMIT } from './settlement.schemas.ts'
 import type { SettlementDeps } from './settlement.service.ts'
-import { formatLocalDateTime } from '../clock.ts'
 
 const STATES = { active: 'activo', cancelled: 'anulado' } as const
 
