@@ -1,7 +1,7 @@
 -- manifiesto: the current database schema (schema version 12, PRAGMA user_version = 12).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
--- The one readable description of the schema. The migrations in src/db/migrations.ts build it;
+-- The one readable description of the schema. The migrations in src/db/migrations/ build it;
 -- test/db/migrations.test.ts keeps this file equal to what they build.
 --
 -- Conventions: instants are ISO-8601 UTC text with milliseconds (2026-11-22T04:14:05.123Z);
@@ -310,7 +310,10 @@ END;
 -- through every write of invoices and returns: `invoices` stored (annulled ones too: they make the
 -- manifest visible), `counted_invoices` and `counted_micros` those not annulled and their exact sum,
 -- `holding_returns` the pending and approved returns of its invoices, `approved_cents` the sum of
--- the approved ones. A list reads a few rows per manifest, never every invoice.
+-- the approved ones. A list reads a few rows per manifest, never every invoice. The settlement of
+-- the part (issue 40, migration 11): `pending_returns` its pending returns, `deposited_cents` its
+-- active deposits and `justified_deposits` how many of them carry a justification,
+-- `adjusted_cents` its cent adjustments.
 CREATE TABLE manifest_totals (
   manifest_id INTEGER NOT NULL REFERENCES manifests (id),
   almacen TEXT NOT NULL,
@@ -319,6 +322,10 @@ CREATE TABLE manifest_totals (
   counted_micros INTEGER NOT NULL,
   holding_returns INTEGER NOT NULL,
   approved_cents INTEGER NOT NULL,
+  pending_returns INTEGER NOT NULL DEFAULT 0,
+  deposited_cents INTEGER NOT NULL DEFAULT 0,
+  justified_deposits INTEGER NOT NULL DEFAULT 0,
+  adjusted_cents INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (manifest_id, almacen)
 );
 -- A new invoice has no returns yet (a return needs its invoice first).
@@ -369,6 +376,37 @@ CREATE TRIGGER manifest_totals_return_changed AFTER UPDATE OF invoice_id, estado
     WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = NEW.invoice_id);
 END;
 
+-- Pending returns follow their invoice's part, like holding_returns (migration 11). The part a
+-- moved invoice lands in is upserted: whichever of this trigger and the one above runs first
+-- creates the row.
+CREATE TRIGGER manifest_totals_pending_added AFTER INSERT ON returns WHEN NEW.estado = 'pending' BEGIN
+  UPDATE manifest_totals SET pending_returns = pending_returns + 1
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = NEW.invoice_id);
+END;
+CREATE TRIGGER manifest_totals_pending_removed AFTER DELETE ON returns WHEN OLD.estado = 'pending' BEGIN
+  UPDATE manifest_totals SET pending_returns = pending_returns - 1
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = OLD.invoice_id);
+END;
+CREATE TRIGGER manifest_totals_pending_changed AFTER UPDATE OF invoice_id, estado ON returns
+  WHEN (OLD.estado = 'pending' OR NEW.estado = 'pending') AND (NEW.estado IS NOT OLD.estado OR NEW.invoice_id IS NOT OLD.invoice_id) BEGIN
+  UPDATE manifest_totals SET pending_returns = pending_returns - (OLD.estado = 'pending')
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = OLD.invoice_id);
+  UPDATE manifest_totals SET pending_returns = pending_returns + (NEW.estado = 'pending')
+    WHERE (manifest_id, almacen) = (SELECT manifest_id, almacen FROM invoices WHERE id = NEW.invoice_id);
+END;
+CREATE TRIGGER manifest_totals_pending_invoice_removed AFTER DELETE ON invoices BEGIN
+  UPDATE manifest_totals SET pending_returns = pending_returns - (SELECT count(*) FROM returns WHERE invoice_id = OLD.id AND estado = 'pending')
+    WHERE manifest_id = OLD.manifest_id AND almacen = OLD.almacen;
+END;
+CREATE TRIGGER manifest_totals_pending_invoice_moved AFTER UPDATE OF manifest_id, almacen ON invoices
+  WHEN NEW.manifest_id IS NOT OLD.manifest_id OR NEW.almacen IS NOT OLD.almacen BEGIN
+  UPDATE manifest_totals SET pending_returns = pending_returns - (SELECT count(*) FROM returns WHERE invoice_id = OLD.id AND estado = 'pending')
+    WHERE manifest_id = OLD.manifest_id AND almacen = OLD.almacen;
+  INSERT INTO manifest_totals (manifest_id, almacen, invoices, counted_invoices, counted_micros, holding_returns, approved_cents, pending_returns)
+    VALUES (NEW.manifest_id, NEW.almacen, 0, 0, 0, 0, 0, (SELECT count(*) FROM returns WHERE invoice_id = NEW.id AND estado = 'pending'))
+    ON CONFLICT (manifest_id, almacen) DO UPDATE SET pending_returns = pending_returns + excluded.pending_returns;
+END;
+
 CREATE TABLE return_lines (
   id INTEGER PRIMARY KEY,
   return_id INTEGER NOT NULL REFERENCES returns (id) ON DELETE CASCADE,
@@ -388,7 +426,7 @@ CREATE TABLE users (
   id INTEGER PRIMARY KEY,
   usuario TEXT NOT NULL,
   nombre TEXT NOT NULL,
-  rol TEXT NOT NULL CHECK (rol IN ('operador', 'supervisor', 'admin')),
+  rol TEXT NOT NULL CHECK (rol IN ('operador', 'supervisor', 'admin', 'finanzas')),
   almacenes TEXT NOT NULL,
   activo INTEGER NOT NULL DEFAULT 1 CHECK (activo IN (0, 1)),
   password_hash TEXT NOT NULL,
@@ -415,3 +453,79 @@ CREATE TABLE login_lockouts (
   window_start TEXT NOT NULL,
   locked_until TEXT
 );
+
+-- The money of a manifest (issue 40, migration 11). A bank deposit of one warehouse part of a
+-- manifest, in integer cents; `fecha` is the slip's local date; `referencia_clave` is the slip
+-- number upper-cased without blanks, dashes or dots: an active deposit's bank and slip are
+-- unique. Never deleted: a cancelled one keeps who, when and why. Its receipt file's kind, size
+-- and upload are kept here after the file itself is pruned (settlement.receiptRetentionDays).
+CREATE TABLE deposits (
+  id INTEGER PRIMARY KEY,
+  manifest_id INTEGER NOT NULL REFERENCES manifests (id),
+  almacen TEXT NOT NULL,
+  amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+  fecha TEXT NOT NULL,
+  banco TEXT NOT NULL,
+  referencia TEXT NOT NULL,
+  referencia_clave TEXT NOT NULL,
+  notas TEXT,
+  justificacion TEXT,
+  estado TEXT NOT NULL DEFAULT 'active' CHECK (estado IN ('active', 'cancelled')),
+  registered_at TEXT NOT NULL,
+  registered_date TEXT NOT NULL,
+  registered_by TEXT NOT NULL,
+  updated_at TEXT,
+  updated_by TEXT,
+  cancelled_at TEXT,
+  cancelled_by TEXT,
+  cancel_note TEXT,
+  receipt_type TEXT,
+  receipt_bytes INTEGER,
+  receipt_at TEXT,
+  receipt_by TEXT,
+  receipt_pruned_at TEXT
+);
+CREATE INDEX deposits_part ON deposits (manifest_id, almacen);
+CREATE UNIQUE INDEX deposits_one_slip ON deposits (banco, referencia_clave) WHERE estado = 'active';
+-- A page of the deposits list (by slip date, newest first) and Inicio's deposits of the day, each from its index.
+CREATE INDEX deposits_fecha ON deposits (estado, fecha, id);
+CREATE INDEX deposits_registered ON deposits (registered_date, estado, almacen, banco, amount_cents);
+-- The totals of the deposits list, by bank and warehouse, read this index alone, in its order (no sort).
+CREATE INDEX deposits_sums ON deposits (estado, banco, almacen, fecha, amount_cents);
+-- A deposit's counted money moves manifest_totals (an edit or a cancellation takes out what it
+-- counted and puts in what it counts now).
+CREATE TRIGGER manifest_totals_deposit_added AFTER INSERT ON deposits BEGIN
+  UPDATE manifest_totals SET deposited_cents = deposited_cents + CASE WHEN NEW.estado = 'active' THEN NEW.amount_cents ELSE 0 END,
+      justified_deposits = justified_deposits + (NEW.estado = 'active' AND NEW.justificacion IS NOT NULL)
+    WHERE manifest_id = NEW.manifest_id AND almacen = NEW.almacen;
+END;
+CREATE TRIGGER manifest_totals_deposit_changed AFTER UPDATE OF amount_cents, estado, justificacion ON deposits BEGIN
+  UPDATE manifest_totals SET
+      deposited_cents = deposited_cents - CASE WHEN OLD.estado = 'active' THEN OLD.amount_cents ELSE 0 END + CASE WHEN NEW.estado = 'active' THEN NEW.amount_cents ELSE 0 END,
+      justified_deposits = justified_deposits - (OLD.estado = 'active' AND OLD.justificacion IS NOT NULL) + (NEW.estado = 'active' AND NEW.justificacion IS NOT NULL)
+    WHERE manifest_id = NEW.manifest_id AND almacen = NEW.almacen;
+END;
+
+-- The file of a deposit's slip (JPEG, PNG, WebP or PDF, recognised by its bytes), until pruned.
+CREATE TABLE deposit_receipts (
+  deposit_id INTEGER PRIMARY KEY REFERENCES deposits (id),
+  stored_at TEXT NOT NULL,
+  data BLOB NOT NULL
+);
+CREATE INDEX deposit_receipts_stored ON deposit_receipts (stored_at);
+
+-- A signed cent adjustment of one part, never edited or deleted (a mistake is corrected by the
+-- opposite one).
+CREATE TABLE settlement_adjustments (
+  id INTEGER PRIMARY KEY,
+  manifest_id INTEGER NOT NULL REFERENCES manifests (id),
+  almacen TEXT NOT NULL,
+  amount_cents INTEGER NOT NULL CHECK (amount_cents <> 0),
+  motivo TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  created_by TEXT NOT NULL
+);
+CREATE INDEX settlement_adjustments_part ON settlement_adjustments (manifest_id, almacen);
+CREATE TRIGGER manifest_totals_adjustment_added AFTER INSERT ON settlement_adjustments BEGIN
+  UPDATE manifest_totals SET adjusted_cents = adjusted_cents + NEW.amount_cents WHERE manifest_id = NEW.manifest_id AND almacen = NEW.almacen;
+END;

@@ -26,6 +26,8 @@ interface List {
   arrayOrGone?: boolean
   /** How many items an answer that is not a page holds (the header search: its invoices). */
   count?: (body: Answer) => number
+  /** One object (Inicio's summary), not a list: it has no items to count. */
+  single?: boolean
 }
 
 /** The header search's answer: how many invoices it found (issue 41). */
@@ -53,6 +55,10 @@ export async function benchOperatorLists(bench: Bench, invoices: number, keep?: 
     { measure: 'header search, an invoice number (buscar?q=G-…)', path: `buscar?q=${middleInvoice(invoices)}`, count: searchHits },
     { measure: 'returns searched by client (devoluciones?buscar=mejia espinal&pagina=1)', path: 'devoluciones?buscar=mejia%20espinal&pagina=1' },
     { measure: 'invoices of one manifest searched (manifiestos/N/facturas?buscar=farmacia)', path: `manifiestos/${middleManifest(invoices)}/facturas?buscar=farmacia&pagina=1` },
+    // Issue 40: the money, with a deposit per invoice in ten (bench/million.ts).
+    { measure: 'manifests with their money, to settle, by diferencia (manifiestos?liquidacion=pendiente&orden=-diferencia&pagina=1)', path: 'manifiestos?liquidacion=pendiente&orden=-diferencia&pagina=1' },
+    { measure: "Inicio's summary with its money (resumen)", path: 'resumen', single: true },
+    { measure: 'deposits with their totals (depositos?pagina=1)', path: 'depositos?pagina=1' },
   ]
   try {
     for (const list of lists) await benchList(bench, service.url, invoices, list)
@@ -64,7 +70,8 @@ export async function benchOperatorLists(bench: Bench, invoices: number, keep?: 
 async function prepareDatabase(bench: Bench, invoices: number, keep: string | undefined): Promise<string> {
   const dir = keep ?? mkdtempSync(join(bench.work, 'lists-'))
   mkdirSync(dir, { recursive: true })
-  const database = join(dir, `manifiesto-${invoices}.db`)
+  // Named by its schema: a database kept by --lists-db before the money (issue 40) is not reused.
+  const database = join(dir, `manifiesto-${invoices}-v11.db`)
   let note = `reused from ${dir}`
   if (!existsSync(database)) {
     const started = performance.now()
@@ -77,7 +84,7 @@ async function prepareDatabase(bench: Bench, invoices: number, keep: string | un
     }
     note = `built by SQL in ${format((performance.now() - started) / 1000)} s`
   }
-  bench.rows.push({ measure: `operator lists: database of ${invoices.toLocaleString('en')} invoices`, value: statSync(database).size / 1024 / 1024, unit: 'MB', note })
+  bench.rows.push({ measure: `operator lists: database of ${invoices.toLocaleString('en')} invoices and ${Math.floor(invoices / 10).toLocaleString('en')} deposits`, value: statSync(database).size / 1024 / 1024, unit: 'MB', note })
   searchIndexRow(bench, database, invoices)
   return database
 }
@@ -98,7 +105,7 @@ async function benchList(bench: Bench, url: string, invoices: number, list: List
   let started = performance.now()
   const first = await getOperator(url, list.path)
   const cold = performance.now() - started
-  const items = list.count ? (first.status === 200 ? list.count(first) : null) : itemsOf(first, list.arrayOrGone === true)
+  const items = list.single ? (first.status === 200 ? 1 : null) : list.count ? (first.status === 200 ? list.count(first) : null) : itemsOf(first, list.arrayOrGone === true)
   if (items === null && list.arrayOrGone) {
     bench.rows.push({ measure, value: null, unit: 'ms', note: `answered ${first.status}, not an array: the plain form is gone` })
     return

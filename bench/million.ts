@@ -6,7 +6,10 @@
  * (the original of a generated invoice), a return in every tenth invoice (a third pending), a
  * pending conflict in every 2000th and 100,000 audit entries. Invoices have no lines: no list
  * reads them. Client names are varied (kind of shop, given name, two surnames) and every invoice is
- * in the search index (its triggers fill it as the rows go in). Used by the bench's `lists` group and by bench/console-lists.ts.
+ * in the search index (its triggers fill it as the rows go in). The money (issue 40): one deposit per invoice in ten (100,000 for a million) — every
+ * part of a closed manifest settled by one deposit of exactly its a_depositar, the rest spread over
+ * the open manifests' parts in five banks, one in fifty registered today — and a cent adjustment
+ * on every tenth open manifest. Used by the bench's `lists` group and by bench/console-lists.ts.
  */
 import type { openDatabase } from '../src/db/database.ts'
 import { generateBatch } from './generator.ts'
@@ -34,6 +37,11 @@ export function middleBatchDay(count: number): string {
 
 function manifestCount(count: number): number {
   return Math.ceil(count / PER_MANIFEST)
+}
+
+/** The day the bench's deposits say they were registered, for Inicio's «today» (Honduras, UTC-6). */
+export function honduranToday(): string {
+  return new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10)
 }
 
 export function fillDatabase(db: ReturnType<typeof openDatabase>, count: number): void {
@@ -65,6 +73,30 @@ export function fillDatabase(db: ReturnType<typeof openDatabase>, count: number)
       SELECT id, 1, '["Tel"]', original, original, 'c' || id, '2026-11-01T16:00:00.000Z' FROM invoices WHERE id % 2000 = 0;
     WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < 99999)
     INSERT INTO audit_log (at, actor, action, subject_type, subject_id) SELECT '2026-11-01T16:00:00.000Z', 'Ana', 'devolucion.aprobada', 'devolucion', CAST(k + 1 AS TEXT) FROM n;
+    COMMIT;`)
+  fillMoney(db, manifests, Math.floor(count / 10))
+}
+
+/** The deposits and adjustments of the settlement (see the file's comment): `deposits` in all. */
+function fillMoney(db: ReturnType<typeof openDatabase>, manifests: number, deposits: number): void {
+  const today = honduranToday()
+  db.sqlite.exec(`
+    BEGIN;
+    INSERT INTO deposits (manifest_id, almacen, amount_cents, fecha, banco, referencia, referencia_clave, registered_at, registered_date, registered_by)
+      SELECT t.manifest_id, t.almacen, (t.counted_micros + 5000) / 10000 - t.approved_cents, date(m.created_at, '-6 hours'), 'BAC Credomatic',
+        'C-' || t.manifest_id || '-' || t.almacen, 'C' || t.manifest_id || t.almacen, m.created_at, date(m.created_at, '-6 hours'), 'Ana'
+      FROM manifest_totals t JOIN manifests m ON m.id = t.manifest_id WHERE m.estado = 'closed' AND (t.counted_micros + 5000) / 10000 > t.approved_cents;
+    WITH RECURSIVE n(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM n WHERE k < ${deposits} - (SELECT count(*) FROM deposits) - 1),
+      slot(k, manifest_id, almacen) AS (
+        SELECT k, CASE WHEN (k % ${manifests}) % 4 = 0 THEN min(k % ${manifests} + 2, ${manifests}) ELSE k % ${manifests} + 1 END,
+          CASE (k / ${manifests}) % 3 WHEN 0 THEN 'OAC' WHEN 1 THEN 'OAS' ELSE 'OAO' END FROM n)
+    INSERT INTO deposits (manifest_id, almacen, amount_cents, fecha, banco, referencia, referencia_clave, registered_at, registered_date, registered_by)
+      SELECT s.manifest_id, s.almacen, 10000 + (s.k * 7919) % 500000, date(m.created_at, '-6 hours', '+' || (s.k % 3) || ' days'),
+        CASE s.k % 5 WHEN 0 THEN 'Banco de Occidente' WHEN 1 THEN 'BAC Credomatic' WHEN 2 THEN 'Ficohsa' WHEN 3 THEN 'Banco Atlántida' ELSE 'Banpaís' END,
+        'R-' || s.k, 'R' || s.k, m.created_at, CASE WHEN s.k % 50 = 0 THEN '${today}' ELSE date(m.created_at, '-6 hours') END, 'Ana'
+      FROM slot s JOIN manifests m ON m.id = s.manifest_id;
+    INSERT INTO settlement_adjustments (manifest_id, almacen, amount_cents, motivo, created_at, created_by)
+      SELECT id, 'OAC', 37, 'Redondeo del banco', created_at, 'Ana' FROM manifests WHERE estado = 'imported' AND id % 10 = 0;
     COMMIT;`)
   // No ANALYZE: the service never runs it, so the planner works without statistics there too.
 }

@@ -2,7 +2,7 @@ import { useEffect } from 'preact/hooks'
 import { Link, Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter-preact'
 import { api } from './api/client.ts'
 import { ROLES } from './format.ts'
-import { currentUser, isAdmin, isSupervisor, loadSession } from './session.ts'
+import { canReadAudit, canSeeDeposits, currentUser, isAdmin, isSupervisor, loadSession } from './session.ts'
 import { addressSegmentAfter } from './ui/address.ts'
 import { AuditScreen } from './screens/auditoria/auditoria.tsx'
 import { ConceptsScreen } from './screens/conceptos/conceptos.tsx'
@@ -16,6 +16,7 @@ import { LoginScreen } from './screens/entrar/entrar.tsx'
 import { InvoiceScreen } from './screens/factura/factura.tsx'
 import { RegisterReturnScreen } from './screens/factura/registrar.tsx'
 import { HomeScreen } from './screens/inicio/inicio.tsx'
+import { DepositsScreen } from './screens/liquidacion/depositos.tsx'
 import { BatchScreen, BatchesScreen } from './screens/lotes/lotes.tsx'
 import { ManifestScreen } from './screens/manifiestos/manifiesto.tsx'
 import { ManifestsScreen } from './screens/manifiestos/manifiestos.tsx'
@@ -79,8 +80,9 @@ function Shell() {
           <Route path="/conflictos">{isSupervisor.value ? <ConflictsScreen /> : <NotAllowed />}</Route>
           <Route path="/lotes">{isSupervisor.value ? <BatchesScreen /> : <NotAllowed />}</Route>
           <Route path="/lotes/:uuid">{(params) => (isSupervisor.value ? <BatchScreen uuid={params.uuid} /> : <NotAllowed />)}</Route>
+          <Route path="/depositos">{canSeeDeposits.value ? <DepositsScreen /> : <NotAllowed />}</Route>
           <Route path="/conceptos" component={ConceptsScreen} />
-          <Route path="/auditoria">{isSupervisor.value ? <AuditScreen /> : <NotAllowed />}</Route>
+          <Route path="/auditoria">{canReadAudit.value ? <AuditScreen /> : <NotAllowed />}</Route>
           <Route path="/usuarios">{isAdmin.value ? <UsersScreen /> : <NotAllowed />}</Route>
           <Route path="/cuenta" component={AccountScreen} />
           <Route>
@@ -115,29 +117,38 @@ function NotAllowed() {
   )
 }
 
-const LINKS: Array<{ href: string; label: string; who: 'todos' | 'supervisor' | 'admin' }> = [
+const LINKS: Array<{ href: string; label: string; who: 'todos' | 'supervisor' | 'dinero' | 'admin' }> = [
   { href: '/', label: 'Inicio', who: 'todos' },
   { href: '/manifiestos', label: 'Manifiestos', who: 'todos' },
   { href: '/devoluciones', label: 'Devoluciones', who: 'todos' },
+  { href: '/depositos', label: 'Depósitos', who: 'dinero' },
   { href: '/conflictos', label: 'Conflictos', who: 'supervisor' },
   { href: '/lotes', label: 'Lotes', who: 'supervisor' },
   { href: '/conceptos', label: 'Conceptos', who: 'todos' },
-  { href: '/auditoria', label: 'Auditoría', who: 'supervisor' },
+  { href: '/auditoria', label: 'Auditoría', who: 'dinero' },
   { href: '/usuarios', label: 'Usuarios', who: 'admin' },
 ]
+
+/** Who sees a link: everyone, supervisors (and the admin), those of the money (supervisors, finance, the admin), the admin. */
+function shown(who: (typeof LINKS)[number]['who']): boolean {
+  if (who === 'todos') return true
+  if (who === 'supervisor') return isSupervisor.value
+  if (who === 'dinero') return canSeeDeposits.value
+  return isAdmin.value
+}
 
 /** What waits beside a section's name: `Devoluciones (3)`, its accessible name saying what the number is. */
 function waiting(href: string): { count: number; what: string } | null {
   const counts = pendingCounts.value
   if (counts === null) return null
-  if (href === '/devoluciones' && counts.devoluciones !== null) return { count: counts.devoluciones, what: counts.devoluciones === 1 ? 'por aprobar' : 'por aprobar' }
+  if (href === '/devoluciones' && counts.devoluciones !== null) return { count: counts.devoluciones, what: 'por aprobar' }
   if (href === '/conflictos' && counts.conflictos !== null) return { count: counts.conflictos, what: 'por decidir' }
   return null
 }
 
 function Navigation() {
   const [location] = useLocation()
-  const visible = LINKS.filter((link) => link.who === 'todos' || (link.who === 'supervisor' ? isSupervisor.value : isAdmin.value))
+  const visible = LINKS.filter((link) => shown(link.who))
   // The counts are read now, every minute, and on every change of screen (after an action elsewhere).
   useEffect(() => {
     void refreshPending()

@@ -64,7 +64,7 @@ export function hondurasDate(instant: Date, timeZone = 'America/Tegucigalpa'): s
 export const RETURN_STATES = { pending: 'Pendiente', approved: 'Aprobada', rejected: 'Rechazada', cancelled: 'Anulada' } as const
 export const MANIFEST_STATES = { imported: 'Abierto', closed: 'Cerrado' } as const
 export const BATCH_STATES = { received: 'En proceso', processed: 'Procesado', failed: 'Fallido' } as const
-export const ROLES = { operador: 'Operador', supervisor: 'Supervisor', admin: 'Administrador' } as const
+export const ROLES = { operador: 'Operador', supervisor: 'Supervisor', finanzas: 'Finanzas', admin: 'Administrador' } as const
 /** How the service names an invoice of a warehouse the person does not have (it gives no number). */
 export const OTHER_WAREHOUSE_INVOICE = 'otra factura de otro almacén'
 
@@ -79,4 +79,20 @@ export function parseDayMonthYear(text: string): string | null {
   const probe = new Date(Date.UTC(year, month - 1, day))
   if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null
   return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+}
+
+/**
+ * An amount as a person types it (`1,234.50`, `1234.5`, `L 80`) → lempiras, or null when it is not
+ * one with at most two decimals. Commas are thousands separators, as the console writes them.
+ */
+export function parseMoney(text: string): number | null {
+  const written = text.trim().replace(/^L\s*/i, '')
+  // A comma only between groups of three digits: `10,5` is a mistake, never 105 nor 10.5.
+  if (!/^-?(\d+|\d{1,3}(,\d{3})+)(\.\d{1,2})?$/.test(written)) return null
+  return Number(written.replace(/,/g, ''))
+}
+
+/** An amount in the form a money field is filled with: `1234.50` (no separators, two decimals). */
+export function moneyField(amount: number): string {
+  return (Math.round(amount * 100) / 100).toFixed(2)
 }

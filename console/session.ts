@@ -11,6 +11,15 @@ export const sessionEnded = signal(false)
 export const role = computed<Role | null>(() => currentUser.value?.rol ?? null)
 export const isSupervisor = computed(() => role.value === 'supervisor' || role.value === 'admin')
 export const isAdmin = computed(() => role.value === 'admin')
+/** Finance (issue 40): the money, never the returns' decisions. */
+export const isFinance = computed(() => role.value === 'finanzas')
+/** What each role may do with the money, as the service's rights say (src/actor.ts). */
+export const canSeeDeposits = computed(() => role.value === 'supervisor' || role.value === 'finanzas' || role.value === 'admin')
+export const canRegisterDeposits = canSeeDeposits
+export const canCancelDeposits = computed(() => role.value === 'finanzas' || role.value === 'admin')
+export const canAdjust = canCancelDeposits
+export const canReadAudit = canSeeDeposits
+export const canRegisterReturns = computed(() => role.value !== null && role.value !== 'finanzas')
 
 export async function loadSession(): Promise<void> {
   try {

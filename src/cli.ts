@@ -20,7 +20,7 @@ Uso:
   manifiesto backup ARCHIVO [--config ARCHIVO]
                                           copia consistente de la base de datos, aun con el servicio en marcha
   manifiesto version | --version | -v     muestra la versión
-  manifiesto usuario crear NOMBRE --rol admin|supervisor|operador [--nombre "…"] [--almacenes OAC,OAS] [--contrasena-stdin]
+  manifiesto usuario crear NOMBRE --rol admin|supervisor|finanzas|operador [--nombre "…"] [--almacenes OAC,OAS] [--contrasena-stdin]
                                           crea una cuenta personal (la contraseña se pide dos veces, sin mostrarla)
   manifiesto usuario restablecer NOMBRE [--contrasena-stdin]
                                           pone una contraseña nueva, cierra sus sesiones y lo desbloquea

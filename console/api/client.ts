@@ -1,5 +1,13 @@
 import type {
+  AdjustmentView,
   AuditEntryView,
+  DepositChange,
+  DepositFilters,
+  DepositPage,
+  DepositView,
+  NewAdjustment,
+  NewDeposit,
+  SettlementRules,
   AuditFilters,
   BatchView,
   BulkApproval,
@@ -124,6 +132,26 @@ export async function downloadFile(path: string): Promise<{ name: string; blob: 
   return { name, blob: await response.blob() }
 }
 
+/**
+ * Sends a file as the request's body (a deposit's receipt): its type as Content-Type, its name in
+ * the address (the service refuses a file whose name or type says it is something else).
+ */
+async function sendFile<T>(path: string, file: Blob, name: string): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(withQuery(path, { nombre: name }), { method: 'PUT', credentials: 'same-origin', headers: { Accept: 'application/json', 'Content-Type': file.type || 'application/octet-stream' }, body: file })
+  } catch {
+    throw new ApiError(0, 'No hay conexión con el servicio. Revise la red del almacén y vuelva a intentarlo.', null)
+  }
+  const parsed = (await response.json().catch(() => null)) as unknown
+  if (!response.ok) {
+    const errorBody = parsed !== null && typeof parsed === 'object' && 'message' in parsed ? (parsed as ErrorBody) : null
+    if (response.status === 401) onSessionLost()
+    throw new ApiError(response.status, errorBody?.message ?? `El servicio respondió ${response.status} sin explicación. Vuelva a intentarlo.`, errorBody)
+  }
+  return parsed as T
+}
+
 const get = <T>(path: string, query?: Query) => request<T>('GET', withQuery(path, query))
 const post = <T>(path: string, body: unknown = {}) => request<T>('POST', path, body)
 const put = <T>(path: string, body: unknown) => request<T>('PUT', path, body)
@@ -157,6 +185,22 @@ export const api = {
   },
   invoices: {
     get: (nfactura: string) => get<InvoiceView>(op(`facturas/${id(nfactura)}`)),
+  },
+  /** The money of a manifest (issue 40): deposits, their receipts, cent adjustments. */
+  settlement: {
+    rules: () => get<SettlementRules>(op('liquidacion/reglas')),
+    deposits: (numero: string) => get<DepositView[]>(op(`manifiestos/${id(numero)}/depositos`)),
+    register: (numero: string, body: NewDeposit) => post<DepositView>(op(`manifiestos/${id(numero)}/depositos`), body),
+    change: (deposito: string, body: DepositChange) => put<DepositView>(op(`depositos/${id(deposito)}`), body),
+    cancel: (deposito: string, motivo: string) => post<DepositView>(op(`depositos/${id(deposito)}/anular`), { motivo }),
+    /** The receipt's address: an image shows in the browser, a PDF downloads. */
+    receiptUrl: (deposito: string) => op(`depositos/${id(deposito)}/comprobante`),
+    uploadReceipt: (deposito: string, file: Blob, name: string) => sendFile<DepositView>(op(`depositos/${id(deposito)}/comprobante`), file, name),
+    adjustments: (numero: string) => get<AdjustmentView[]>(op(`manifiestos/${id(numero)}/ajustes`)),
+    adjust: (numero: string, body: NewAdjustment) => post<AdjustmentView>(op(`manifiestos/${id(numero)}/ajustes`), body),
+    /** A page of deposits (newest slip first) with the totals of all that match. */
+    page: (query: DepositFilters) => get<DepositPage>(op('depositos'), { ...query, pagina: query.pagina ?? '1' }),
+    exportUrl: (formato: ExportFormat, filters: Omit<DepositFilters, 'pagina'>) => withQuery(op('depositos/exportar'), { formato, ...filters }),
   },
   returns: {
     /** A page of returns, newest first, with their client and warehouse. */

@@ -15,9 +15,27 @@ import type { ManifestDetail, ManifestInvoice, ManifestInvoicePage, ManifestInvo
 import type { CreateReasonBody, Reason, UpdateReasonBody } from '../../src/reasons/reasons.schemas.ts'
 import type { ReissueView } from '../../src/reissues/reissues.schemas.ts'
 import type { BulkApproval, RegisterReturnBody, ReturnExportQuery, ReturnListItem, ReturnPage, ReturnsQuery, ReturnState, ReturnView } from '../../src/returns/returns.schemas.ts'
+import type {
+  AdjustmentView,
+  DepositChangeBody,
+  DepositListQuery,
+  DepositPage,
+  DepositView,
+  NewAdjustmentBody,
+  NewDepositBody,
+  SettlementPartView,
+  SettlementRules,
+  SettlementView,
+} from '../../src/settlement/settlement.schemas.ts'
 
 export type {
+  AdjustmentView,
   AuditEntryView,
+  DepositPage,
+  DepositView,
+  SettlementPartView,
+  SettlementRules,
+  SettlementView,
   BatchView,
   BulkApproval,
   ConflictDetail,
@@ -56,6 +74,10 @@ export type UserChange = Static<typeof UpdateUserBody>
 export type AuditFilters = Static<typeof AuditQuery>
 export type InvoiceLine = InvoiceView['lineas'][number]
 export type ReturnLine = ReturnView['lineas'][number]
+export type NewDeposit = Static<typeof NewDepositBody>
+export type DepositChange = Static<typeof DepositChangeBody>
+export type NewAdjustment = Static<typeof NewAdjustmentBody>
+export type DepositFilters = Static<typeof DepositListQuery>
 
 /** Every error answer of the service: `{success:false, message}` and sometimes more. */
 export interface ErrorBody {

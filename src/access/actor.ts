@@ -27,13 +27,21 @@ export type Right =
   | 'leer_auditoria'
   | 'ver_estado'
   | 'gestionar_usuarios'
+  /** A manifest's deposits, their receipts and its cent adjustments (every role sees the money summary with `leer`). */
+  | 'ver_liquidacion'
+  | 'registrar_deposito'
+  | 'anular_deposito'
+  | 'ajustar_liquidacion'
 
 const OPERADOR: readonly Right[] = ['leer', 'registrar_devolucion']
-const SUPERVISOR: readonly Right[] = [...OPERADOR, 'decidir_devolucion', 'cerrar_manifiesto', 'decidir_conflicto', 'gestionar_conceptos', 'leer_lotes', 'leer_auditoria', 'ver_estado']
+const SUPERVISOR: readonly Right[] = [...OPERADOR, 'decidir_devolucion', 'cerrar_manifiesto', 'decidir_conflicto', 'gestionar_conceptos', 'leer_lotes', 'leer_auditoria', 'ver_estado', 'ver_liquidacion', 'registrar_deposito']
+/** Finance (issue 40): sees what the warehouse sees and its money, settles it; never registers or decides returns. */
+const FINANZAS: readonly Right[] = ['leer', 'leer_auditoria', 'ver_liquidacion', 'registrar_deposito', 'anular_deposito', 'ajustar_liquidacion']
 const RIGHTS: Record<Role, ReadonlySet<Right>> = {
   operador: new Set(OPERADOR),
   supervisor: new Set(SUPERVISOR),
-  admin: new Set<Right>([...SUPERVISOR, 'gestionar_usuarios']),
+  finanzas: new Set(FINANZAS),
+  admin: new Set<Right>([...SUPERVISOR, 'gestionar_usuarios', 'anular_deposito', 'ajustar_liquidacion']),
 }
 
 /** What each right lets one do, for the 403 message that names what is missing. */
@@ -48,6 +56,10 @@ const DOING: Record<Right, string> = {
   leer_auditoria: 'consultar la auditoría',
   ver_estado: 'consultar el estado del servicio',
   gestionar_usuarios: 'administrar usuarios',
+  ver_liquidacion: 'consultar los depósitos, sus comprobantes ni los ajustes de centavos',
+  registrar_deposito: 'registrar ni modificar depósitos',
+  anular_deposito: 'anular depósitos',
+  ajustar_liquidacion: 'ajustar centavos de la liquidación',
 }
 
 const WHO_CAN: Record<Right, string> = {
@@ -58,9 +70,13 @@ const WHO_CAN: Record<Right, string> = {
   decidir_conflicto: 'un supervisor',
   gestionar_conceptos: 'un supervisor',
   leer_lotes: 'un supervisor',
-  leer_auditoria: 'un supervisor',
+  leer_auditoria: 'un supervisor o a finanzas',
   ver_estado: 'un supervisor o el administrador',
   gestionar_usuarios: 'el administrador',
+  ver_liquidacion: 'un supervisor o a finanzas',
+  registrar_deposito: 'un supervisor o a finanzas',
+  anular_deposito: 'finanzas o al administrador',
+  ajustar_liquidacion: 'finanzas o al administrador',
 }
 
 export function hasRight(actor: Actor, right: Right): boolean {

@@ -1,9 +1,11 @@
 import Type, { type Static } from 'typebox'
 import { SpanishText } from '../schemas/vocabulary.ts'
 
-export const RoleSchema = Type.Union([Type.Literal('operador'), Type.Literal('supervisor'), Type.Literal('admin')], {
-  description: 'operador: consulta y registra devoluciones; supervisor: además aprueba, cierra, decide; admin: todo y los usuarios',
-  errorMessage: 'operador, supervisor o admin',
+export const RoleSchema = Type.Union([Type.Literal('operador'), Type.Literal('supervisor'), Type.Literal('admin'), Type.Literal('finanzas')], {
+  description:
+    'operador: consulta y registra devoluciones; supervisor: además aprueba, cierra, decide y registra depósitos; ' +
+    'finanzas: consulta, registra, modifica y anula depósitos y ajusta centavos (no registra ni aprueba devoluciones); admin: todo y los usuarios',
+  errorMessage: 'operador, supervisor, finanzas o admin',
 })
 
 export const Warehouses = Type.Union(

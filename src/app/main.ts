@@ -9,6 +9,7 @@ import { keyList, type LoadedConfig } from '../config/config.ts'
 import { closeDatabase, openDatabase } from '../db/database.ts'
 import { migrateDatabase } from '../db/migrate.ts'
 import { QuietCheckpoints } from '../db/quiet-checkpoints.ts'
+import { pruneReceipts } from '../settlement/receipts.service.ts'
 import { collectStartupGarbage } from './startup-heap.ts'
 import { prepareInvoiceInserts } from '../invoices/invoices.store.ts'
 import { startServer } from '../http/server.ts'
@@ -60,8 +61,10 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
         if (removed > 0) log.info({ lotes: removed, dias: config.intake.rawPayloadRetentionDays }, 'cuerpos originales de lotes antiguos eliminados')
         const sessions = pruneSessions({ db, clock, settings: config.auth, passwordCost: DEFAULT_PASSWORD_COST })
         if (sessions > 0) log.info({ sesiones: sessions }, 'sesiones vencidas eliminadas')
+        const receipts = pruneReceipts({ db, clock, config })
+        if (receipts > 0) log.info({ comprobantes: receipts, dias: config.settlement.receiptRetentionDays }, 'comprobantes de depósitos antiguos eliminados (los depósitos se conservan)')
       } catch (error) {
-        log.error({ err: error }, 'no se pudieron eliminar los cuerpos originales antiguos o las sesiones vencidas; se reintenta mañana')
+        log.error({ err: error }, 'no se pudieron eliminar los cuerpos originales antiguos, las sesiones vencidas o los comprobantes antiguos; se reintenta mañana')
         errors.record(error)
       }
     }

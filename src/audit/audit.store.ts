@@ -64,7 +64,7 @@ export function findAuditEntries(db: Database, filters: AuditFilters, offset: nu
 
 /**
  * For a supervisor of some warehouses: entries about reasons (shared by all), and about invoices,
- * returns and manifests of their warehouses. Entries about users and the rest stay with admins.
+ * returns, manifests, deposits and adjustments of their warehouses. Entries about users and the rest stay with admins.
  * A CASE rather than ORs of `subject_type = …`: with ORs SQLite gathers every entry of those
  * types through the subject index and sorts them all before taking a page (seconds with a
  * million entries); a CASE it cannot index, so it walks the log in order and stops at the page.
@@ -75,5 +75,7 @@ function visibleTo(scope: WarehouseScope) {
     WHEN 'factura' THEN EXISTS (SELECT 1 FROM invoices i WHERE i.nfactura = audit_log.subject_id AND ${inWarehouses('i.almacen', scope)})
     WHEN 'devolucion' THEN EXISTS (SELECT 1 FROM returns r WHERE r.id = CAST(audit_log.subject_id AS INTEGER) AND ${inWarehouses('r.almacen', scope)})
     WHEN 'manifiesto' THEN EXISTS (SELECT 1 FROM manifests m JOIN manifest_totals t ON t.manifest_id = m.id WHERE m.numero = audit_log.subject_id AND ${inWarehouses('t.almacen', scope)} AND t.invoices > 0)
+    WHEN 'deposito' THEN EXISTS (SELECT 1 FROM deposits d WHERE d.id = CAST(audit_log.subject_id AS INTEGER) AND ${inWarehouses('d.almacen', scope)})
+    WHEN 'ajuste' THEN EXISTS (SELECT 1 FROM settlement_adjustments a WHERE a.id = CAST(audit_log.subject_id AS INTEGER) AND ${inWarehouses('a.almacen', scope)})
     ELSE 0 END)`
 }

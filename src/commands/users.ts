@@ -42,7 +42,7 @@ export async function runUserCommand(loaded: LoadedConfig, action: string | unde
   if (action !== 'crear' && action !== 'restablecer' && action !== 'desbloquear' && action !== 'listar') {
     return {
       code: 2,
-      lines: ['Use: manifiesto usuario crear NOMBRE --rol admin|supervisor|operador, manifiesto usuario restablecer NOMBRE, manifiesto usuario desbloquear NOMBRE, o manifiesto usuario listar.'],
+      lines: ['Use: manifiesto usuario crear NOMBRE --rol admin|supervisor|finanzas|operador, manifiesto usuario restablecer NOMBRE, manifiesto usuario desbloquear NOMBRE, o manifiesto usuario listar.'],
     }
   }
   if (action !== 'listar' && name === undefined) return { code: 2, lines: [`Falta el nombre de usuario: manifiesto usuario ${action} NOMBRE`] }

@@ -118,6 +118,19 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false },
     ),
+    settlement: Type.Object(
+      {
+        // The banks a deposit may name, as the console offers them (a deposit keeps the name it was given).
+        banks: Type.Array(Type.String({ minLength: 1, maxLength: 60 }), { minItems: 1, maxItems: 50 }),
+        maxReceiptMB: Type.Number({ exclusiveMinimum: 0, maximum: 50 }),
+        // 0 keeps every receipt file for ever.
+        receiptRetentionDays: Type.Integer({ minimum: 0, maximum: 36_500 }),
+        // Lempiras with at most two decimals (a cent adjustment, not a way to square a manifest by hand).
+        maxAdjustment: Type.Number({ minimum: 0.01, maximum: 100 }),
+        closeRequiresSettlement: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
     log: Type.Object(
       {
         level: Type.Union(
@@ -169,6 +182,13 @@ export const DEFAULT_CONFIG: Config = {
   clientContract: 'v1',
   backup: { dir: 'backups', everyHours: 24, keep: 14 },
   alerts: { webhookUrl: '', minFreeDiskMB: 1024 },
+  settlement: {
+    banks: ['Banco de Occidente', 'BAC Credomatic', 'Ficohsa', 'Banco Atlántida', 'Banpaís'],
+    maxReceiptMB: 5,
+    receiptRetentionDays: 400,
+    maxAdjustment: 1,
+    closeRequiresSettlement: true,
+  },
   log: { level: 'info', file: '', keepDays: 30 },
 }
 

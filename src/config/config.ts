@@ -196,6 +196,21 @@ function findImpossibleValues(config: PartialConfig): string[] {
         'devoluciones de cada manifiesto cuando cierra su plazo. Quite la clave (7 días hábiles) o indique cuántos días hábiles dura el plazo.',
     )
   }
+  const banks = config?.settlement?.banks
+  if (Array.isArray(banks)) {
+    const seen = new Set<string>()
+    for (const bank of banks) {
+      if (typeof bank !== 'string') continue
+      const key = bank.trim().toLocaleLowerCase('es')
+      if (bank.trim() !== bank || key === '') problems.push(`«settlement.banks» tiene un banco con espacios al principio o al final (${JSON.stringify(bank)}): escríbalo sin ellos`)
+      else if (seen.has(key)) problems.push(`«settlement.banks» nombra dos veces el banco ${JSON.stringify(bank)}: déjelo una sola vez`)
+      seen.add(key)
+    }
+  }
+  const maxAdjustment = config?.settlement?.maxAdjustment
+  if (typeof maxAdjustment === 'number' && Math.abs(maxAdjustment * 100 - Math.round(maxAdjustment * 100)) > 1e-6) {
+    problems.push(`«settlement.maxAdjustment» debe tener a lo sumo dos decimales, en lempiras (se recibió ${maxAdjustment}); por ejemplo 1.00`)
+  }
   const webhook = config?.alerts?.webhookUrl
   if (typeof webhook === 'string' && webhook !== '' && !/^https?:\/\/\S+$/.test(webhook)) {
     problems.push(`«alerts.webhookUrl» debe ser una URL http(s) (se recibió ${JSON.stringify(webhook)})`)

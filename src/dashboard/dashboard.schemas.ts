@@ -50,6 +50,29 @@ export const DashboardView = Type.Object({
     }),
     { description: 'Manifiestos abiertos cuyo plazo de devoluciones termina hoy' },
   ),
+  liquidacion: Type.Object(
+    {
+      por_depositar: Type.Object(
+        { monto: Type.Number({ description: 'L: Σ de lo que falta depositar en sus partes de manifiestos abiertos' }), manifiestos: Type.Integer({ minimum: 0, description: 'Manifiestos abiertos a los que les falta dinero' }) },
+        { description: 'GET manifiestos?liquidacion=pendiente&orden=-diferencia' },
+      ),
+      listos_para_cerrar: Type.Integer({ minimum: 0, description: 'Manifiestos abiertos liquidados en sus almacenes: GET manifiestos?liquidacion=lista' }),
+      depositos_hoy: Type.Object(
+        { cantidad: Type.Integer({ minimum: 0 }), monto: Type.Number() },
+        { description: 'Depósitos activos registrados hoy en sus almacenes: GET depositos?registrado=hoy' },
+      ),
+      por_liquidar_por_antiguedad: Type.Array(
+        Type.Object({
+          desde_dias: Type.Integer({ minimum: 0 }),
+          hasta_dias: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'null: sin límite (más de 15 días)' }),
+          manifiestos: Type.Integer({ minimum: 0 }),
+          por_depositar: Type.Number({ description: 'L que les falta depositar' }),
+        }),
+        { description: 'Manifiestos abiertos sin liquidar por días desde su ingreso: 0–2, 3–7, 8–15 y más de 15 (GET manifiestos?liquidacion=pendiente&desde=&hasta=)' },
+      ),
+    },
+    { description: 'El dinero de sus almacenes (issue 40): lo que falta depositar, lo listo para cerrar, lo depositado hoy' },
+  ),
 })
 export type DashboardView = Static<typeof DashboardView>
 

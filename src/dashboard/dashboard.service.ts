@@ -12,6 +12,7 @@ import { microsToCentsAmount } from '../core/money.ts'
 import { centsToAmount } from '../shared/quantities.ts'
 import { deadlineDateTime } from '../returns/window.ts'
 import type { DashboardView, PendingCounts } from './dashboard.schemas.ts'
+import { getSettlementSummary } from '../settlement/settlement.service.ts'
 
 export interface DashboardDeps {
   db: Database
@@ -21,7 +22,8 @@ export interface DashboardDeps {
 /**
  * Today in Honduras for the actor's warehouses: today's batches (to those who may read batches),
  * pending conflicts (to those who decide them), pending returns and re-issues, open manifests and
- * the oldest, and the returns windows that close today. Every number is one indexed query.
+ * the oldest, the returns windows that close today, and the money (issue 40: to deposit, ready to
+ * close, deposited today, not settled by age). Every number is one indexed query.
  */
 export function getDashboard(deps: DashboardDeps, actor: Actor): DashboardView {
   const { db, clock } = deps
@@ -51,6 +53,7 @@ export function getDashboard(deps: DashboardDeps, actor: Actor): DashboardView {
       plazo_devoluciones: deadlineDateTime(LocalDate.parse(row.returns_deadline)),
       devoluciones_pendientes: row.pending_returns,
     })),
+    liquidacion: getSettlementSummary(deps, actor),
   }
 }
 

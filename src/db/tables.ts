@@ -21,6 +21,9 @@ export interface Tables {
   sessions: SessionTable
   login_lockouts: LoginLockoutTable
   invoice_reissues: InvoiceReissueTable
+  deposits: DepositTable
+  deposit_receipts: DepositReceiptTable
+  settlement_adjustments: SettlementAdjustmentTable
 }
 
 export type BatchState = 'received' | 'processed' | 'failed'
@@ -28,6 +31,7 @@ export type ManifestState = 'imported' | 'closed'
 export type ConflictState = 'pending' | 'accepted' | 'discarded'
 export type ReturnState = 'pending' | 'approved' | 'rejected' | 'cancelled'
 export type ReissueState = 'pending' | 'confirmed' | 'discarded'
+export type DepositState = 'active' | 'cancelled'
 
 export interface BatchTable {
   id: Generated<number>
@@ -94,6 +98,11 @@ export interface ManifestTotalsTable {
   counted_micros: number
   holding_returns: number
   approved_cents: number
+  /** The settlement of the part (migration 11): its pending returns, active deposits, how many of them are justified, its adjustments. */
+  pending_returns: Generated<number>
+  deposited_cents: Generated<number>
+  justified_deposits: Generated<number>
+  adjusted_cents: Generated<number>
 }
 
 export interface InvoiceTable {
@@ -267,7 +276,7 @@ export interface ReturnLineTable {
   amount_cents: number
 }
 
-export type Role = 'operador' | 'supervisor' | 'admin'
+export type Role = 'operador' | 'supervisor' | 'admin' | 'finanzas'
 
 /** A person with a login: role, warehouses (JSON array of codes, or "todos"), scrypt hash. */
 export interface UserTable {
@@ -315,4 +324,54 @@ export interface InvoiceReissueTable {
   decided_at: string | null
   decided_by: string | null
   decision_note: string | null
+}
+
+/**
+ * A bank deposit of one warehouse part of a manifest (issue 40), in cents. `fecha` is the slip's
+ * local date; `referencia_clave` the slip number as compared for duplicates. Never deleted;
+ * the receipt's kind, size and upload stay after its file is pruned.
+ */
+export interface DepositTable {
+  id: Generated<number>
+  manifest_id: number
+  almacen: string
+  amount_cents: number
+  fecha: string
+  banco: string
+  referencia: string
+  referencia_clave: string
+  notas: string | null
+  justificacion: string | null
+  estado: Generated<DepositState>
+  registered_at: string
+  registered_date: string
+  registered_by: string
+  updated_at: string | null
+  updated_by: string | null
+  cancelled_at: string | null
+  cancelled_by: string | null
+  cancel_note: string | null
+  receipt_type: string | null
+  receipt_bytes: number | null
+  receipt_at: string | null
+  receipt_by: string | null
+  receipt_pruned_at: string | null
+}
+
+/** A deposit's receipt file, until the retention prunes it. */
+export interface DepositReceiptTable {
+  deposit_id: number
+  stored_at: string
+  data: Buffer
+}
+
+/** A signed cent adjustment of one part; never edited or deleted. */
+export interface SettlementAdjustmentTable {
+  id: Generated<number>
+  manifest_id: number
+  almacen: string
+  amount_cents: number
+  motivo: string
+  created_at: string
+  created_by: string
 }

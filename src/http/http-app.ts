@@ -117,10 +117,10 @@ export function createHttpApp(settings: HttpAppOptions): App {
     if ('refusal' in lookup) throw lookup.refusal
 
     const { route, params: rawParams, validators } = lookup.match
-    const maxBodyBytes = route.body?.raw ? options.maxBodyBytes : Math.min(JSON_BODY_MAX_BYTES, options.maxBodyBytes)
+    const maxBodyBytes = route.body?.file ? route.body.file.maxBytes : route.body?.raw ? options.maxBodyBytes : Math.min(JSON_BODY_MAX_BYTES, options.maxBodyBytes)
     rejectOversizedBody(event, maxBodyBytes)
-    // Only the batch intake (raw bodies) takes gzip; a body in any other coding is a 415 here.
-    const encoding = route.body ? requireBodyEncoding(event.node.req.headers['content-encoding'], route.body.raw === true) : 'identity'
+    // Only the batch intake (raw bodies, not files) takes gzip; a body in any other coding is a 415 here.
+    const encoding = route.body ? requireBodyEncoding(event.node.req.headers['content-encoding'], route.body.raw === true && route.body.file === undefined) : 'identity'
     // Leniently parsed: a key in the URL is refused (401) before the query is judged (422).
     if (hasKeyInQuery(new URLSearchParams(search))) throw keyInQueryError()
     const { actor, keyFingerprint, sessionToken } = authenticate(event, route, options.authentication)

@@ -79,7 +79,9 @@ function describeOperation(route: Route, info: OpenApiInfo): Record<string, unkn
     operation.requestBody = {
       required: true,
       description: route.body.description,
-      content: { 'application/json': { schema: plain(route.body.schema), ...examplesOf(route.body.examples) } },
+      content: route.body.file
+        ? Object.fromEntries(route.body.file.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+        : { 'application/json': { schema: plain(route.body.schema), ...examplesOf(route.body.examples) } },
     }
   }
   return operation

@@ -53,7 +53,17 @@ export interface Route<
    * naming the field), unless `raw` — then the route reads it with `readBody` (the batch intake,
    * within server.maxBodyMB) and the schema only documents it.
    */
-  body?: { description: string; schema: Body; raw?: boolean; examples?: Examples }
+  body?: {
+    description: string
+    schema: Body
+    raw?: boolean
+    examples?: Examples
+    /**
+     * A raw body that is one file (a deposit's receipt): at most `maxBytes` are read (a larger
+     * body is a 413), never compressed, documented as these media types instead of JSON.
+     */
+    file?: { maxBytes: number; mediaTypes: readonly string[] }
+  }
   /** Answer for a path parameter that does not fit its schema: such a path names no resource. */
   paramsNotFound?: (raw: Record<string, string>) => string
   responses: Record<number, ResponseSpec>

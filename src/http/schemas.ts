@@ -55,11 +55,13 @@ export function documentedAnswers(route: Route): Record<number, ResponseSpec> {
   )
   if (route.body) {
     answers[408] = errorResponse('El cuerpo no terminó de llegar a tiempo (server.bodyTimeoutSeconds)', 'El cuerpo de la solicitud no terminó de llegar en 120 segundos; revise la conexión y reenvíe.')
-    answers[413] = errorResponse(
-      route.body.raw ? 'El cuerpo excede server.maxBodyMB (descomprimido, si llegó con gzip)' : 'El cuerpo excede 1 MB',
-      `El cuerpo de la solicitud excede el máximo permitido de ${route.body.raw ? 128 : 1} MB.`,
-    )
-    answers[415] = route.body.raw
+    answers[413] = route.body.file
+      ? errorResponse('El archivo excede por mucho su máximo: no se leyó', 'El cuerpo de la solicitud (12.0 MB) excede el máximo permitido de 10.0 MB.')
+      : errorResponse(
+          route.body.raw ? 'El cuerpo excede server.maxBodyMB (descomprimido, si llegó con gzip)' : 'El cuerpo excede 1 MB',
+          `El cuerpo de la solicitud excede el máximo permitido de ${route.body.raw ? 128 : 1} MB.`,
+        )
+    answers[415] = route.body.raw && !route.body.file
       ? errorResponse(
           'Content-Encoding distinto de gzip (o identity): solo se acepta el lote sin comprimir o comprimido con gzip',
           'El cuerpo llegó con Content-Encoding: br, que el servicio no acepta. Envíe el lote sin comprimir (sin Content-Encoding) o comprimido una sola vez con gzip (Content-Encoding: gzip); br, deflate y compress no se aceptan.',

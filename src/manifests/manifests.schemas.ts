@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox'
 import { PageOf } from '../schemas/paging.ts'
 import { LocalDate, Page, SearchText, SpanishText, WarehouseCode } from '../schemas/vocabulary.ts'
 import { ReissueSummary } from '../reissues/reissues.schemas.ts'
+import { SettlementView } from '../settlement/settlement.schemas.ts'
 
 export const MANIFEST_PAGE_SIZE = 50
 export const MANIFEST_INVOICE_PAGE_SIZE = 100
@@ -30,11 +31,17 @@ export const ManifestListQuery = Type.Object({
   hasta: Type.Optional(LocalDate('fecha_ingreso hasta (YYYY-MM-DD, incluida)')),
   numero: Type.Optional(Type.String({ pattern: '^[0-9]{1,20}$', description: 'Comienzo de NumeroManifiesto (9051 encuentra 905112)', errorMessage: 'solo dígitos (de 1 a 20), el comienzo del número de manifiesto' })),
   almacen: Type.Optional(WarehouseCode('Solo manifiestos con facturas de este almacén (uno de los suyos), contando solo esas facturas')),
+  liquidacion: Type.Optional(
+    Type.Union([Type.Literal('pendiente'), Type.Literal('lista'), Type.Literal('cerrada')], {
+      description: 'pendiente: abiertos con algo por liquidar (dinero que falta o sobra sin justificar, o devoluciones pendientes) en sus almacenes; lista: abiertos y liquidados; cerrada: cerrados',
+      errorMessage: 'pendiente, lista o cerrada',
+    }),
+  ),
   pagina: Type.Optional(Page(`Con pagina la respuesta es una página (${MANIFEST_PAGE_SIZE} por página, los más recientes primero) con el total; sin pagina, el arreglo completo de siempre`)),
   orden: Type.Optional(
-    Type.Union([Type.Literal('reciente'), Type.Literal('antiguo'), Type.Literal('total'), Type.Literal('-total')], {
-      description: 'Con pagina: reciente (por defecto, por fecha de ingreso), antiguo, total o -total (de mayor a menor)',
-      errorMessage: 'reciente, antiguo, total o -total',
+    Type.Union([Type.Literal('reciente'), Type.Literal('antiguo'), Type.Literal('total'), Type.Literal('-total'), Type.Literal('diferencia'), Type.Literal('-diferencia')], {
+      description: 'reciente (por defecto con pagina: por fecha de ingreso, los más recientes primero), antiguo (por defecto sin pagina), total o -total (de mayor a menor), diferencia o -diferencia (la mayor diferencia de la liquidación primero: lo que más falta); en empate, los más recientes primero',
+      errorMessage: 'reciente, antiguo, total, -total, diferencia o -diferencia',
     }),
   ),
 })
@@ -53,6 +60,7 @@ export const ManifestView = Type.Object({
   dias_habiles_restantes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
     description: 'Días hábiles (lunes a sábado, sin feriados) que quedan del plazo, hoy y el último incluidos; 0 si venció; null: sin plazo',
   }),
+  liquidacion: SettlementView,
   paquete_proveedor: Type.Optional(
     Type.Object(
       {
@@ -86,6 +94,9 @@ export const ManifestPage = Type.Intersect([
         facturas: Type.Integer({ minimum: 0, description: 'Facturas de sus almacenes en los manifiestos que cumplen los filtros, en todas las páginas (sin las anuladas)' }),
         importe: Type.Number({ description: 'Su suma' }),
         devoluciones_aprobadas: Type.Number({ description: 'Suma de sus devoluciones aprobadas' }),
+        a_depositar: Type.Number({ description: 'Suma de lo que sus almacenes deben depositar (facturado − devuelto, por almacén)' }),
+        depositado: Type.Number({ description: 'Suma de sus depósitos activos' }),
+        diferencia: Type.Number({ description: 'Suma de sus diferencias (a depositar − depositado − ajustes): positiva falta, negativa sobra' }),
       },
       { description: 'Para la fila de totales' },
     ),

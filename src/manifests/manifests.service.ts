@@ -15,6 +15,8 @@ import { pageAnswer, pageWindow } from '../schemas/paging.ts'
 import { summaryOf } from '../reissues/reissues.service.ts'
 import { centsToAmount } from '../shared/quantities.ts'
 import { exactWordsQuery, searchMatchQuery, searchTerms } from '../shared/search-terms.ts'
+import type { SettlementView } from '../settlement/settlement.schemas.ts'
+import { requireRightToReopen, requireSettledToClose, settlementOfManifest, settlementsOfManifests } from '../settlement/settlement.service.ts'
 import { MANIFEST_INVOICE_PAGE_SIZE, MANIFEST_PAGE_SIZE, type ManifestDetail, type ManifestInvoicePage, type ManifestPage, type ManifestStatus, type ManifestView } from './manifests.schemas.ts'
 import {
   countManifestInvoices,
@@ -37,8 +39,8 @@ import {
 export interface ManifestDeps {
   db: Database
   clock: Clock
-  /** `returns.holidays`: business days left are counted without them. */
-  config: Pick<Config, 'returns'>
+  /** `returns.holidays`: business days left are counted without them; `settlement`: what closing needs. */
+  config: Pick<Config, 'returns' | 'settlement'>
   /** v2: each manifest's package of returns is published to the supplier when its window closes. */
   contract: ClientContract
 }
@@ -82,31 +84,46 @@ export interface ManifestListFilters {
   /** The start of the number. */
   numero?: string
   almacen?: string
+  liquidacion?: 'pendiente' | 'lista' | 'cerrada'
   pagina?: number
   orden?: ManifestOrder
 }
 
 /**
- * Manifests by state, local date range of fecha_ingreso (`desde`/`hasta` inclusive), number prefix
- * and warehouse: those with invoices in the actor's warehouses (narrowed to `almacen`), counting
- * only those invoices. Without `pagina` the whole list, oldest first (the answer since the first
- * release); with it, one page of MANIFEST_PAGE_SIZE, newest first, with each manifest's pending
- * conflicts and warehouses, and the total.
+ * Manifests by state, local date range of fecha_ingreso (`desde`/`hasta` inclusive), number prefix,
+ * warehouse and where their settlement stands: those with invoices in the actor's warehouses
+ * (narrowed to `almacen`), counting only those invoices (and settling only those parts). Without
+ * `pagina` the whole list, oldest first (the answer since the first release); with it, one page of
+ * MANIFEST_PAGE_SIZE, newest first, with each manifest's pending conflicts and warehouses, the
+ * count and the totals of all that match. `orden` sorts either otherwise (by total, by the
+ * settlement's diferencia).
  */
 export function listManifests(deps: ManifestDeps, actor: Actor, filters: ManifestListFilters): ManifestView[] | ManifestPage {
   const scope = narrowedScope(actor, filters.almacen)
-  const where = { estado: filters.estado, numberPrefix: filters.numero, ...localDaysRange(deps.clock, filters.desde, filters.hasta) }
+  const where = { estado: filters.estado, numberPrefix: filters.numero, settlement: filters.liquidacion, ...localDaysRange(deps.clock, filters.desde, filters.hasta) }
   const moment = viewMoment(deps)
-  if (filters.pagina === undefined) return findManifestSummaries(deps.db, scope, where).map((row) => toManifestView(deps, row, moment))
+  if (filters.pagina === undefined) {
+    const rows = findManifestSummaries(deps.db, scope, where, filters.orden)
+    const settlements = settlementsOfManifests(deps, rows, scope)
+    return rows.map((row) => toManifestView(deps, row, settlements.get(row.id)!, moment))
+  }
   const request = { page: filters.pagina, size: MANIFEST_PAGE_SIZE }
   const { offset, limit } = pageWindow(request)
   const rows = findManifestSummaryPage(deps.db, scope, where, offset, limit, filters.orden)
   const extras = findManifestExtras(deps.db, rows.map((row) => row.id), scope)
-  const items = rows.map((row) => ({ ...toManifestView(deps, row, moment), conflictos_pendientes: extras.get(row.id)!.pendingConflicts, almacenes: extras.get(row.id)!.almacenes }))
+  const settlements = settlementsOfManifests(deps, rows, scope)
+  const items = rows.map((row) => ({ ...toManifestView(deps, row, settlements.get(row.id)!, moment), conflictos_pendientes: extras.get(row.id)!.pendingConflicts, almacenes: extras.get(row.id)!.almacenes }))
   const sums = sumManifests(deps.db, scope, where)
   return {
     ...pageAnswer('manifiestos', items, request, countManifests(deps.db, scope, where)),
-    totales: { facturas: sums.invoices, importe: microsToCentsAmount(sums.micros), devoluciones_aprobadas: centsToAmount(sums.approved_cents) },
+    totales: {
+      facturas: sums.invoices,
+      importe: microsToCentsAmount(sums.micros),
+      devoluciones_aprobadas: centsToAmount(sums.approved_cents),
+      a_depositar: centsToAmount(sums.to_deposit_cents),
+      depositado: centsToAmount(sums.deposited_cents),
+      diferencia: centsToAmount(sums.difference_cents),
+    },
   }
 }
 
@@ -146,7 +163,7 @@ export function getManifestDetail(deps: ManifestDeps, actor: Actor, numero: stri
   const row = findManifestSummary(deps.db, numero, scope)
   if (row === undefined) throw manifestNotFound(numero)
   return {
-    ...toManifestView(deps, row),
+    ...toManifestView(deps, row, settlementOfManifest(deps, row, scope)),
     facturas: findManifestInvoices(deps.db, row.id, scope).map((invoice) => toInvoiceItem(invoice, scope)),
   }
 }
@@ -170,15 +187,19 @@ function toInvoiceItem(invoice: ManifestInvoiceRow, scope: WarehouseScope): Mani
 }
 
 /**
- * imported → closed: the manifest accepts no more invoices (MANIFIESTO_CERRADO) nor returns.
+ * imported → closed: the manifest accepts no more invoices (MANIFIESTO_CERRADO), returns, deposits
+ * nor adjustments. With `settlement.closeRequiresSettlement` it must be settled (issue 40).
  * @throws DomainError NOT_FOUND, FORBIDDEN (invoices of warehouses not the actor's),
- * INVALID_TRANSITION when it is already closed.
+ * INVALID_TRANSITION when it is already closed, or not settled (the message says what is missing).
  */
 export function closeManifest(deps: ManifestDeps, actor: Actor, numero: string, motivo: string | undefined): ManifestView {
   return changeManifestState(deps, actor, numero, 'closed', motivo)
 }
 
-/** closed → imported, with the reason (required). @throws DomainError like closeManifest */
+/**
+ * closed → imported, with the reason (required); one with active deposits only by the administrator
+ * (its deposits and adjustments stay). @throws DomainError like closeManifest, FORBIDDEN
+ */
 export function reopenManifest(deps: ManifestDeps, actor: Actor, numero: string, motivo: string): ManifestView {
   return changeManifestState(deps, actor, numero, 'imported', motivo)
 }
@@ -190,10 +211,12 @@ function changeManifestState(deps: ManifestDeps, actor: Actor, numero: string, t
     if (row.estado === target) {
       throw new DomainError('INVALID_TRANSITION', target === 'closed' ? `El manifiesto ${numero} ya está cerrado.` : `El manifiesto ${numero} no está cerrado: no hay nada que reabrir.`)
     }
+    if (target === 'closed') requireSettledToClose(deps, row)
+    else requireRightToReopen(db, actor, row)
     const at = toStoredInstant(clock.now())
+    const before = toManifestView(deps, row, settlementOfManifest(deps, row, null))
     updateManifestState(db, row.id, target, target === 'closed' ? at : null)
-    const before = toManifestView(deps, row)
-    const after = toManifestView(deps, findManifestSummary(db, numero)!)
+    const after = wholeView(deps, numero)
     insertAuditEntry(db, {
       at,
       ...auditedBy(actor),
@@ -225,9 +248,9 @@ export function extendReturnsDeadline(deps: ManifestDeps, actor: Actor, numero: 
     }
     requirePackageOpen(packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone), numero, 'ampliar el plazo')
     requireExtension(deps, LocalDate.parse(row.returns_deadline), LocalDate.parse(hasta))
-    const before = toManifestView(deps, row)
+    const before = toManifestView(deps, row, settlementOfManifest(deps, row, null))
     updateManifestDeadline(db, row.id, hasta)
-    const after = toManifestView(deps, findManifestSummary(db, numero)!)
+    const after = wholeView(deps, numero)
     insertAuditEntry(db, {
       at: toStoredInstant(clock.now()),
       ...auditedBy(actor),
@@ -279,7 +302,13 @@ function viewMoment(deps: ManifestDeps): ViewMoment {
   return { now: deps.clock.now(), today: today(deps.clock), holidays: holidaysOf(deps.config.returns.holidays) }
 }
 
-function toManifestView(deps: ManifestDeps, row: ManifestSummaryRow, moment: ViewMoment = viewMoment(deps)): ManifestView {
+/** A manifest the actor acts on as a whole, as it is now (inside the change's transaction). */
+function wholeView(deps: ManifestDeps, numero: string): ManifestView {
+  const row = findManifestSummary(deps.db, numero)!
+  return toManifestView(deps, row, settlementOfManifest(deps, row, null))
+}
+
+function toManifestView(deps: ManifestDeps, row: ManifestSummaryRow, liquidacion: SettlementView, moment: ViewMoment = viewMoment(deps)): ManifestView {
   const { clock } = deps
   const lastDay = row.returns_deadline === null ? null : LocalDate.parse(row.returns_deadline)
   const supplierPackage = packageView(packageStateOf(deps.contract, row.returns_deadline, moment.now, clock.zone))
@@ -293,6 +322,7 @@ function toManifestView(deps: ManifestDeps, row: ManifestSummaryRow, moment: Vie
     devoluciones: { cantidad: row.return_count, total_aprobado: row.returned_cents / 100 },
     plazo_devoluciones: lastDay === null ? null : deadlineDateTime(lastDay),
     dias_habiles_restantes: lastDay === null ? null : businessDaysLeft(moment.today, lastDay, moment.holidays),
+    liquidacion,
     ...(supplierPackage === null ? {} : { paquete_proveedor: supplierPackage }),
   }
 }

@@ -4,6 +4,7 @@ import { all, first, run, type Database } from '../db/database.ts'
 import type { ManifestState, ReissueState } from '../db/tables.ts'
 import { inInvoiceSearch } from '../db/search.ts'
 import { inWarehouses } from '../access/warehouse-scope.ts'
+import { manifestDifference, PART_DIFFERENCE, PART_TO_DEPOSIT, settlementCondition, type SettlementFilter } from '../settlement/settlement.store.ts'
 
 export interface ManifestSummaryRow {
   id: number
@@ -85,56 +86,80 @@ export interface ManifestFilters {
   to?: string
   /** The start of NumeroManifiesto (digits). */
   numberPrefix?: string
-}
-
-/** Manifests by state, creation instant range and number prefix, by creation then number. */
-export function findManifestSummaries(db: Database, scope: WarehouseScope, filters: ManifestFilters): ManifestSummaryRow[] {
-  return all(db, summaries(db, scope).where(matching(filters)).orderBy('m.created_at').orderBy('m.numero'))
+  /** Where its settlement stands, as `scope` sees it (issue 40). */
+  settlement?: SettlementFilter
 }
 
 /**
- * One page of the visible manifests, newest first. The page's ids are chosen on the manifests
- * table alone (index on created_at), so only the page's invoices are summed, whatever the count
- * of manifests and invoices stored.
+ * How a list of manifests is ordered: by arrival, newest or oldest first; by total; or by the
+ * settlement's diferencia (`-`: largest first). Ties go newest first.
  */
-export function findManifestSummaryPage(db: Database, scope: WarehouseScope, filters: ManifestFilters, offset: number, limit: number, order: ManifestOrder = 'reciente'): ManifestSummaryRow[] {
-  if (order === 'total' || order === '-total') {
-    // By total: every filtered manifest is summed (a few rows of manifest_totals each) and sorted.
-    const direction = order === 'total' ? 'asc' : 'desc'
-    return all(db, summaries(db, scope).where(matching(filters)).orderBy(sql`total(t.counted_micros)`, direction).orderBy('m.created_at', 'desc').orderBy('m.numero', 'desc').limit(limit).offset(offset))
-  }
-  const direction = order === 'antiguo' ? 'asc' : 'desc'
-  const page = db.query.selectFrom('manifests as m').select('m.id').where(visible(scope)).where(matching(filters))
-    .orderBy('m.created_at', direction)
-    .orderBy('m.numero', direction)
-    .limit(limit)
-    .offset(offset)
-  return all(db, summaries(db, scope).where('m.id', 'in', page).orderBy('m.created_at', direction).orderBy('m.numero', direction))
+export type ManifestOrder = 'reciente' | 'antiguo' | 'total' | '-total' | 'diferencia' | '-diferencia'
+
+/** Manifests by state, creation instant range, number prefix and settlement, in `order` (oldest first: the answer since the first release). */
+export function findManifestSummaries(db: Database, scope: WarehouseScope, filters: ManifestFilters, order: ManifestOrder = 'antiguo'): ManifestSummaryRow[] {
+  return all(db, ordered(summaries(db, scope).where(matching(filters, scope)), scope, order))
 }
 
-/** A page of manifests newest first (the default), oldest first, or by total either way (`-`: largest first). */
-export type ManifestOrder = 'reciente' | 'antiguo' | 'total' | '-total'
+/**
+ * One page of the visible manifests, newest first by default. The page's ids are chosen on the
+ * manifests table alone (index on created_at; the few totals rows of each manifest for its
+ * diferencia), so only the page's invoices are summed, whatever the count of manifests and
+ * invoices stored; by total, every filtered manifest is summed (a few rows of manifest_totals
+ * each) and sorted.
+ */
+export function findManifestSummaryPage(db: Database, scope: WarehouseScope, filters: ManifestFilters, offset: number, limit: number, order: ManifestOrder = 'reciente'): ManifestSummaryRow[] {
+  if (order === 'total' || order === '-total') return all(db, ordered(summaries(db, scope).where(matching(filters, scope)), scope, order).limit(limit).offset(offset))
+  const ids = db.query.selectFrom('manifests as m').select('m.id').where(visible(scope)).where(matching(filters, scope))
+  const page = ordered(ids, scope, order).limit(limit).offset(offset)
+  return all(db, ordered(summaries(db, scope).where('m.id', 'in', page), scope, order))
+}
+
+/** Orders a query on `manifests m` (by total: a query of summaries, which sums `t`). */
+function ordered<Query extends { orderBy: (expression: RawBuilder<unknown>) => Query }>(query: Query, scope: WarehouseScope, order: ManifestOrder): Query {
+  const direction = order.startsWith('-') || order === 'reciente' ? sql`DESC` : sql`ASC`
+  if (order === 'reciente' || order === 'antiguo') return query.orderBy(sql`m.created_at ${direction}`).orderBy(sql`m.numero ${direction}`)
+  const key = order.endsWith('total') ? sql`total(t.counted_micros)` : manifestDifference(scope)
+  return query.orderBy(sql`${key} ${direction}`).orderBy(sql`m.created_at DESC`).orderBy(sql`m.numero DESC`)
+}
 
 /**
  * The sums of the visible manifests with these filters (a list's totals row): their invoices in
- * `scope` (not annulled) and exact amount, and their approved returns — from manifest_totals.
+ * `scope` (not annulled) and exact amount, their approved returns, and their settlement's sums
+ * (each part's a_depositar, depositado and diferencia, in cents) — from manifest_totals.
  */
-export function sumManifests(db: Database, scope: WarehouseScope, filters: ManifestFilters): { invoices: number; micros: number; approved_cents: number } {
+export function sumManifests(db: Database, scope: WarehouseScope, filters: ManifestFilters): ManifestSums {
   const row = first(
     db,
     db.query
       .selectFrom('manifest_totals as t')
       .innerJoin('manifests as m', 'm.id', 't.manifest_id')
-      .select([sql<number>`coalesce(sum(t.counted_invoices), 0)`.as('invoices'), sql<number>`total(t.counted_micros)`.as('micros'), sql<number>`total(t.approved_cents)`.as('approved_cents')])
+      .select([
+        sql<number>`coalesce(sum(t.counted_invoices), 0)`.as('invoices'),
+        sql<number>`total(t.counted_micros)`.as('micros'),
+        sql<number>`coalesce(sum(t.approved_cents), 0)`.as('approved_cents'),
+        sql<number>`coalesce(sum(${PART_TO_DEPOSIT}), 0)`.as('to_deposit_cents'),
+        sql<number>`coalesce(sum(t.deposited_cents), 0)`.as('deposited_cents'),
+        sql<number>`coalesce(sum(${PART_DIFFERENCE}), 0)`.as('difference_cents'),
+      ])
       .where(inWarehouses('t.almacen', scope))
-      .where(matching(filters)),
+      .where(matching(filters, scope)),
   )
-  return row ?? { invoices: 0, micros: 0, approved_cents: 0 }
+  return row ?? { invoices: 0, micros: 0, approved_cents: 0, to_deposit_cents: 0, deposited_cents: 0, difference_cents: 0 }
+}
+
+export interface ManifestSums {
+  invoices: number
+  micros: number
+  approved_cents: number
+  to_deposit_cents: number
+  deposited_cents: number
+  difference_cents: number
 }
 
 /** How many manifests are visible with these filters. */
 export function countManifests(db: Database, scope: WarehouseScope, filters: ManifestFilters): number {
-  const row = first(db, db.query.selectFrom('manifests as m').select(sql<number>`count(*)`.as('count')).where(visible(scope)).where(matching(filters)))
+  const row = first(db, db.query.selectFrom('manifests as m').select(sql<number>`count(*)`.as('count')).where(visible(scope)).where(matching(filters, scope)))
   return row?.count ?? 0
 }
 
@@ -181,9 +206,10 @@ function visible(scope: WarehouseScope): RawBuilder<boolean> {
   return sql<boolean>`EXISTS (SELECT 1 FROM manifest_totals vt WHERE vt.manifest_id = m.id AND ${inWarehouses('vt.almacen', scope)} AND vt.invoices > 0)`
 }
 
-/** The filters as one condition on `manifests m`. */
-function matching(filters: ManifestFilters): RawBuilder<boolean> {
+/** The filters as one condition on `manifests m` (the settlement as `scope` sees it). */
+function matching(filters: ManifestFilters, scope: WarehouseScope): RawBuilder<boolean> {
   const conditions: Array<RawBuilder<unknown>> = [sql`1`]
+  if (filters.settlement !== undefined) conditions.push(settlementCondition(filters.settlement, scope))
   if (filters.estado !== undefined) conditions.push(sql`m.estado = ${filters.estado}`)
   if (filters.from !== undefined) conditions.push(sql`m.created_at >= ${filters.from}`)
   if (filters.to !== undefined) conditions.push(sql`m.created_at < ${filters.to}`)

@@ -22,8 +22,8 @@ const commands: Array<{ name: string; args: string[]; input?: string; code: numb
 
 /** In-process, the rules of the same command (no stdin needed to reach them). */
 const refusals: Array<{ name: string; action: string; user?: string; options?: Record<string, string>; code: number; line: RegExp }> = [
-  { name: 'an unknown role → 2', action: 'crear', user: 'admin', options: { rol: 'jefe' }, code: 2, line: /rol: debe ser operador, supervisor o admin/ },
-  { name: 'no role → 2', action: 'crear', user: 'admin', code: 2, line: /rol: debe ser operador, supervisor o admin/ },
+  { name: 'an unknown role → 2', action: 'crear', user: 'admin', options: { rol: 'jefe' }, code: 2, line: /rol: debe ser operador, supervisor, finanzas o admin/ },
+  { name: 'no role → 2', action: 'crear', user: 'admin', code: 2, line: /rol: debe ser operador, supervisor, finanzas o admin/ },
   { name: 'an unknown warehouse → 2', action: 'crear', user: 'ana', options: { rol: 'operador', almacenes: 'OAC,XYZ' }, code: 2, line: /^Almacén desconocido: XYZ\./ },
   { name: 'no name → 2', action: 'crear', code: 2, line: /^Falta el nombre de usuario: manifiesto usuario crear NOMBRE$/ },
   { name: 'an unknown action → 2', action: 'borrar', user: 'x', code: 2, line: /^Use: manifiesto usuario crear/ },

@@ -31,7 +31,7 @@ testScenarios(
       ...refused('La contraseña no puede ser igual al nombre de usuario. Elija otra que nadie pueda adivinar: por ejemplo, tres o cuatro palabras que no tengan relación entre sí, separadas por espacios.'),
     },
     { name: 'an unknown warehouse → 422', request: { method: 'POST', path: 'usuarios', body: { ...NEW, almacenes: ['OAS', 'ZZZ'] } }, ...refused('Almacén desconocido: ZZZ. Los registrados son OAC, OAS, OAO.') },
-    { name: 'an unknown role → 422', request: { method: 'POST', path: 'usuarios', body: { ...NEW, rol: 'jefe' } }, ...refused('Cuerpo inválido: rol: debe ser operador, supervisor o admin.') },
+    { name: 'an unknown role → 422', request: { method: 'POST', path: 'usuarios', body: { ...NEW, rol: 'jefe' } }, ...refused('Cuerpo inválido: rol: debe ser operador, supervisor, finanzas o admin.') },
     {
       name: 'renaming → 422',
       setup: maria,

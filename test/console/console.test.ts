@@ -14,7 +14,8 @@ import { readFirstSheet } from '../support/xlsx.ts'
 import { exampleBatch, invoice, postBatch } from '../support/batches.ts'
 import { chromiumPath, launchChromium, logInThroughUi, newConsolePage, screenshot, screenshots, until } from '../support/browser.ts'
 import { FACTURA, operator, registerReturn, seedReturns } from '../support/operator.ts'
-import { startTestService, type TestService } from '../support/service.ts'
+import { startTestService, type TestService, type TestServiceOptions } from '../support/service.ts'
+import { CLOSE_UNSETTLED } from '../support/settlement.ts'
 
 const executable = chromiumPath()
 const skip = executable === null ? 'chromium no está instalado (apt-get install chromium, o CHROMIUM_PATH)' : false
@@ -30,8 +31,8 @@ after(async () => {
 })
 
 /** A fresh service and a fresh browser context for one test; both closed after it. */
-async function withConsole(body: (page: Page, service: TestService) => Promise<void>): Promise<void> {
-  const service = await startTestService()
+async function withConsole(body: (page: Page, service: TestService) => Promise<void>, options: TestServiceOptions = {}): Promise<void> {
+  const service = await startTestService(options)
   try {
     const { context, page } = await newConsolePage(browser, service)
     try {
@@ -260,7 +261,8 @@ test('consola: a supervisor closes a manifest and reopens it with a reason; the 
     await history.getByRole('row', { name: /Reabrió el manifiesto Faltó registrar una devolución/ }).waitFor()
     await history.getByRole('row', { name: /Cerró el manifiesto/ }).waitFor()
     assert.equal(service.db.sqlite.prepare("SELECT estado FROM manifests WHERE numero = '905112'").pluck().get(), 'imported')
-  }))
+    // Closing and reopening are the subject here; closing a settled manifest is test/console/settlement.test.ts's.
+  }, { config: CLOSE_UNSETTLED }))
 
 test("consola: an operator does not see another warehouse's invoice", { skip }, () =>
   withConsole(async (page, service) => {

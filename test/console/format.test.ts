@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { boxesAndUnits, count, date, dateTime, hondurasDate, isBoxLine, lineQuantityText, money, parseDayMonthYear, quantity, time, unitsText } from '../../console/format.ts'
+import { boxesAndUnits, count, date, dateTime, hondurasDate, isBoxLine, lineQuantityText, money, moneyField, parseDayMonthYear, parseMoney, quantity, time, unitsText } from '../../console/format.ts'
 
 /** The console's Honduran formats, one row per case. */
 const ROWS: Array<[string, () => unknown, unknown]> = [
@@ -37,6 +37,14 @@ const ROWS: Array<[string, () => unknown, unknown]> = [
   ['count: plural', () => count(3, 'día hábil', 'días hábiles'), '3 días hábiles'],
   ['hondurasDate: 05:59 UTC is still yesterday in Honduras', () => hondurasDate(new Date('2026-11-23T05:59:59Z')), '2026-11-22'],
   ['hondurasDate: 06:00 UTC is today', () => hondurasDate(new Date('2026-11-23T06:00:00Z')), '2026-11-23'],
+  ['parseMoney: with thousands separators', () => parseMoney('1,234.50'), 1234.5],
+  ['parseMoney: with the currency', () => parseMoney(' L 80 '), 80],
+  ['parseMoney: one decimal', () => parseMoney('0.3'), 0.3],
+  ['parseMoney: three decimals is not an amount', () => parseMoney('10.005'), null],
+  ['parseMoney: a decimal comma is not an amount', () => parseMoney('10,5'), null],
+  ['parseMoney: text', () => parseMoney('diez'), null],
+  ['moneyField: two decimals, no separators', () => moneyField(1234.5), '1234.50'],
+  ['moneyField: a float sum is written in cents', () => moneyField(0.1 + 0.2), '0.30'],
   ['parseDayMonthYear: dd/mm/yyyy', () => parseDayMonthYear('22/11/2026'), '2026-11-22'],
   ['parseDayMonthYear: d/m/yyyy and dashes', () => parseDayMonthYear('2-3-2026'), '2026-03-02'],
   ['parseDayMonthYear: not a real date', () => parseDayMonthYear('30/02/2026'), null],

@@ -9,6 +9,7 @@ import { FACTURA, operator, registerReturn, seedReturns } from '../support/opera
 import { testScenarios, type DatabaseCheck, type ScenarioRequest } from '../support/scenarios.ts'
 import { withService, type TestService } from '../support/service.ts'
 import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
+import { CLOSE_UNSETTLED } from '../support/settlement.ts'
 
 /**
  * manifest_totals and the invoice fields copied onto each return (migration 9) are kept by
@@ -164,6 +165,7 @@ testScenarios(
     },
     {
       name: 'closing and reopening a manifest keeps its totals',
+      service: { config: CLOSE_UNSETTLED },
       setup: steps([seed, 200], [register([{ numeroLinea: 1, unidades: 1 }], { aprobar: true }), 201], [call('POST', 'manifiestos/905112/cerrar', { motivo: 'Ruta completa' }), 200]),
       request: { method: 'POST', path: 'manifiestos/905112/reabrir', body: { motivo: 'Faltó una devolución' } },
       status: 200,

@@ -50,6 +50,25 @@ const batches = {
   fallidos: [{ batch_uuid: '0b9b1c2e-0000-4000-8000-000000000001', recibido_en: '2026-11-22 11:00:00', fallo: 'interrumpido' }],
 }
 
+/**
+ * Inicio's money (issue 40): nothing deposited yet, so every open part is missing its a_depositar —
+ * 905100 (OAC, 2 days old) L 2,300.18; 905112's OAC part L 2,300.18 − the approved L 35.88; its OAS
+ * part L 188.97 — all of it in the 0–2 days group.
+ */
+function money(monto: number, manifiestos: number): Answer {
+  return {
+    por_depositar: { monto, manifiestos },
+    listos_para_cerrar: 0,
+    depositos_hoy: { cantidad: 0, monto: 0 },
+    por_liquidar_por_antiguedad: [
+      { desde_dias: 0, hasta_dias: 2, manifiestos, por_depositar: monto },
+      { desde_dias: 3, hasta_dias: 7, manifiestos: 0, por_depositar: 0 },
+      { desde_dias: 8, hasta_dias: 15, manifiestos: 0, por_depositar: 0 },
+      { desde_dias: 16, hasta_dias: null, manifiestos: 0, por_depositar: 0 },
+    ],
+  }
+}
+
 const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
   {
     who: 'op-oac',
@@ -63,6 +82,7 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
       reemisiones_pendientes: 0,
       manifiestos_abiertos: { cantidad: 2, mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 } },
       plazos_que_vencen_hoy: [{ numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 1 }],
+      liquidacion: money(4564.48, 2),
     }),
   },
   {
@@ -77,6 +97,7 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
       reemisiones_pendientes: 0,
       manifiestos_abiertos: { cantidad: 2, mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 } },
       plazos_que_vencen_hoy: [{ numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 1 }],
+      liquidacion: money(4564.48, 2),
     }),
   },
   {
@@ -91,6 +112,7 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
       reemisiones_pendientes: 0,
       manifiestos_abiertos: { cantidad: 0, mas_antiguo: null },
       plazos_que_vencen_hoy: [],
+      liquidacion: money(0, 0),
     }),
   },
   {
@@ -105,6 +127,7 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
       reemisiones_pendientes: 0,
       manifiestos_abiertos: { cantidad: 2, mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 } },
       plazos_que_vencen_hoy: [{ numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 2 }],
+      liquidacion: money(4753.45, 2),
     }),
   },
 ]
@@ -140,6 +163,7 @@ test('dashboard: an empty database gives zeros and nulls, never an error', () =>
         reemisiones_pendientes: 0,
         manifiestos_abiertos: { cantidad: 0, mas_antiguo: null },
         plazos_que_vencen_hoy: [],
+        liquidacion: money(0, 0),
       },
     })
   }))
@@ -150,6 +174,8 @@ test('dashboard: yesterday\'s batches do not count today; closed manifests are n
     assert.equal((await postBatch(service, [invoice('F-1', '905111', {}, '2026-11-21')])).status, 200)
     service.clock.set('2026-11-22T16:00:00Z')
     assert.equal((await postBatch(service, [invoice('F-2', '905112', {}, '2026-11-22')])).status, 200)
+    // Settled by its deposit (registered today), 905111 closes; its money is no longer open.
+    assert.equal((await operator(service, 'POST', 'manifiestos/905111/depositos', { monto: 2300.18, fecha: '2026-11-21', banco: 'Ficohsa', referencia: '88001' })).status, 201)
     assert.equal((await operator(service, 'POST', 'manifiestos/905111/cerrar')).status, 200)
     const { body } = await operator(service, 'GET', 'resumen')
     assert.deepEqual([body.lotes.cantidad, body.lotes.resumen.insertadas, body.manifiestos_abiertos, body.reemisiones_pendientes], [
@@ -158,6 +184,7 @@ test('dashboard: yesterday\'s batches do not count today; closed manifests are n
       { cantidad: 1, mas_antiguo: { numero: '905112', fecha_ingreso: '2026-11-22 10:00:00', dias: 0 } },
       1,
     ])
+    assert.deepEqual([body.liquidacion.por_depositar, body.liquidacion.depositos_hoy], [{ monto: 2300.18, manifiestos: 1 }, { cantidad: 1, monto: 2300.18 }])
   }))
 
 const pendingRows: Array<{ who: Who; counts: { devoluciones: number | null; conflictos: number | null } }> = [

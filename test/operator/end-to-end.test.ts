@@ -3,9 +3,10 @@ import { test } from 'node:test'
 import { invoice, postBatch } from '../support/batches.ts'
 import { operator } from '../support/operator.ts'
 import { withService } from '../support/service.ts'
+import { CLOSE_UNSETTLED } from '../support/settlement.ts'
 
 test('operator end to end: conflict → accept → new version everywhere; close → MANIFIESTO_CERRADO; reopen → accepted again', () =>
-  withService({ config: { rateLimits: { insertPerMinute: 100 } } }, async (service) => {
+  withService({ config: { rateLimits: { insertPerMinute: 100 }, ...CLOSE_UNSETTLED } }, async (service) => {
     assert.equal((await postBatch(service, [invoice('F-1'), invoice('F-2', '905112', { Total: 100 })])).status, 200)
 
     const resend = await postBatch(service, [invoice('F-1'), invoice('F-2', '905112', { Total: 150.5, Cliente: 'NUEVO' })])

@@ -5,6 +5,7 @@ import { exampleBatch, invoice, postBatch, storedOriginal } from '../support/bat
 import { FACTURA, OPERATOR, operator, registerReturn, seedReturns } from '../support/operator.ts'
 import { containing, holds, nothingWritten, refusal, testScenarios, type DatabaseCheck } from '../support/scenarios.ts'
 import { withService, type TestService } from '../support/service.ts'
+import { CLOSE_UNSETTLED } from '../support/settlement.ts'
 
 test('operator invoice: unknown → 404', () =>
   withService({}, async (service) => {
@@ -104,7 +105,8 @@ testScenarios(
     },
     { name: 'discard → the existing version stays, audited', request: { method: 'POST', path: 'conflictos/1/descartar' }, status: 200, body: containing({ id: '1', estado: 'discarded', decidido_por: OPERATOR }), database: [stored(EXISTING), audited('conflicto.descartado')] },
   ],
-  { setup: (service) => conflictOn(service), as: 'operator' },
+  // A closed manifest is a setup here, not the subject: it closes unsettled.
+  { setup: (service) => conflictOn(service), as: 'operator', service: { config: CLOSE_UNSETTLED } },
 )
 
 test('operator conflicts: accepting replaces the lines too, and the stored hash makes a resend of that version unchanged', () =>

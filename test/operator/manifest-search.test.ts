@@ -5,6 +5,7 @@ import { exampleBatch, invoice, postBatch, type Answer } from '../support/batche
 import { insertBatchRow, insertInvoiceRow, insertManifestRow } from '../support/fixtures.ts'
 import { operator } from '../support/operator.ts'
 import { withService, type TestService } from '../support/service.ts'
+import { CLOSE_UNSETTLED } from '../support/settlement.ts'
 
 /**
  * The console's manifest list (GET manifiestos with pagina, numero, almacen) and a manifest's
@@ -87,6 +88,14 @@ const listRows: Array<{ name: string; who: Who; query: string; status: number; e
         devoluciones: { cantidad: 0, total_aprobado: 0 },
         plazo_devoluciones: null,
         dias_habiles_restantes: null,
+        liquidacion: {
+          facturado: 2489.15, devuelto: 0, a_depositar: 2489.15, depositado: 0, ajustes: 0, diferencia: 2489.15, devoluciones_pendientes: 0, liquidada: false, lista_para_cerrar: false,
+          falta: 'Falta depositar L 2,300.18 del almacén OAC y L 188.97 del almacén OAS.',
+          por_almacen: [
+            { almacen: 'OAC', facturado: 2300.18, devuelto: 0, a_depositar: 2300.18, depositado: 0, ajustes: 0, diferencia: 2300.18, devoluciones_pendientes: 0, sobrepago_justificado: false, liquidada: false, falta: 'Falta depositar L 2,300.18 del almacén OAC.' },
+            { almacen: 'OAS', facturado: 188.97, devuelto: 0, a_depositar: 188.97, depositado: 0, ajustes: 0, diferencia: 188.97, devoluciones_pendientes: 0, sobrepago_justificado: false, liquidada: false, falta: 'Falta depositar L 188.97 del almacén OAS.' },
+          ],
+        },
         conflictos_pendientes: 2,
         almacenes: ['OAC', 'OAS'],
       }),
@@ -192,7 +201,7 @@ test('manifest invoices: a manifest of 230 invoices pages by 100 in arrival orde
   }))
 
 test('manifest history: GET auditoria?tipo=manifiesto&sujeto=… lists its closing and reopening', () =>
-  withService({}, async (service) => {
+  withService({ config: CLOSE_UNSETTLED }, async (service) => {
     await seed(service)
     assert.equal((await operator(service, 'POST', 'manifiestos/905112/cerrar', { motivo: 'Ruta liquidada' })).status, 200)
     assert.equal((await operator(service, 'POST', 'manifiestos/905113/cerrar')).status, 200)

@@ -37,7 +37,11 @@ test('operator manifests: the list item and the detail with its invoices', () =>
   withService({}, async (service) => {
     await seed(service)
     const listed = (await operator(service, 'GET', 'manifiestos?desde=2026-11-22&hasta=2026-11-22&estado=imported')).body
-    const view = { numero: '905112', estado: 'imported', fecha_ingreso: '2026-11-22 10:00:00', cerrado_en: null, total_facturas: 2, total_importe: 0.3, devoluciones: { cantidad: 0, total_aprobado: 0 }, plazo_devoluciones: null, dias_habiles_restantes: null }
+    const liquidacion = {
+      facturado: 0.3, devuelto: 0, a_depositar: 0.3, depositado: 0, ajustes: 0, diferencia: 0.3, devoluciones_pendientes: 0, liquidada: false, lista_para_cerrar: false, falta: 'Falta depositar L 0.30 del almacén OAC.',
+      por_almacen: [{ almacen: 'OAC', facturado: 0.3, devuelto: 0, a_depositar: 0.3, depositado: 0, ajustes: 0, diferencia: 0.3, devoluciones_pendientes: 0, sobrepago_justificado: false, liquidada: false, falta: 'Falta depositar L 0.30 del almacén OAC.' }],
+    }
+    const view = { numero: '905112', estado: 'imported', fecha_ingreso: '2026-11-22 10:00:00', cerrado_en: null, total_facturas: 2, total_importe: 0.3, devoluciones: { cantidad: 0, total_aprobado: 0 }, plazo_devoluciones: null, dias_habiles_restantes: null, liquidacion }
     assert.deepEqual(listed, [view])
     const detail = await operator(service, 'GET', 'manifiestos/905112')
     assert.equal(detail.status, 200)
@@ -68,6 +72,9 @@ const audited =
 
 const post = (path: string, body?: unknown) => ({ method: 'POST', path, body })
 
+/** 905112 holds L 0.30 (OAC): a deposit of L 0.30 settles it, so it closes. */
+const settle = (service: TestService) => operator(service, 'POST', 'manifiestos/905112/depositos', { monto: 0.3, fecha: '2026-11-22', banco: 'Ficohsa', referencia: '77001' })
+
 testScenarios(
   'operator manifests',
   [
@@ -75,9 +82,10 @@ testScenarios(
     { name: 'close an unknown manifest → 404', request: post('manifiestos/999/cerrar'), status: 404, body: refusal('El manifiesto 999 no existe.'), database: nothingWritten() },
     { name: 'close a closed manifest → 422', request: post('manifiestos/905113/cerrar'), status: 422, body: refusal('El manifiesto 905113 ya está cerrado.'), database: nothingWritten() },
     { name: 'reopen an open manifest → 422', request: post('manifiestos/905112/reabrir', { motivo: 'x' }), status: 422, body: refusal('El manifiesto 905112 no está cerrado: no hay nada que reabrir.'), database: nothingWritten() },
-    { name: 'close → 200, audited', request: post('manifiestos/905112/cerrar'), status: 200, body: containing({ numero: '905112', estado: 'closed' }), database: audited('manifiesto.cerrado', null, 'imported', 'closed') },
+    { name: 'close → 200, audited', setup: settle, request: post('manifiestos/905112/cerrar'), status: 200, body: containing({ numero: '905112', estado: 'closed' }), database: audited('manifiesto.cerrado', null, 'imported', 'closed') },
     {
       name: 'close with a motivo → 200, motivo audited',
+      setup: settle,
       request: post('manifiestos/905112/cerrar', { motivo: 'Ruta liquidada' }),
       status: 200,
       body: containing({ numero: '905112', estado: 'closed' }),

@@ -5,6 +5,7 @@ import { databaseState, invoice, postBatch, type Answer } from '../support/batch
 import { asPerson, createAccount, sessionOf } from '../support/accounts.ts'
 import { OPERATOR, operator } from '../support/operator.ts'
 import { withService, type TestService } from '../support/service.ts'
+import { CLOSE_UNSETTLED } from '../support/settlement.ts'
 
 /**
  * The warehouse's decision on a possible re-issue (issue 16). Seed: A-1 (customer C1) in 905100
@@ -110,7 +111,8 @@ function decisionState(service: TestService) {
 
 for (const refusal of refusals) {
   test(`re-issue decisions: ${refusal.name}, nothing changes`, () =>
-    withService({}, async (service) => {
+    // Closing is part of a refusal's setup here, not the subject: the manifest closes unsettled.
+    withService({ config: CLOSE_UNSETTLED }, async (service) => {
       await seed(service)
       await refusal.setup?.(service)
       const before = decisionState(service)

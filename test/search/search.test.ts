@@ -4,6 +4,7 @@ import { asPerson, createAccount, sessionOf } from '../support/accounts.ts'
 import { invoice, postBatch, type Answer } from '../support/batches.ts'
 import { operator } from '../support/operator.ts'
 import { withService, type TestService } from '../support/service.ts'
+import { CLOSE_UNSETTLED } from '../support/settlement.ts'
 
 /**
  * GET operador/buscar (issue 41): the header search. Seed, through the intake and the API:
@@ -101,7 +102,7 @@ const rows: Array<{ name: string; who: Who; query: string; status: number; expec
 
 for (const row of rows) {
   test(`buscar: ${row.name} → ${row.status}`, () =>
-    withService({}, async (service) => {
+    withService({ config: CLOSE_UNSETTLED }, async (service) => {
       await seed(service)
       const answer = await search(service, row.who, row.query)
       assert.equal(answer.status, row.status, JSON.stringify(answer.body))
@@ -110,7 +111,7 @@ for (const row of rows) {
 }
 
 test('buscar: the index is written in the batch transaction: a batch that fails leaves no word of it', () =>
-  withService({}, async (service) => {
+  withService({ config: CLOSE_UNSETTLED }, async (service) => {
     await seed(service)
     const before = service.db.sqlite.prepare('SELECT count(*) FROM invoice_search_docsize').pluck().get()
     // Two invoices with the same number in one batch: refused whole (422), nothing written.

@@ -21,7 +21,8 @@ export function answerChecker(routes: readonly Route[]): (method: string, path: 
   return async (method, path, response) => {
     if (!(response.headers.get('content-type') ?? '').startsWith('application/json')) return
     const text = await response.text()
-    const pathname = path.split('?')[0]!
+    // The path as the request really went: fetch resolves `..` and `.` segments (`manifiestos/../depositos`).
+    const pathname = new URL(path.split('?')[0]!, 'http://localhost').pathname
     const lookup = table.lookup(method, pathname, pathname)
     // Node answers these itself, before any route (a malformed request, headers over 16 KB).
     const transport = response.status === 400 || response.status === 431

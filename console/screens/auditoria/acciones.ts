@@ -23,6 +23,11 @@ const ACTIONS: Record<string, string> = {
   'sesion.bloqueada': 'Usuario bloqueado por intentos fallidos',
   'reemision.confirmada': 'Confirmó la re-emisión',
   'reemision.descartada': 'Descartó la sospecha de re-emisión',
+  'deposito.registrado': 'Registró el depósito',
+  'deposito.modificado': 'Cambió el depósito',
+  'deposito.anulado': 'Anuló el depósito',
+  'deposito.comprobante': 'Subió la foto de la boleta',
+  'ajuste.registrado': 'Ajustó centavos',
 }
 
 export function actionName(code: string): string {

@@ -37,7 +37,7 @@ export function InvoiceScreen({ nfactura }: { nfactura: string }) {
       title={`Factura ${nfactura}`}
       subtitle={invoice ? `${invoice.cliente} · ${invoice.clienteid}` : undefined}
       actions={
-        invoice?.admite_devoluciones && (
+        invoice?.admite_devoluciones && canRegisterReturns.value && (
           <Link href={`/facturas/${encodeURIComponent(nfactura)}/devolver`} class="boton principal">
             Registrar devolución
           </Link>

@@ -87,6 +87,7 @@ export function HomeScreen() {
                 />
               )}
             </div>
+            <SettlementMoney summary={summary.liquidacion} today={summary.fecha} />
             {summary.plazos_que_vencen_hoy.length > 0 && (
               <section aria-labelledby="plazos-hoy" class="aviso">
                 <h2 id="plazos-hoy">Plazos de devoluciones que vencen hoy</h2>
@@ -129,6 +130,58 @@ export function HomeScreen() {
       })()}
     </Page>
   )
+}
+
+type SettlementSummary = DashboardView['liquidacion']
+
+/**
+ * Inicio's money (issue 40): what is still to deposit on open manifests, those ready to close, the
+ * deposits registered today, and the open manifests not settled by their age — each a link to its list.
+ */
+function SettlementMoney({ summary, today }: { summary: SettlementSummary; today: string }) {
+  const { por_depositar: missing, depositos_hoy: deposits } = summary
+  return (
+    <section aria-labelledby="dinero">
+      <h2 id="dinero">Liquidación</h2>
+      <div class="cifras">
+        <Figure
+          label="Por depositar"
+          value={money(missing.monto)}
+          money
+          href="/manifiestos?liquidacion=pendiente&orden=-diferencia"
+          detail={missing.manifiestos === 0 ? 'Nada pendiente en manifiestos abiertos' : `En ${count(missing.manifiestos, 'manifiesto abierto', 'manifiestos abiertos')}`}
+          alert={missing.monto > 0}
+        />
+        <Figure label="Listos para cerrar" value={quantity(summary.listos_para_cerrar)} href="/manifiestos?liquidacion=lista" detail={summary.listos_para_cerrar > 0 ? 'Liquidados: ciérrelos' : 'Ninguno liquidado todavía'} />
+        {canSeeDeposits.value && (
+          <Figure label="Depósitos de hoy" value={quantity(deposits.cantidad)} href={`/depositos?registrado=${today}`} detail={deposits.cantidad > 0 ? `${money(deposits.monto)} registrados hoy` : 'Ninguno registrado hoy'} />
+        )}
+      </div>
+      <p class="etiqueta-antiguedad" id="por-antiguedad">
+        Manifiestos abiertos por liquidar, según los días desde su ingreso:
+      </p>
+      <ul class="antiguedad" aria-labelledby="por-antiguedad">
+        {summary.por_liquidar_por_antiguedad.map((group) => (
+          <li key={group.desde_dias}>
+            <Link href={`/manifiestos?liquidacion=pendiente&orden=-diferencia${ageRange(today, group.desde_dias, group.hasta_dias)}`} class={group.desde_dias >= 8 && group.manifiestos > 0 ? 'alerta' : undefined}>
+              <strong>{quantity(group.manifiestos)}</strong> {group.hasta_dias === null ? `de más de ${group.desde_dias - 1} días` : `de ${group.desde_dias} a ${group.hasta_dias} días`}
+              <span class="detalle">{group.manifiestos > 0 ? `faltan ${money(group.por_depositar)}` : 'nada por liquidar'}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+/** The list's arrival dates for an age group: arrived between `to` and `from` days before today. */
+function ageRange(today: string, from: number, to: number | null): string {
+  const day = (ago: number) => {
+    const date = new Date(`${today}T12:00:00Z`)
+    date.setUTCDate(date.getUTCDate() - ago)
+    return date.toISOString().slice(0, 10)
+  }
+  return `${to === null ? '' : `&desde=${day(to)}`}&hasta=${day(from)}`
 }
 
 function Figure({ label, value, href, detail, alert, money: isMoney }: { label: string; value: string; href: string; detail: ComponentChildren; alert?: boolean; money?: boolean }) {

@@ -8,6 +8,7 @@ import { isSupervisor } from '../../session.ts'
 import { ActionDialog, BackLink, DateField, Empty, ErrorNote, Field, Loading, Money, Notice, Page, Pager, SortHeader, StateTag } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { History } from '../auditoria/historial.tsx'
+import { SettlementPanel } from '../liquidacion/panel.tsx'
 import { Deadline } from './plazo.tsx'
 
 const DEFAULTS = { q: '', almacen: '', orden: 'llegada', pagina: '1' }
@@ -35,7 +36,13 @@ export function ManifestScreen({ numero }: { numero: string }) {
         supervisor && (
           <>
             {manifest.estado === 'imported' ? (
-              <button type="button" onClick={() => setDialog('cerrar')}>
+              <button
+                type="button"
+                class={manifest.liquidacion.lista_para_cerrar ? 'principal' : undefined}
+                disabled={!manifest.liquidacion.lista_para_cerrar}
+                aria-describedby={manifest.liquidacion.falta ? 'por-que-no-cierra' : undefined}
+                onClick={() => setDialog('cerrar')}
+              >
                 Cerrar manifiesto
               </button>
             ) : (
@@ -53,6 +60,12 @@ export function ManifestScreen({ numero }: { numero: string }) {
       }
     >
       <BackLink href="/manifiestos">Manifiestos</BackLink>
+      {manifest && supervisor && manifest.estado === 'imported' && manifest.liquidacion.falta && (
+        <p id="por-que-no-cierra" class={manifest.liquidacion.lista_para_cerrar ? 'aviso' : 'aviso error'}>
+          {manifest.liquidacion.lista_para_cerrar ? 'Se puede cerrar, aunque no está liquidado: ' : 'Todavía no se puede cerrar: '}
+          {manifest.liquidacion.falta.charAt(0).toLowerCase() + manifest.liquidacion.falta.slice(1)}
+        </p>
+      )}
       <Notice text={notice} />
       <ErrorNote error={loaded.error} />
       {loaded.loading && !manifest && <Loading what="el manifiesto" />}
@@ -98,14 +111,23 @@ export function ManifestScreen({ numero }: { numero: string }) {
               </div>
             )}
           </dl>
+          <SettlementPanel
+            manifest={manifest}
+            changes={changes}
+            onChanged={(text) => {
+              setNotice(text)
+              setChanges(changes + 1)
+              loaded.reload()
+            }}
+          />
           <Invoices manifest={manifest} />
-          {supervisor && <History key={changes} tipo="manifiesto" sujeto={numero} />}
+          {canReadAudit.value && <History key={changes} tipo="manifiesto" sujeto={numero} />}
         </>
       )}
       {dialog === 'cerrar' && (
         <ActionDialog
           title={`Cerrar el manifiesto ${numero}`}
-          message="Un manifiesto cerrado no admite devoluciones nuevas. Un supervisor puede reabrirlo después, con un motivo."
+          message="Un manifiesto cerrado no admite devoluciones, depósitos ni ajustes nuevos. Un supervisor puede reabrirlo después, con un motivo (si tiene depósitos, el administrador)."
           confirmLabel="Cerrar manifiesto"
           reason={{ label: 'Motivo', required: false }}
           onConfirm={(motivo) => api.manifests.close(numero, motivo || undefined)}
@@ -116,7 +138,11 @@ export function ManifestScreen({ numero }: { numero: string }) {
       {dialog === 'reabrir' && (
         <ActionDialog
           title={`Reabrir el manifiesto ${numero}`}
-          message="Reabierto, el manifiesto vuelve a admitir devoluciones. El motivo queda en la auditoría."
+          message={
+            manifest && manifest.liquidacion.depositado !== 0 && !isAdmin.value
+              ? 'Este manifiesto tiene depósitos: solo el administrador puede reabrirlo. Pídaselo, con el motivo.'
+              : 'Reabierto, el manifiesto vuelve a admitir devoluciones, depósitos y ajustes; los que tiene se conservan. El motivo queda en la auditoría.'
+          }
           confirmLabel="Reabrir manifiesto"
           reason={{ label: 'Motivo', required: true }}
           onConfirm={(motivo) => api.manifests.reopen(numero, motivo)}

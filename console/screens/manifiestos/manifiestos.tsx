@@ -1,26 +1,52 @@
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
-import { date, MANIFEST_STATES, quantity } from '../../format.ts'
+import { count, date, MANIFEST_STATES, quantity } from '../../format.ts'
 import { useNarrow } from '../../ui/screen.ts'
 import { DateField, Empty, ErrorNote, Field, Loading, Money, Page, Pager, SortHeader, StateTag, Tabs } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
+import { tone } from '../liquidacion/panel.tsx'
 import { Deadline } from './plazo.tsx'
 
-const DEFAULTS = { estado: 'imported', q: '', desde: '', hasta: '', almacen: '', orden: 'reciente', pagina: '1' }
+const DEFAULTS = { estado: 'imported', liquidacion: '', q: '', desde: '', hasta: '', almacen: '', orden: 'reciente', pagina: '1' }
+const ORDERS = ['reciente', 'antiguo', 'total', '-total', 'diferencia', '-diferencia'] as const
 
-/** Manifiestos: open or closed, by number, arrival date and warehouse, newest first, a page at a time. */
+/** The list's views: open ones, those still to settle, those ready to close, closed ones. */
+const VIEWS = [
+  { key: 'abiertos', label: 'Abiertos', href: '/manifiestos' },
+  { key: 'pendiente', label: 'Por liquidar', href: '/manifiestos?liquidacion=pendiente&orden=-diferencia' },
+  { key: 'lista', label: 'Listos para cerrar', href: '/manifiestos?liquidacion=lista' },
+  { key: 'cerrados', label: 'Cerrados', href: '/manifiestos?estado=closed' },
+] as const
+
+/** What the subtitle says of the order. */
+const ORDER_SENTENCES: Record<(typeof ORDERS)[number], string> = {
+  reciente: 'los más recientes primero',
+  antiguo: 'los más antiguos primero',
+  total: 'los de menor total primero',
+  '-total': 'los de mayor total primero',
+  diferencia: 'los que más depositaron de más primero',
+  '-diferencia': 'los que más deben depositar primero',
+}
+
+/**
+ * Manifiestos: open (all, still to settle, ready to close) or closed, by number, arrival date and
+ * warehouse, newest first or by total or the settlement's diferencia, a page at a time, with their money.
+ */
 export function ManifestsScreen() {
   const [filters, setFilters] = useFilters(DEFAULTS)
-  const estado = filters.estado === 'closed' ? 'closed' : 'imported'
+  const liquidacion = filters.liquidacion === 'pendiente' || filters.liquidacion === 'lista' ? filters.liquidacion : undefined
+  const estado = liquidacion !== undefined ? undefined : filters.estado === 'closed' ? 'closed' : 'imported'
+  const view = liquidacion ?? (estado === 'closed' ? 'cerrados' : 'abiertos')
   const number = filters.q.trim()
   const numberProblem = number !== '' && !/^[0-9]{1,20}$/.test(number)
-  const order = (['reciente', 'antiguo', 'total', '-total'] as const).find((value) => value === filters.orden) ?? 'reciente'
+  const order = ORDERS.find((value) => value === filters.orden) ?? 'reciente'
   const narrow = useNarrow()
   const loaded = useLoad(
     () =>
       api.manifests.page({
-        estado,
+        ...(estado ? { estado } : {}),
+        ...(liquidacion ? { liquidacion } : {}),
         ...(number && !numberProblem ? { numero: number } : {}),
         ...(filters.desde ? { desde: filters.desde } : {}),
         ...(filters.hasta ? { hasta: filters.hasta } : {}),
@@ -28,20 +54,13 @@ export function ManifestsScreen() {
         orden: order,
         pagina: filters.pagina,
       }),
-    [estado, number, numberProblem, filters.desde, filters.hasta, filters.almacen, order, filters.pagina],
+    [estado, liquidacion, number, numberProblem, filters.desde, filters.hasta, filters.almacen, order, filters.pagina],
   )
   const page = loaded.data
-  const tab = (value: string) => `/manifiestos${value === 'imported' ? '' : `?estado=${value}`}`
   const filtered = number !== '' || filters.desde !== '' || filters.hasta !== '' || filters.almacen !== ''
   return (
-    <Page title="Manifiestos" subtitle="Cada manifiesto agrupa las facturas de una entrega del proveedor; los más recientes primero.">
-      <Tabs
-        label="Estado de los manifiestos"
-        items={[
-          { label: 'Abiertos', href: tab('imported'), current: estado === 'imported' },
-          { label: 'Cerrados', href: tab('closed'), current: estado === 'closed' },
-        ]}
-      />
+    <Page title="Manifiestos" subtitle={`Cada manifiesto agrupa las facturas de una entrega del proveedor; ${ORDER_SENTENCES[order]}.`}>
+      <Tabs label="Estado de los manifiestos" items={VIEWS.map((item) => ({ label: item.label, href: item.href, current: item.key === view }))} />
       <form class="filtros" role="search" aria-label="Buscar manifiestos" noValidate onSubmit={(event) => event.preventDefault()}>
         <Field label="Número de manifiesto" hint={numberProblem ? 'Solo dígitos, por ejemplo 905112' : 'El número o su comienzo'}>
           {(id, hint) => <input id={id} type="search" inputMode="numeric" aria-describedby={hint} aria-invalid={numberProblem} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
@@ -58,16 +77,20 @@ export function ManifestsScreen() {
           <Empty>
             {filtered
               ? 'Ningún manifiesto coincide con la búsqueda. Revise el número, amplíe las fechas o quite el almacén.'
-              : estado === 'imported'
-                ? 'No hay manifiestos abiertos en sus almacenes. Aparecen aquí cuando el proveedor envía facturas.'
-                : 'No hay manifiestos cerrados en sus almacenes.'}
+              : view === 'pendiente'
+                ? 'Nada por liquidar: todos los manifiestos abiertos de sus almacenes tienen su dinero depositado y sus devoluciones decididas.'
+                : view === 'lista'
+                  ? 'Ningún manifiesto abierto está liquidado todavía. Registre sus depósitos desde el manifiesto.'
+                  : estado === 'imported'
+                    ? 'No hay manifiestos abiertos en sus almacenes. Aparecen aquí cuando el proveedor envía facturas.'
+                    : 'No hay manifiestos cerrados en sus almacenes.'}
           </Empty>
         )
       ) : (
         <>
           <Pager where="arriba" page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de manifiestos" />
           <table aria-busy={loaded.loading} class="lista-manifiestos">
-            <caption class="oculto">Manifiestos {estado === 'imported' ? 'abiertos' : 'cerrados'}</caption>
+            <caption class="oculto">Manifiestos {VIEWS.find((item) => item.key === view)!.label.toLowerCase()}</caption>
             <thead>
               <tr>
                 <th scope="col">Manifiesto</th>
@@ -76,7 +99,9 @@ export function ManifestsScreen() {
                 {!narrow && <th scope="col">Estado</th>}
                 <th scope="col" class="num">Facturas</th>
                 <SortHeader label="Total" field="total" numeric order={order} onOrder={(orden) => setFilters({ orden })} defaultOrder="reciente" />
-                <th scope="col" class="num">Devoluciones aprobadas</th>
+                <th scope="col" class="num">A depositar</th>
+                {!narrow && <th scope="col" class="num">Depositado</th>}
+                <SortHeader label="Diferencia" field="diferencia" numeric order={order} onOrder={(orden) => setFilters({ orden })} defaultOrder="reciente" />
                 {!narrow && <th scope="col" class="num">Conflictos</th>}
                 <th scope="col">Plazo de devoluciones</th>
               </tr>
@@ -110,7 +135,17 @@ export function ManifestsScreen() {
                     <Money amount={manifest.total_importe} />
                   </td>
                   <td class="num">
-                    <Money amount={manifest.devoluciones.total_aprobado} />
+                    <Money amount={manifest.liquidacion.a_depositar} />
+                  </td>
+                  {!narrow && (
+                    <td class="num">
+                      <Money amount={manifest.liquidacion.depositado} />
+                    </td>
+                  )}
+                  <td class={`num ${tone(manifest.liquidacion.diferencia)}`}>
+                    <Money amount={manifest.liquidacion.diferencia} />
+                    {manifest.estado === 'imported' && manifest.liquidacion.lista_para_cerrar && <span class="detalle">Lista para cerrar</span>}
+                    {manifest.liquidacion.devoluciones_pendientes > 0 && <span class="detalle">{count(manifest.liquidacion.devoluciones_pendientes, 'devolución pendiente', 'devoluciones pendientes')}</span>}
                   </td>
                   {!narrow && <td class="num">{manifest.conflictos_pendientes > 0 ? <StateTag state="conflicto" label={quantity(manifest.conflictos_pendientes)} /> : '0'}</td>}
                   <td>
@@ -129,7 +164,15 @@ export function ManifestsScreen() {
                   <Money amount={page.totales.importe} />
                 </td>
                 <td class="num">
-                  <Money amount={page.totales.devoluciones_aprobadas} />
+                  <Money amount={page.totales.a_depositar} />
+                </td>
+                {!narrow && (
+                  <td class="num">
+                    <Money amount={page.totales.depositado} />
+                  </td>
+                )}
+                <td class="num">
+                  <Money amount={page.totales.diferencia} />
                 </td>
                 <td colSpan={narrow ? 1 : 2} />
               </tr>

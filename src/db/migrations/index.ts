@@ -9,7 +9,7 @@ import { migration0007 } from './0007-console-indexes.ts'
 import { migration0008 } from './0008-body-chunks.ts'
 import { migration0009 } from './0009-list-aggregates.ts'
 import { migration0010 } from './0010-invoice-revision.ts'
-import { migration0011 } from './0011-placeholder-settlement.ts'
+import { migration0011 } from './0011-settlement.ts'
 import { migration0012 } from './0012-invoice-search.ts'
 
 export { MANIFIESTO_APPLICATION_ID, type DerivedValues, type Migration } from './migration.ts'
