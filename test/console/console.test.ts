@@ -545,7 +545,8 @@ test('consola: the manifests, a manifest\'s invoices and the returns end with th
     assert.equal((await postBatch(service, [boxInvoice('CJ-1', '905112'), boxInvoice('CJ-2', '905113', { Total: 6000 })])).status, 200)
     await logInThroughUi(page, service, 'sofia', '/consola/manifiestos')
     const totals = page.getByRole('row', { name: /Total de lo filtrado \(2 manifiestos\)/ })
-    assert.deepEqual((await totals.getByRole('cell').allInnerTexts()).slice(0, 3), ['4', 'L 14,489.15', 'L 0.00'])
+    // Facturas, Total, A depositar, Depositado, Diferencia.
+    assert.deepEqual((await totals.getByRole('cell').allInnerTexts()).slice(0, 5), ['4', 'L 14,489.15', 'L 14,489.15', 'L 0.00', 'L 14,489.15'])
     await page.getByRole('button', { name: /^Total/ }).click()
     await page.waitForURL(/orden=-total/)
     await until(page, 'document.querySelector("table[aria-busy=false] tbody th")?.innerText === "905112"')

@@ -43,7 +43,9 @@ if (!orchestrator) {
   afterEach(async (t) => {
     running.delete(t)
     if (running.size > 0) return
-    const children = () => runningChildren().filter((child) => !before.children.has(child.pid))
+    // What a process already running before the test starts (the browser a file launched in `before`
+    // starting a utility process when a page first uses storage) is that process's, not the test's.
+    const children = () => runningChildren(before.children).filter((child) => !before.children.has(child.pid))
     const servers = () => listeningServers().filter((server) => !before.servers.has(server))
     for (const until = Date.now() + GRACE_MS; children().length + servers().length > 0 && Date.now() < until; ) await sleep(50)
     const left = { children: children(), servers: servers() }
@@ -83,7 +85,7 @@ if (!orchestrator) {
 }
 
 /** This process's descendants that are running (not zombies), parents before their children. */
-function runningChildren(): Running[] {
+function runningChildren(notInside: ReadonlySet<number> = new Set()): Running[] {
   if (!existsSync('/proc/self/task')) return []
   const found: Running[] = []
   const queue = childrenOf(process.pid)
@@ -91,7 +93,7 @@ function runningChildren(): Running[] {
     const command = commandOf(pid)
     if (command === null || isEsbuildService(command)) continue
     found.push({ pid, command })
-    queue.push(...childrenOf(pid))
+    if (!notInside.has(pid)) queue.push(...childrenOf(pid))
   }
   return found
 }

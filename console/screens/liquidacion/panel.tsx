@@ -20,8 +20,10 @@ type Dialog = { kind: 'registrar'; part: SettlementPartView } | { kind: 'editar'
  * facturado − devuelto = a depositar − depositado − ajustes = diferencia (green at 0, red when
  * short, amber when over), its deposits with their photos and its cent adjustments, and the
  * actions the person's role allows while the manifest is open. Operators see the figures only.
+ * Folded, it is one line — the manifest's figures and what keeps it from closing — so the
+ * invoices stay in sight (15 or more rows at 1366×768); `expanded` is kept in the address.
  */
-export function SettlementPanel({ manifest, changes, onChanged }: { manifest: ManifestDetail; changes: number; onChanged: (message: string) => void }) {
+export function SettlementPanel({ manifest, changes, expanded, onExpand, onChanged }: { manifest: ManifestDetail; changes: number; expanded: boolean; onExpand: (expanded: boolean) => void; onChanged: (message: string) => void }) {
   const money_ = canSeeDeposits.value
   const loaded = useLoad<Loaded>(async () => {
     const rules = await api.settlement.rules()
@@ -37,8 +39,27 @@ export function SettlementPanel({ manifest, changes, onChanged }: { manifest: Ma
     onChanged(message)
   }
   return (
-    <section aria-labelledby="liquidacion" class="liquidacion">
-      <h2 id="liquidacion">Liquidación</h2>
+    <section aria-labelledby="liquidacion" class={`liquidacion${expanded ? ' abierta' : ''}`}>
+      <div class="liquidacion-encabezado">
+        <h2 id="liquidacion">
+          <button type="button" class="plegar" aria-expanded={expanded} aria-controls="liquidacion-partes" onClick={() => onExpand(!expanded)}>
+            <span aria-hidden="true">{expanded ? '▾' : '▸'}</span> Liquidación
+          </button>
+        </h2>
+        <p class="total-liquidacion">
+          A depositar <strong>{money(liquidacion.a_depositar)}</strong> · depositado <strong>{money(liquidacion.depositado)}</strong> · ajustes <strong>{money(liquidacion.ajustes)}</strong> · diferencia{' '}
+          <strong class={tone(liquidacion.diferencia)}>{money(liquidacion.diferencia)}</strong>
+          {!expanded && liquidacion.por_almacen.length > 1 && ` · ${liquidacion.por_almacen.length} almacenes`}
+        </p>
+      </div>
+      {open && liquidacion.falta && (
+        <p id="por-que-no-cierra" class={liquidacion.lista_para_cerrar ? 'aviso' : 'aviso error'}>
+          {liquidacion.lista_para_cerrar ? 'Se puede cerrar, aunque no está liquidado: ' : 'Todavía no se puede cerrar: '}
+          {liquidacion.falta.charAt(0).toLowerCase() + liquidacion.falta.slice(1)}
+        </p>
+      )}
+      {expanded && (
+        <div id="liquidacion-partes">
       <ErrorNote error={loaded.error} />
       {loaded.loading && !loaded.data && <Loading what="los depósitos" />}
       {liquidacion.por_almacen.map((part) => (
@@ -51,11 +72,7 @@ export function SettlementPanel({ manifest, changes, onChanged }: { manifest: Ma
           onAction={setDialog}
         />
       ))}
-      {liquidacion.por_almacen.length > 1 && (
-        <p class="total-liquidacion">
-          Todo el manifiesto: a depositar <strong>{money(liquidacion.a_depositar)}</strong> · depositado <strong>{money(liquidacion.depositado)}</strong> · ajustes{' '}
-          <strong>{money(liquidacion.ajustes)}</strong> · diferencia <strong class={tone(liquidacion.diferencia)}>{money(liquidacion.diferencia)}</strong>
-        </p>
+        </div>
       )}
       {dialog?.kind === 'registrar' && loaded.data && <DepositDialog numero={manifest.numero} part={dialog.part} rules={loaded.data.rules} onDone={done} onCancel={() => setDialog(null)} />}
       {dialog?.kind === 'editar' && loaded.data && <DepositDialog numero={manifest.numero} part={dialog.part} rules={loaded.data.rules} editing={dialog.deposit} onDone={done} onCancel={() => setDialog(null)} />}

@@ -19,6 +19,7 @@ export function ManifestScreen({ numero }: { numero: string }) {
   const [dialog, setDialog] = useState<'cerrar' | 'reabrir' | 'plazo' | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const [changes, setChanges] = useState(0)
+  const [view, setView] = useFilters({ liquidacion: '' })
   const manifest = loaded.data
   const supervisor = isSupervisor.value
   const done = (text: string) => () => {
@@ -60,12 +61,6 @@ export function ManifestScreen({ numero }: { numero: string }) {
       }
     >
       <BackLink href="/manifiestos">Manifiestos</BackLink>
-      {manifest && supervisor && manifest.estado === 'imported' && manifest.liquidacion.falta && (
-        <p id="por-que-no-cierra" class={manifest.liquidacion.lista_para_cerrar ? 'aviso' : 'aviso error'}>
-          {manifest.liquidacion.lista_para_cerrar ? 'Se puede cerrar, aunque no está liquidado: ' : 'Todavía no se puede cerrar: '}
-          {manifest.liquidacion.falta.charAt(0).toLowerCase() + manifest.liquidacion.falta.slice(1)}
-        </p>
-      )}
       <Notice text={notice} />
       <ErrorNote error={loaded.error} />
       {loaded.loading && !manifest && <Loading what="el manifiesto" />}
@@ -114,6 +109,8 @@ export function ManifestScreen({ numero }: { numero: string }) {
           <SettlementPanel
             manifest={manifest}
             changes={changes}
+            expanded={view.liquidacion === '1'}
+            onExpand={(expanded) => setView({ liquidacion: expanded ? '1' : '' }, { replace: true })}
             onChanged={(text) => {
               setNotice(text)
               setChanges(changes + 1)

@@ -110,7 +110,7 @@ export function ManifestsScreen() {
               {page.manifiestos.map((manifest) => (
                 <tr key={manifest.numero}>
                   <th scope="row">
-                    <Link href={`/manifiestos/${manifest.numero}`}>{manifest.numero}</Link>
+                    <Link href={`/manifiestos/${manifest.numero}${view === 'pendiente' || view === 'lista' ? '?liquidacion=1' : ''}`}>{manifest.numero}</Link>
                     {narrow && (
                       <span class="detalle">
                         {manifest.almacenes.join(', ')}
