@@ -90,8 +90,7 @@ export async function exportSupplierWorkbook(deps: ExportDeps, actor: Actor, fil
   const where = returnFiltersOf(actor, { ...filters, estado: filters.estado ?? 'approved' })
   requireExportable(deps, where)
   const lines = findSupplierWorkbookLines(deps.db, where)
-  const originals = new Map<number, Record<string, unknown>>()
-  for (const [id, text] of findInvoiceOriginals(deps.db, [...new Set(lines.map((line) => line.invoice_id))])) originals.set(id, JSON.parse(text) as Record<string, unknown>)
+  const originals = findInvoiceOriginals(deps.db, [...new Set(lines.map((line) => line.invoice_id))])
   const bytes = await writeXlsx(SUPPLIER_SHEET, supplierWorkbookRows(lines, originals, deps.clock.zone))
   return { bytes, contentType: EXPORT_CONTENT_TYPES.proveedor, fileName: `devoluciones-proveedor-${today(deps.clock).toString()}.xlsx` }
 }

@@ -129,10 +129,19 @@ export const SUPPLIER_SHEET: XlsxSheet = {
   header: { fill: '1A7A4A', color: 'FFFFFF', height: 14 },
 }
 
-/** The rows of the returned lines, made one at a time as the writer asks for them. */
-export function* supplierWorkbookRows(lines: readonly SupplierWorkbookLine[], originals: ReadonlyMap<number, Record<string, unknown>>, zone: ZoneId): Generator<XlsxCell[]> {
+/**
+ * The rows of the returned lines, made one at a time as the writer asks for them (in its time
+ * slices); `originals` are the invoices' JSON texts, each parsed when a row first needs it.
+ */
+export function* supplierWorkbookRows(lines: readonly SupplierWorkbookLine[], originals: ReadonlyMap<number, string>, zone: ZoneId): Generator<XlsxCell[]> {
+  const parsed = new Map<number, Record<string, unknown>>()
   for (const line of lines) {
-    const invoice = originals.get(line.invoice_id) ?? {}
+    let invoice = parsed.get(line.invoice_id)
+    if (invoice === undefined) {
+      const text = originals.get(line.invoice_id)
+      invoice = text === undefined ? {} : (JSON.parse(text) as Record<string, unknown>)
+      parsed.set(line.invoice_id, invoice)
+    }
     const row: WorkbookRow = { line, invoice, invoiceLine: invoiceLineOf(invoice, line.numero_linea), zone }
     yield SUPPLIER_COLUMNS.map((column) => column.cell(row))
   }

@@ -215,7 +215,7 @@ const LINE: SupplierWorkbookLine = {
 
 test('supplier workbook: what the supplier did not send — ImporteTotal_Val computed as the PHP did, amounts 0, texts and dates empty', () => {
   const invoice = { Total: 1150.01, Isv15: 150.0, Isv18: '0.005', FechaVencimiento: 'pronto', LineasFactura: [{ NumeroLinea: 1, Id: '77' }] }
-  const [row] = [...supplierWorkbookRows([LINE], new Map([[1, invoice]]), ZoneId.of('America/Tegucigalpa'))]
+  const [row] = [...supplierWorkbookRows([LINE], new Map([[1, JSON.stringify(invoice)]]), ZoneId.of('America/Tegucigalpa'))]
   const cells = Object.fromEntries(HEADERS.map((header, index) => [header, row![index]]))
   assert.equal(cells.ImporteTotal_Val, 1000.0050, 'Total − Isv15 − Isv18, four decimals')
   assert.equal(cells.ImporteExcento, 0)
