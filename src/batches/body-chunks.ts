@@ -64,6 +64,18 @@ export function readOriginalBytes(db: Database, batchId: number, place: Original
   return Buffer.concat(parts).subarray(start, start + place.length)
 }
 
+/**
+ * Forgets the chunks of `cache` that no invoice read later needs, when they are read in the order
+ * they are stored (by batch, then offset): every other batch's, and this batch's before `offset`.
+ */
+export function forgetChunksBefore(cache: ChunkCache, batchId: number, offset: number): void {
+  const firstChunk = Math.floor(offset / BODY_CHUNK_BYTES)
+  for (const key of cache.keys()) {
+    const [batch, chunk] = key.split(':').map(Number)
+    if (batch !== batchId || chunk! < firstChunk) cache.delete(key)
+  }
+}
+
 function decompressedChunk(db: Database, batchId: number, chunk: number, cache: ChunkCache): Buffer {
   const key = `${batchId}:${chunk}`
   const cached = cache.get(key)

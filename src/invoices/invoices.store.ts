@@ -4,7 +4,7 @@ import type { WarehouseScope } from '../access/actor.ts'
 import { all, first, preparedStatement, run, type Database } from '../db/database.ts'
 import { inWarehouses } from '../access/warehouse-scope.ts'
 import { compileColumnValues, INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD } from './invoice-fields.ts'
-import { readOriginalBytes, type ChunkCache, type OriginalPlace } from '../batches/body-chunks.ts'
+import { forgetChunksBefore, readOriginalBytes, type ChunkCache, type OriginalPlace } from '../batches/body-chunks.ts'
 
 /**
  * The one store that writes invoices and their lines: the intake inserts them and updates them
@@ -138,6 +138,35 @@ export function findInvoiceOriginal(db: Database, invoiceId: number, cache: Chun
   if (row.original_offset === null) return row.original
   const bytes = readOriginalBytes(db, row.batch_id, { offset: row.original_offset, length: row.original_length! }, cache)
   return JSON.stringify(JSON.parse(bytes.toString('utf8')))
+}
+
+/**
+ * The client's JSON text of each invoice's stored version (what `findInvoiceOriginal` reads,
+ * before any normalising: parse it), by invoice id. Read in the order the originals are stored,
+ * so each chunk of a batch's body is decompressed once and at most the two an invoice spans are
+ * held at a time, however many invoices (a month of returns: thousands).
+ */
+export function findInvoiceOriginals(db: Database, invoiceIds: readonly number[]): Map<number, string> {
+  const rows = all(
+    db,
+    db.query
+      .selectFrom('invoices')
+      .select(['id', 'original', 'batch_id', 'original_offset', 'original_length'])
+      .where(sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(invoiceIds)}))`)
+      .orderBy('batch_id')
+      .orderBy('original_offset'),
+  )
+  const texts = new Map<number, string>()
+  const cache: ChunkCache = new Map()
+  for (const row of rows) {
+    if (row.original_offset === null) {
+      texts.set(row.id, row.original)
+      continue
+    }
+    forgetChunksBefore(cache, row.batch_id, row.original_offset)
+    texts.set(row.id, readOriginalBytes(db, row.batch_id, { offset: row.original_offset, length: row.original_length! }, cache).toString('utf8'))
+  }
+  return texts
 }
 
 /** What every stored version has: its columns come from `raw`. */

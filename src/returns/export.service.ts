@@ -3,12 +3,15 @@ import { formatLocalDateTime, today, type Clock } from '../core/clock.ts'
 import type { ClientContract } from '../config/contract.ts'
 import type { Database } from '../db/database.ts'
 import { invalidInput } from '../core/errors.ts'
+import { writeXlsx } from '../core/xlsx.ts'
+import { findInvoiceOriginals } from '../invoices/invoices.store.ts'
 import { toCsv, toXlsx, type ExportCell, type ExportTable } from './export.sheet.ts'
 import { listingQuantity } from './listed-lines.ts'
 import { boxesAndUnits, centsToAmount, isBoxLine, unitsText } from '../shared/quantities.ts'
 import { RETURN_EXPORT_LIMIT, type ReturnState } from './returns.schemas.ts'
 import { returnFiltersOf, type ReturnListFilters } from './returns.service.ts'
-import { countReturns, findReturnLines, findReturns, type ReturnLineRow, type ReturnRow } from './returns.store.ts'
+import { countReturns, findReturnLines, findReturns, findSupplierWorkbookLines, type ReturnFilters, type ReturnLineRow, type ReturnRow } from './returns.store.ts'
+import { SUPPLIER_SHEET, supplierWorkbookRows } from './supplier-workbook.ts'
 
 export interface ExportDeps {
   db: Database
@@ -26,6 +29,7 @@ export interface ExportFile {
 export const EXPORT_CONTENT_TYPES = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  proveedor: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 }
 
 /** As the console names them. */
@@ -63,10 +67,7 @@ const COLUMNS: ReadonlyArray<{ header: string; cell: (ret: ReturnRow, line: Retu
  */
 export async function exportReturns(deps: ExportDeps, actor: Actor, formato: 'csv' | 'xlsx', filters: ReturnListFilters): Promise<ExportFile> {
   const where = returnFiltersOf(actor, filters)
-  const { count } = countReturns(deps.db, where)
-  if (count > RETURN_EXPORT_LIMIT) {
-    throw invalidInput(`Los filtros abarcan ${count} devoluciones y una exportación admite a lo sumo ${RETURN_EXPORT_LIMIT}: acote las fechas (desde, hasta) o el estado.`)
-  }
+  requireExportable(deps, where)
   const returns = findReturns(deps.db, where)
   const lines = findReturnLines(deps.db, returns.map((row) => row.id))
   const table: ExportTable = {
@@ -75,4 +76,29 @@ export async function exportReturns(deps: ExportDeps, actor: Actor, formato: 'cs
   }
   const bytes = formato === 'csv' ? toCsv(table) : await toXlsx(table, 'Devoluciones')
   return { bytes, contentType: EXPORT_CONTENT_TYPES[formato], fileName: `devoluciones-${today(deps.clock).toString()}.${formato}` }
+}
+
+/**
+ * The supplier's returns workbook ("71 columnas", src/returns/supplier-workbook.ts) of the returns
+ * the same filters find in the actor's warehouses — the approved ones unless `estado` asks for
+ * another — named `devoluciones-proveedor-<today>.xlsx`: one row per returned line, by return id
+ * and NumeroLinea. Everything is read first, in one synchronous stretch (one consistent view of
+ * the database); the sheet is then written in time slices.
+ * @throws DomainError INVALID_INPUT when more than RETURN_EXPORT_LIMIT returns match.
+ */
+export async function exportSupplierWorkbook(deps: ExportDeps, actor: Actor, filters: ReturnListFilters): Promise<ExportFile> {
+  const where = returnFiltersOf(actor, { ...filters, estado: filters.estado ?? 'approved' })
+  requireExportable(deps, where)
+  const lines = findSupplierWorkbookLines(deps.db, where)
+  const originals = findInvoiceOriginals(deps.db, [...new Set(lines.map((line) => line.invoice_id))])
+  const bytes = await writeXlsx(SUPPLIER_SHEET, supplierWorkbookRows(lines, originals, deps.clock.zone))
+  return { bytes, contentType: EXPORT_CONTENT_TYPES.proveedor, fileName: `devoluciones-proveedor-${today(deps.clock).toString()}.xlsx` }
+}
+
+/** @throws DomainError INVALID_INPUT when more than RETURN_EXPORT_LIMIT returns match: one export reads them all at once. */
+function requireExportable(deps: ExportDeps, where: ReturnFilters): void {
+  const { count } = countReturns(deps.db, where)
+  if (count > RETURN_EXPORT_LIMIT) {
+    throw invalidInput(`Los filtros abarcan ${count} devoluciones y una exportación admite a lo sumo ${RETURN_EXPORT_LIMIT}: acote las fechas (desde, hasta) o el estado.`)
+  }
 }

@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse } from '../http/schemas.ts'
-import { EXPORT_CONTENT_TYPES, exportReturns } from './export.service.ts'
+import { EXPORT_CONTENT_TYPES, exportReturns, exportSupplierWorkbook } from './export.service.ts'
 import {
   BulkApproval,
   BulkApprovalBody,
@@ -87,23 +87,26 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       rateGroup: 'operator',
       right: 'leer',
       tag: TAG,
-      summary: 'Descarga las devoluciones de la lista, con sus líneas, en CSV o XLSX',
+      summary: 'Descarga las devoluciones de la lista, con sus líneas, en CSV o XLSX, o el libro de devoluciones del proveedor',
       description:
         'Los mismos filtros que GET devoluciones, sin páginas: una fila por línea de devolución, por id y línea. ' +
         'csv: UTF-8 con BOM, separado por comas, punto decimal, fin de línea CRLF. xlsx: una hoja Devoluciones. ' +
-        `Nombre del archivo: devoluciones-AAAA-MM-DD.csv o .xlsx (hoy). A lo sumo ${RETURN_EXPORT_LIMIT} devoluciones por exportación.`,
+        'proveedor: el libro que lee el sistema del proveedor ("71 columnas"): una hoja Devoluciones, una fila por línea devuelta con el encabezado de su factura repetido ' +
+        '(los campos tal como el proveedor los envió), sus 71 columnas en su orden y ortografía, 0.0000 en importes y cantidades; ' +
+        'sin estado trae solo las aprobadas (otro estado, si se pide); para el mes del proveedor, procesadas_desde y procesadas_hasta (la fecha con que las lista). ' +
+        `Nombre del archivo: devoluciones-AAAA-MM-DD.csv o .xlsx, o devoluciones-proveedor-AAAA-MM-DD.xlsx (hoy). A lo sumo ${RETURN_EXPORT_LIMIT} devoluciones por exportación.`,
       query: ReturnExportQuery,
       responses: {
         200: {
           description: 'El archivo, como adjunto',
           mediaTypes: [EXPORT_CONTENT_TYPES.csv, EXPORT_CONTENT_TYPES.xlsx],
-          headers: { 'Content-Disposition': 'attachment; filename="devoluciones-AAAA-MM-DD.csv" (o .xlsx), con la fecha de hoy' },
+          headers: { 'Content-Disposition': 'attachment; filename="devoluciones-AAAA-MM-DD.csv" (o .xlsx, o devoluciones-proveedor-AAAA-MM-DD.xlsx), con la fecha de hoy' },
         },
         422: errorResponse(`Parámetro inválido, o más de ${RETURN_EXPORT_LIMIT} devoluciones: acote las fechas`),
       },
       handle: async ({ actor, query }) => {
         const { formato, ...filters } = query
-        const file = await exportReturns(deps, actor, formato, filters)
+        const file = formato === 'proveedor' ? await exportSupplierWorkbook(deps, actor, filters) : await exportReturns(deps, actor, formato, filters)
         return {
           status: 200,
           bytes: file.bytes,

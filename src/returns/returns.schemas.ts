@@ -65,7 +65,11 @@ export const ReturnsQuery = Type.Object(
 
 export const ReturnExportQuery = Type.Object(
   {
-    formato: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { description: 'csv (UTF-8 con BOM, separado por comas) o xlsx (Excel)' }),
+    formato: Type.Union([Type.Literal('csv'), Type.Literal('xlsx'), Type.Literal('proveedor')], {
+      description:
+        'csv (UTF-8 con BOM, separado por comas), xlsx (Excel) o proveedor: el libro de devoluciones del proveedor ("71 columnas", XLSX), ' +
+        'con las columnas, el orden y los formatos que lee su sistema; sin estado, solo las aprobadas',
+    }),
     ...returnFilters,
   },
   { additionalProperties: false },

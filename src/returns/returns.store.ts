@@ -269,6 +269,43 @@ export function findReturnLines(db: Database, returnIds: readonly number[]): Map
   return byReturn
 }
 
+/** A returned line with what the supplier's workbook reads of its return, reason, invoice and manifest. */
+export interface SupplierWorkbookLine {
+  return_id: number
+  /** The return line's own id (the workbook's IdDetalleDevolucion). */
+  line_id: number
+  invoice_id: number
+  reason_codigo: string
+  reason_id_proveedor: string | null
+  nfactura: string
+  /** The invoice's calendar date, `YYYY-MM-DD`. */
+  fecha_factura: string
+  almacen: string
+  manifiesto: string
+  numero_linea: number
+  producto_id: string
+  uni_venta: string | null
+  factor_conversion: number
+  units: number
+  amount_cents: number
+}
+
+/** The lines of the returns matching the filters, by return id and then NumeroLinea, as the supplier's workbook lists them. */
+export function findSupplierWorkbookLines(db: Database, filters: ReturnFilters): SupplierWorkbookLine[] {
+  const query = db.query
+    .selectFrom('returns as r')
+    .innerJoin('return_lines as l', 'l.return_id', 'r.id')
+    .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
+    .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+    .innerJoin('return_reasons as c', 'c.codigo', 'r.reason_codigo')
+    .select([
+      'r.id as return_id', 'l.id as line_id', 'r.invoice_id', 'r.reason_codigo', 'c.id_proveedor as reason_id_proveedor',
+      'i.nfactura', 'i.fecha_factura', 'i.almacen', 'm.numero as manifiesto',
+      'l.numero_linea', 'l.producto_id', 'l.uni_venta', 'l.factor_conversion', 'l.units', 'l.amount_cents',
+    ])
+  return all(db, matching(query, filters).orderBy('r.id').orderBy('l.numero_linea').orderBy('l.id'))
+}
+
 /** How many pending returns are on invoices in the warehouses of `scope` (the partial index returns_pending). */
 export function countPendingReturns(db: Database, scope: WarehouseScope): number {
   return sumPendingReturns(db, scope).count

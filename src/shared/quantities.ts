@@ -118,13 +118,18 @@ export function isBoxLine(uniVenta: string | null | undefined, factor: number): 
  * that shows a box line's quantity (invoice, return form and detail, exports) writes it with this.
  */
 export function boxesAndUnits(units: number, factor: number): string {
-  const milli = toMilliUnits(units)
-  const perBox = toMilliUnits(factor)
-  const boxes = perBox > 0 ? Math.floor(milli / perBox) : 0
-  const loose = (milli - boxes * perBox) / 1000
+  const { boxes, loose } = boxesAndLoose(units, factor)
   const boxText = `${groupedQuantity(boxes)} ${boxes === 1 ? 'caja' : 'cajas'}`
   if (loose === 0) return boxText
   return boxes === 0 ? `${groupedQuantity(loose)} unid.` : `${boxText} + ${groupedQuantity(loose)} unid.`
+}
+
+/** Units as whole boxes of `factor` and the loose units left over: 535 of 60 → 8 boxes and 55 units. */
+export function boxesAndLoose(units: number, factor: number): { boxes: number; loose: number } {
+  const milli = toMilliUnits(units)
+  const perBox = toMilliUnits(factor)
+  const boxes = perBox > 0 ? Math.floor(milli / perBox) : 0
+  return { boxes, loose: (milli - boxes * perBox) / 1000 }
 }
 
 /** `535 unid.` */
