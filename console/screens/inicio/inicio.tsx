@@ -1,9 +1,9 @@
 import type { ComponentChildren } from 'preact'
 import { Link } from 'wouter-preact'
 import { api } from '../../api/client.ts'
-import type { BatchView } from '../../api/types.ts'
+import type { BatchView, DashboardView } from '../../api/types.ts'
 import { BATCH_STATES, count, date, dateTime, money, quantity, time } from '../../format.ts'
-import { currentUser, isSupervisor, serverToday } from '../../session.ts'
+import { canSeeDeposits, currentUser, isSupervisor, serverToday } from '../../session.ts'
 import { Empty, ErrorNote, Loading, Page, StateTag } from '../../ui/components.tsx'
 import { useLoad } from '../../ui/data.ts'
 
