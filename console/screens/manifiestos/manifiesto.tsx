@@ -10,6 +10,7 @@ import { useFilters, useLoad } from '../../ui/data.ts'
 import { History } from '../auditoria/historial.tsx'
 import { SettlementPanel } from '../liquidacion/panel.tsx'
 import { Deadline } from './plazo.tsx'
+import { ManifestPrintLinks } from '../imprimir/enlaces.tsx'
 
 const DEFAULTS = { q: '', almacen: '', orden: 'llegada', pagina: '1' }
 
@@ -60,6 +61,7 @@ export function ManifestScreen({ numero }: { numero: string }) {
       }
     >
       <BackLink href="/manifiestos">Manifiestos</BackLink>
+      {manifest && <ManifestPrintLinks numero={manifest.numero} />}
       {manifest && supervisor && manifest.estado === 'imported' && manifest.liquidacion.falta && (
         <p id="por-que-no-cierra" class={manifest.liquidacion.lista_para_cerrar ? 'aviso' : 'aviso error'}>
           {manifest.liquidacion.lista_para_cerrar ? 'Se puede cerrar, aunque no está liquidado: ' : 'Todavía no se puede cerrar: '}
