@@ -24,7 +24,9 @@ export function InvoicePrint({ nfactura }: { nfactura: string }) {
 function InvoicesPrint({ title, invoices, error }: { title: string; invoices: PrintInvoice[] | undefined; error: Parameters<typeof PrintSheet>[0]['error'] }) {
   // Which of them the sheet shows as copies: printed before (as loaded), then as the mark answers.
   const [copies, setCopies] = useState<ReadonlySet<string>>(new Set())
-  const marking = useRef(false)
+  // Marked from this page already (by the button or a print command): a second print command in
+  // the same page is not recorded again (a browser can fire beforeprint more than once per print).
+  const marked = useRef(false)
   useEffect(() => {
     if (invoices) setCopies(new Set(invoices.filter((invoice) => invoice.impresa !== null).map((invoice) => invoice.factura)))
   }, [invoices])
@@ -36,7 +38,9 @@ function InvoicesPrint({ title, invoices, error }: { title: string; invoices: Pr
   useEffect(() => {
     // Printed with the browser's own command (Ctrl+P), not the button: recorded all the same.
     const before = () => {
-      if (!marking.current) void mark().catch(() => undefined)
+      if (marked.current) return
+      marked.current = true
+      void mark().catch(() => undefined)
     }
     // Once on paper, every one of them is a copy from now on.
     const after = () => invoices && setCopies(new Set(invoices.map((invoice) => invoice.factura)))
@@ -48,12 +52,8 @@ function InvoicesPrint({ title, invoices, error }: { title: string; invoices: Pr
     }
   })
   const beforePrint = async () => {
-    marking.current = true
-    try {
-      await mark()
-    } finally {
-      marking.current = false
-    }
+    marked.current = true
+    await mark()
   }
   return (
     <PrintSheet title={title} ready={invoices !== undefined} error={error} beforePrint={beforePrint}>
