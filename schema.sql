@@ -1,4 +1,4 @@
--- manifiesto: the current database schema (schema version 12, PRAGMA user_version = 12).
+-- manifiesto: the current database schema (schema version 13, PRAGMA user_version = 13).
 -- The file's header carries PRAGMA application_id = 0x4D414E49 ("MANI"): check and serve refuse
 -- a SQLite file of another program.
 -- The one readable description of the schema. The migrations in src/db/migrations/ build it;
@@ -529,3 +529,15 @@ CREATE INDEX settlement_adjustments_part ON settlement_adjustments (manifest_id,
 CREATE TRIGGER manifest_totals_adjustment_added AFTER INSERT ON settlement_adjustments BEGIN
   UPDATE manifest_totals SET adjusted_cents = adjusted_cents + NEW.amount_cents WHERE manifest_id = NEW.manifest_id AND almacen = NEW.almacen;
 END;
+
+-- When an invoice was first printed and by whom (the person's name), its last print and how many
+-- copies followed (issue 42; schema version 13). No row: never printed — the next print is the
+-- original, every later one says "COPIA". Each print is also in the audit log.
+CREATE TABLE invoice_prints (
+  invoice_id INTEGER PRIMARY KEY REFERENCES invoices (id) ON DELETE CASCADE,
+  first_at TEXT NOT NULL,
+  first_by TEXT NOT NULL,
+  last_at TEXT NOT NULL,
+  last_by TEXT NOT NULL,
+  copies INTEGER NOT NULL DEFAULT 0 CHECK (copies >= 0)
+);

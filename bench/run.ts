@@ -4,7 +4,7 @@
  * run on the same file, so the table means the same on any machine.
  *
  *   --smoke            the smallest sizes, one run each, no budget enforced (CI: the bench cannot rot)
- *   --only=G1,G2       only these groups: batches (with the look-alikes), listing, workbook, hostile, executable, lists
+ *   --only=G1,G2       only these groups: batches (with the look-alikes), listing, workbook, hostile, executable, lists, print
  *   --lists-db=DIR     build the lists' big database in DIR once and reuse it in later runs
  *   --lists-invoices=N the lists' database size (default 1,000,000; 2,000 in --smoke)
  *
@@ -23,6 +23,7 @@ import { benchListing } from './listing.ts'
 import { benchLookalikes } from './lookalikes.ts'
 import { benchOperatorLists } from './lists.ts'
 import { benchSupplierWorkbook } from './workbook.ts'
+import { benchPrint } from './print.ts'
 import { BUNDLE } from './service.ts'
 import { headerLine, printTable, type Bench } from './table.ts'
 
@@ -54,6 +55,7 @@ try {
   if (wanted('hostile')) await benchHostileBodies(bench, smoke ? 4 : 128)
   if (wanted('executable')) await benchIdleAndStart(bench)
   if (wanted('lists')) await benchOperatorLists(bench, listsInvoices, option('lists-db'))
+  if (wanted('print')) await benchPrint(bench, smoke ? 50 : 1_000)
 } finally {
   rmSync(bench.work, { recursive: true, force: true })
 }

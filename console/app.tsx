@@ -21,6 +21,7 @@ import { BatchScreen, BatchesScreen } from './screens/lotes/lotes.tsx'
 import { ManifestScreen } from './screens/manifiestos/manifiesto.tsx'
 import { ManifestsScreen } from './screens/manifiestos/manifiestos.tsx'
 import { UsersScreen } from './screens/usuarios/usuarios.tsx'
+import { PrintRoutes } from './screens/imprimir/imprimir.tsx'
 
 /** The console lives under /consola/; every screen has its own address (deep links load the app). */
 export function App() {
@@ -45,6 +46,8 @@ function Shell() {
     const back = location + (search ? `?${search}` : '')
     return <Redirect to={`/entrar?volver=${encodeURIComponent(back)}`} replace />
   }
+  // A print view is the paper alone: no bar, no navigation (issue 42).
+  if (location.startsWith('/imprimir/')) return <PrintRoutes />
   return (
     <div class="marco">
       <a class="saltar" href="#contenido">

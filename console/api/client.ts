@@ -1,4 +1,9 @@
 import type {
+  ManifestPrint,
+  MarkedPrints,
+  PrintInvoice,
+  ProductFilters,
+  ProductReport,
   AdjustmentView,
   AuditEntryView,
   DepositChange,
@@ -176,6 +181,7 @@ export const api = {
   manifests: {
     /** A page of manifests, newest first, with their pending conflicts and warehouses. */
     page: (query: ManifestFilters) => get<ManifestPage>(op('manifiestos'), { ...query, pagina: query.pagina ?? '1' }),
+    exportUrl: (formato: ExportFormat, filters: Omit<ManifestFilters, 'pagina'>) => withQuery(op('manifiestos/exportar'), { formato, ...filters }),
     get: (numero: string) => get<ManifestDetail>(op(`manifiestos/${id(numero)}`)),
     /** A page of a manifest's invoices, searchable by number, client or route. */
     invoices: (numero: string, query: ManifestInvoiceFilters) => get<ManifestInvoicePage>(op(`manifiestos/${id(numero)}/facturas`), { ...query, pagina: query.pagina ?? '1' }),
@@ -185,6 +191,14 @@ export const api = {
   },
   invoices: {
     get: (nfactura: string) => get<InvoiceView>(op(`facturas/${id(nfactura)}`)),
+  },
+  /** What the print views read (issue 42) and the mark of printed invoices. */
+  printing: {
+    manifest: (numero: string, almacen?: string) => get<ManifestPrint>(op(`manifiestos/${id(numero)}/impresion`), { almacen }),
+    invoice: (nfactura: string) => get<PrintInvoice>(op(`facturas/${id(nfactura)}/impresion`)),
+    /** These invoices are being printed now: the first print is the original, the next ones copies. */
+    mark: (facturas: string[]) => post<MarkedPrints>(op('impresiones'), { facturas }),
+    products: (query: ProductFilters) => get<ProductReport>(op('productos'), query),
   },
   /** The money of a manifest (issue 40): deposits, their receipts, cent adjustments. */
   settlement: {

@@ -10,6 +10,7 @@ import type { BatchView } from '../../src/batches/batches.schemas.ts'
 import type { ConflictDetail, ConflictView } from '../../src/conflicts/conflicts.schemas.ts'
 import type { DashboardView, PendingCounts } from '../../src/dashboard/dashboard.schemas.ts'
 import type { SearchAnswer } from '../../src/search/search.schemas.ts'
+import type { ManifestPrint, MarkedPrints, PrintInvoice, PrintLine, ProductReport, ProductsQuery } from '../../src/printing/printing.schemas.ts'
 import type { InvoiceView } from '../../src/lookup/lookup.schemas.ts'
 import type { ManifestDetail, ManifestInvoice, ManifestInvoicePage, ManifestInvoiceQuery, ManifestListItem, ManifestListQuery, ManifestPage, ManifestView } from '../../src/manifests/manifests.schemas.ts'
 import type { CreateReasonBody, Reason, UpdateReasonBody } from '../../src/reasons/reasons.schemas.ts'
@@ -29,6 +30,11 @@ import type {
 } from '../../src/settlement/settlement.schemas.ts'
 
 export type {
+  ManifestPrint,
+  MarkedPrints,
+  PrintInvoice,
+  PrintLine,
+  ProductReport,
   AdjustmentView,
   AuditEntryView,
   DepositPage,
@@ -78,6 +84,7 @@ export type NewDeposit = Static<typeof NewDepositBody>
 export type DepositChange = Static<typeof DepositChangeBody>
 export type NewAdjustment = Static<typeof NewAdjustmentBody>
 export type DepositFilters = Static<typeof DepositListQuery>
+export type ProductFilters = Static<typeof ProductsQuery>
 
 /** Every error answer of the service: `{success:false, message}` and sometimes more. */
 export interface ErrorBody {

@@ -38,6 +38,7 @@ import { searchRoutes } from '../search/search.routes.ts'
 import { listingRoutes } from '../listing/listing.routes.ts'
 import { statusRoutes } from '../status/status.routes.ts'
 import { VERSION } from '../core/version.ts'
+import { printingRoutes } from '../printing/printing.routes.ts'
 import { settlementRoutes } from '../settlement/settlement.routes.ts'
 
 export interface AppDeps {
@@ -115,6 +116,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
     ...auditRoutes({ db, clock, concealers: reissueAuditConcealers() }),
     ...statusRoutes({ db, clock, config, startedAt, monitor, snapshots, errors, alerter }),
     ...settlementRoutes({ db, clock, config }),
+    ...printingRoutes({ db, clock }),
     ...dashboardRoutes({ db, clock }),
     ...openApiRoutes(() => buildOpenApiDocument(routes, { version: VERSION, rateLimits })),
     ...apiDocsRoutes(),

@@ -24,6 +24,7 @@ export interface Tables {
   deposits: DepositTable
   deposit_receipts: DepositReceiptTable
   settlement_adjustments: SettlementAdjustmentTable
+  invoice_prints: InvoicePrintTable
 }
 
 export type BatchState = 'received' | 'processed' | 'failed'
@@ -374,4 +375,14 @@ export interface SettlementAdjustmentTable {
   motivo: string
   created_at: string
   created_by: string
+}
+
+/** Issue 42: an invoice's printing — the first print (the original) and the copies after it. */
+export interface InvoicePrintTable {
+  invoice_id: number
+  first_at: string
+  first_by: string
+  last_at: string
+  last_by: string
+  copies: Generated<number>
 }

@@ -8,6 +8,7 @@ import {
   MANIFEST_INVOICE_PAGE_SIZE,
   MANIFEST_PAGE_SIZE,
   ManifestDetail,
+  ManifestExportQuery,
   ManifestInvoicePage,
   ManifestInvoiceQuery,
   ManifestListQuery,
@@ -28,6 +29,8 @@ import {
   reopenManifest,
   type ManifestDeps,
 } from './manifests.service.ts'
+import { exportManifests, MANIFEST_EXPORT_LIMIT } from './manifests.export.ts'
+import { EXPORT_CONTENT_TYPES } from '../returns/export.service.ts'
 
 export function manifestRoutes(deps: ManifestDeps): Route[] {
   return [
@@ -85,6 +88,34 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
         200: { description: 'Sin pagina: arreglo de manifiestos por fecha de ingreso. Con pagina: una página de manifiestos', schema: Type.Union([Type.Array(ManifestView), ManifestPage]) },
       },
       handle: ({ actor, query }) => ({ status: 200, body: listManifests(deps, actor, query) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/api/v1/operador/manifiestos/exportar',
+      access: 'operator',
+      operationId: 'exportarManifiestos',
+      rateGroup: 'operator',
+      right: 'leer',
+      tag: TAG,
+      summary: 'Descarga los manifiestos de la lista, con su dinero, en CSV o XLSX',
+      description:
+        'Los mismos filtros que GET manifiestos, sin páginas: una fila por manifiesto (por fecha de ingreso, u orden) con facturas, facturado, devuelto, a depositar, ' +
+        'depositado, ajustes y diferencia de sus almacenes, y una fila de totales. csv: UTF-8 con BOM, separado por comas, punto decimal, fin de línea CRLF. ' +
+        `xlsx: una hoja Manifiestos, fechas como fechas, importes como números, encabezado fijo. A lo sumo ${MANIFEST_EXPORT_LIMIT} manifiestos por exportación.`,
+      query: ManifestExportQuery,
+      responses: {
+        200: {
+          description: 'El archivo, como adjunto',
+          mediaTypes: [EXPORT_CONTENT_TYPES.csv, EXPORT_CONTENT_TYPES.xlsx],
+          headers: { 'Content-Disposition': 'attachment; filename="manifiestos-AAAA-MM-DD.csv" (o .xlsx), con la fecha de hoy' },
+        },
+        422: errorResponse(`Parámetro inválido, o más de ${MANIFEST_EXPORT_LIMIT} manifiestos: acote las fechas`),
+      },
+      handle: async ({ actor, query }) => {
+        const { formato, ...filters } = query
+        const file = await exportManifests(deps, actor, formato, filters)
+        return { status: 200, bytes: file.bytes, contentType: file.contentType, headers: { 'Content-Disposition': `attachment; filename="${file.fileName}"`, 'Cache-Control': 'no-store' } }
+      },
     }),
     defineRoute({
       method: 'GET',

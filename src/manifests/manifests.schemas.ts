@@ -46,6 +46,21 @@ export const ManifestListQuery = Type.Object({
   ),
 })
 
+/** The list's filters for its export (no pages): the whole list as a file. */
+export const ManifestExportQuery = Type.Object(
+  {
+    formato: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { description: 'csv (UTF-8 con BOM, separado por comas) o xlsx (Excel)' }),
+    estado: ManifestListQuery.properties.estado,
+    desde: ManifestListQuery.properties.desde,
+    hasta: ManifestListQuery.properties.hasta,
+    numero: ManifestListQuery.properties.numero,
+    almacen: ManifestListQuery.properties.almacen,
+    liquidacion: ManifestListQuery.properties.liquidacion,
+    orden: ManifestListQuery.properties.orden,
+  },
+  { additionalProperties: false },
+)
+
 export const ManifestView = Type.Object({
   numero: Type.String(),
   estado: ManifestStateSchema,

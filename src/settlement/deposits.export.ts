@@ -13,7 +13,7 @@ const STATES = { active: 'activo', cancelled: 'anulado' } as const
 
 const COLUMNS: ReadonlyArray<{ header: string; cell: (row: DepositRow, deps: SettlementDeps) => ExportCell }> = [
   { header: 'Depósito', cell: (row) => ({ number: row.id }) },
-  { header: 'Fecha', cell: (row) => ({ text: row.fecha }) },
+  { header: 'Fecha', cell: (row) => ({ date: row.fecha }) },
   { header: 'Banco', cell: (row) => ({ text: row.banco }) },
   { header: 'Referencia', cell: (row) => ({ text: row.referencia }) },
   { header: 'Manifiesto', cell: (row) => ({ text: row.manifiesto }) },
@@ -21,7 +21,7 @@ const COLUMNS: ReadonlyArray<{ header: string; cell: (row: DepositRow, deps: Set
   { header: 'Monto', cell: (row) => ({ number: centsToLempiras(row.amount_cents), amount: true }) },
   { header: 'Estado', cell: (row) => ({ text: STATES[row.estado] }) },
   { header: 'Registrado por', cell: (row) => ({ text: row.registered_by }) },
-  { header: 'Registrado en', cell: (row, deps) => ({ text: formatLocalDateTime(deps.clock, row.registered_at) }) },
+  { header: 'Registrado en', cell: (row, deps) => ({ dateTime: formatLocalDateTime(deps.clock, row.registered_at) }) },
   { header: 'Notas', cell: (row) => ({ text: row.notas ?? '' }) },
   { header: 'Justificación', cell: (row) => ({ text: row.justificacion ?? '' }) },
   { header: 'Motivo de anulación', cell: (row) => ({ text: row.cancel_note ?? '' }) },

@@ -27,7 +27,7 @@ test('db: an empty database is created (with its folder) and migrated to the lat
   assert.deepEqual(migrateDatabase(db, DERIVED_VALUES), { from: 0, to: LATEST_SCHEMA_VERSION })
   assert.equal(schemaVersion(db), LATEST_SCHEMA_VERSION)
   const tables = schemaOf(db).filter((row) => row.type === 'table').map((row) => row.name)
-  assert.deepEqual(tables, ['audit_log', 'batch_body_chunks', 'batch_payloads', 'batches', 'deposit_receipts', 'deposits', 'invoice_conflicts', 'invoice_lines', 'invoice_reissues', 'invoice_search', 'invoice_search_config', 'invoice_search_data', 'invoice_search_docsize', 'invoice_search_idx', 'invoices', 'login_lockouts', 'manifest_totals', 'manifests', 'return_lines', 'return_reasons', 'returns', 'sessions', 'settlement_adjustments', 'users'])
+  assert.deepEqual(tables, ['audit_log', 'batch_body_chunks', 'batch_payloads', 'batches', 'deposit_receipts', 'deposits', 'invoice_conflicts', 'invoice_lines', 'invoice_prints', 'invoice_reissues', 'invoice_search', 'invoice_search_config', 'invoice_search_data', 'invoice_search_docsize', 'invoice_search_idx', 'invoices', 'login_lockouts', 'manifest_totals', 'manifests', 'return_lines', 'return_reasons', 'returns', 'sessions', 'settlement_adjustments', 'users'])
   closeDatabase(db)
 })
 

@@ -13,6 +13,8 @@ const ACTIONS: Record<string, string> = {
   'concepto.creado': 'Creó el concepto',
   'concepto.modificado': 'Cambió el concepto',
   'factura.actualizacion_automatica': 'Actualizó la factura con un lote nuevo',
+  'factura.impresa': 'Imprimió la factura',
+  'factura.reimpresa': 'Imprimió una copia de la factura',
   'usuario.creado': 'Creó el usuario',
   'usuario.modificado': 'Cambió el usuario',
   'usuario.contrasena_cambiada': 'Cambió su contraseña',

@@ -7,6 +7,7 @@ import { ActionDialog, DateField, DownloadButton, ErrorNote, Field, Loading, Not
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { ReturnsTable } from './tabla.tsx'
+import { PrintLink, printAddress } from '../imprimir/enlaces.tsx'
 
 const DEFAULTS = { estado: 'pending', q: '', desde: '', hasta: '', almacen: '', orden: 'reciente', pagina: '1' }
 const STATES: Array<{ value: ReturnState; label: string }> = [
@@ -63,6 +64,7 @@ export function ReturnsScreen() {
       subtitle="Lo que el almacén devuelve al proveedor, por factura; las más recientes primero."
       actions={
         <>
+          <PrintLink href={printAddress.returns({ desde: filters.desde || undefined, hasta: filters.hasta || undefined, estado, almacen: filters.almacen || undefined })} />
           <DownloadButton href={api.returns.exportUrl('csv', query)} label="Exportar CSV" onError={setExportError} />
           <DownloadButton href={api.returns.exportUrl('xlsx', query)} label="Exportar Excel" onError={setExportError} />
         </>

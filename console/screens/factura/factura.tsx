@@ -8,6 +8,7 @@ import { canRegisterReturns, isSupervisor } from '../../session.ts'
 import { BackLink, ErrorNote, Loading, Money, Notice, Page, StateTag } from '../../ui/components.tsx'
 import { useLoad } from '../../ui/data.ts'
 import { ReturnsTable } from '../devoluciones/tabla.tsx'
+import { PrintLink, printAddress } from '../imprimir/enlaces.tsx'
 
 /** Fields of the original invoice worth showing in the header when the supplier sent them. */
 function originalField(original: unknown, ...names: string[]): string | null {
@@ -37,10 +38,15 @@ export function InvoiceScreen({ nfactura }: { nfactura: string }) {
       title={`Factura ${nfactura}`}
       subtitle={invoice ? `${invoice.cliente} · ${invoice.clienteid}` : undefined}
       actions={
-        invoice?.admite_devoluciones && canRegisterReturns.value && (
-          <Link href={`/facturas/${encodeURIComponent(nfactura)}/devolver`} class="boton principal">
-            Registrar devolución
-          </Link>
+        invoice && (
+          <>
+            <PrintLink href={printAddress.invoice(nfactura)} label="Imprimir factura" />
+            {invoice.admite_devoluciones && canRegisterReturns.value && (
+              <Link href={`/facturas/${encodeURIComponent(nfactura)}/devolver`} class="boton principal">
+                Registrar devolución
+              </Link>
+            )}
+          </>
         )
       }
     >

@@ -6,6 +6,7 @@ import { date, dateTime, money } from '../../format.ts'
 import { DateField, DownloadButton, Empty, ErrorNote, Field, Loading, Money, Page, Pager, Tabs } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
+import { PrintLink, printAddress } from '../imprimir/enlaces.tsx'
 
 const DEFAULTS = { estado: 'active', desde: '', hasta: '', banco: '', almacen: '', registrado: '', pagina: '1' }
 
@@ -43,6 +44,7 @@ export function DepositsScreen() {
       subtitle="Los depósitos bancarios de la liquidación de los manifiestos, por la fecha de la boleta; los más recientes primero."
       actions={
         <>
+          {estado === 'active' && <PrintLink href={printAddress.deposits({ desde: filters.desde || undefined, hasta: filters.hasta || undefined, almacen: filters.almacen || undefined })} />}
           <DownloadButton href={api.settlement.exportUrl('csv', query)} label="Exportar CSV" onError={setExportError} />
           <DownloadButton href={api.settlement.exportUrl('xlsx', query)} label="Exportar Excel" onError={setExportError} />
         </>

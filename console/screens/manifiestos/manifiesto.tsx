@@ -10,6 +10,7 @@ import { useFilters, useLoad } from '../../ui/data.ts'
 import { History } from '../auditoria/historial.tsx'
 import { SettlementPanel } from '../liquidacion/panel.tsx'
 import { Deadline } from './plazo.tsx'
+import { ManifestPrintLinks } from '../imprimir/enlaces.tsx'
 
 const DEFAULTS = { q: '', almacen: '', orden: 'llegada', pagina: '1' }
 
@@ -33,8 +34,10 @@ export function ManifestScreen({ numero }: { numero: string }) {
       title={`Manifiesto ${numero}`}
       subtitle={manifest ? <>Ingresó el {dateTime(manifest.fecha_ingreso)} · <StateTag state={manifest.estado} label={MANIFEST_STATES[manifest.estado]} /></> : undefined}
       actions={
-        manifest &&
-        supervisor && (
+        manifest && (
+          <>
+            <ManifestPrintLinks numero={manifest.numero} />
+            {supervisor && (
           <>
             {manifest.estado === 'imported' ? (
               <button
@@ -55,6 +58,8 @@ export function ManifestScreen({ numero }: { numero: string }) {
               <button type="button" onClick={() => setDialog('plazo')}>
                 Ampliar plazo
               </button>
+            )}
+          </>
             )}
           </>
         )

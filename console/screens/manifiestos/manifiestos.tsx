@@ -1,12 +1,15 @@
+import { useState } from 'preact/hooks'
 import { Link } from 'wouter-preact'
-import { api } from '../../api/client.ts'
+import { api, type ApiError } from '../../api/client.ts'
+import type { ManifestFilters } from '../../api/types.ts'
 import { count, date, MANIFEST_STATES, quantity } from '../../format.ts'
 import { useNarrow } from '../../ui/screen.ts'
-import { DateField, Empty, ErrorNote, Field, Loading, Money, Page, Pager, SortHeader, StateTag, Tabs } from '../../ui/components.tsx'
+import { DateField, DownloadButton, Empty, ErrorNote, Field, Loading, Money, Page, Pager, SortHeader, StateTag, Tabs } from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { tone } from '../liquidacion/panel.tsx'
 import { Deadline } from './plazo.tsx'
+import { PrintLink, printAddress } from '../imprimir/enlaces.tsx'
 
 const DEFAULTS = { estado: 'imported', liquidacion: '', q: '', desde: '', hasta: '', almacen: '', orden: 'reciente', pagina: '1' }
 const ORDERS = ['reciente', 'antiguo', 'total', '-total', 'diferencia', '-diferencia'] as const
@@ -42,24 +45,32 @@ export function ManifestsScreen() {
   const numberProblem = number !== '' && !/^[0-9]{1,20}$/.test(number)
   const order = ORDERS.find((value) => value === filters.orden) ?? 'reciente'
   const narrow = useNarrow()
-  const loaded = useLoad(
-    () =>
-      api.manifests.page({
-        ...(estado ? { estado } : {}),
-        ...(liquidacion ? { liquidacion } : {}),
-        ...(number && !numberProblem ? { numero: number } : {}),
-        ...(filters.desde ? { desde: filters.desde } : {}),
-        ...(filters.hasta ? { hasta: filters.hasta } : {}),
-        ...(filters.almacen ? { almacen: filters.almacen } : {}),
-        orden: order,
-        pagina: filters.pagina,
-      }),
-    [estado, liquidacion, number, numberProblem, filters.desde, filters.hasta, filters.almacen, order, filters.pagina],
-  )
+  const query: Omit<ManifestFilters, 'pagina'> = {
+    ...(estado ? { estado } : {}),
+    ...(liquidacion ? { liquidacion } : {}),
+    ...(number && !numberProblem ? { numero: number } : {}),
+    ...(filters.desde ? { desde: filters.desde } : {}),
+    ...(filters.hasta ? { hasta: filters.hasta } : {}),
+    ...(filters.almacen ? { almacen: filters.almacen } : {}),
+    orden: order,
+  }
+  const loaded = useLoad(() => api.manifests.page({ ...query, pagina: filters.pagina }), [estado, liquidacion, number, numberProblem, filters.desde, filters.hasta, filters.almacen, order, filters.pagina])
+  const [exportError, setExportError] = useState<ApiError | null>(null)
   const page = loaded.data
   const filtered = number !== '' || filters.desde !== '' || filters.hasta !== '' || filters.almacen !== ''
   return (
-    <Page title="Manifiestos" subtitle={`Cada manifiesto agrupa las facturas de una entrega del proveedor; ${ORDER_SENTENCES[order]}.`}>
+    <Page
+      title="Manifiestos"
+      subtitle={`Cada manifiesto agrupa las facturas de una entrega del proveedor; ${ORDER_SENTENCES[order]}.`}
+      actions={
+        <>
+          {filters.desde && filters.hasta && <PrintLink href={printAddress.products({ desde: filters.desde, hasta: filters.hasta, almacen: filters.almacen || undefined })} label="Imprimir productos" />}
+          <DownloadButton href={api.manifests.exportUrl('csv', query)} label="Exportar CSV" onError={setExportError} />
+          <DownloadButton href={api.manifests.exportUrl('xlsx', query)} label="Exportar Excel" onError={setExportError} />
+        </>
+      }
+    >
+      <ErrorNote error={exportError} />
       <Tabs label="Estado de los manifiestos" items={VIEWS.map((item) => ({ label: item.label, href: item.href, current: item.key === view }))} />
       <form class="filtros" role="search" aria-label="Buscar manifiestos" noValidate onSubmit={(event) => event.preventDefault()}>
         <Field label="Número de manifiesto" hint={numberProblem ? 'Solo dígitos, por ejemplo 905112' : 'El número o su comienzo'}>
