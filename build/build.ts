@@ -25,6 +25,7 @@ import { SEA_ASSET_PREFIX, SEA_LIST_ASSET } from '../src/console/console-files.t
 import { buildConsole } from './console.ts'
 import { releaseTime, writeChecksums, writeReleaseArchive, type Platform } from './release.ts'
 import { DOCS_FILES, docsAssetKey, docsSourcePath, type DocsFileName } from '../src/api-docs/api-docs.assets.ts'
+import { INTEGRITY_WORKER_ASSET } from '../src/backup/integrity-thread.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CACHE = join(ROOT, 'build/cache')
@@ -82,7 +83,10 @@ const released: string[] = []
 
 const addonDir = fetchPackage(ADDON_PACKAGE)
 const bundle = join(CACHE, 'sea', 'manifiesto.cjs')
-await bundleForSea(bundle, join(addonDir, 'package/lib/index.js'))
+await bundleForSea(join(ROOT, 'src/manifiesto.ts'), bundle, join(addonDir, 'package/lib/index.js'))
+// The integrity check's worker thread runs this bundle of its own (src/backup/integrity-thread.ts).
+const integrityWorker = join(CACHE, 'sea', INTEGRITY_WORKER_ASSET)
+await bundleForSea(join(ROOT, 'src/backup/integrity.worker.ts'), integrityWorker, join(addonDir, 'package/lib/index.js'))
 // The operator console travels inside the executable as assets (`consola/…`), listed in
 // `consola/files.json`; the service serves them from memory (src/console/console-files.ts).
 const consoleAssets = await consoleAssetsForSea(join(CACHE, 'sea', 'consola'))
@@ -109,7 +113,7 @@ for (const target of targets) {
       // A 2 MB young generation: ~8 MB less resident memory at idle (the 120 MB budget) for about
       // 1% more time on a 10,000-invoice batch (measured: 2.27 s → 2.30 s).
       execArgv: ['--max-semi-space-size=2'],
-      assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, ...apiDocsAssets(), ...consoleAssets },
+      assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, [INTEGRITY_WORKER_ASSET]: integrityWorker, ...apiDocsAssets(), ...consoleAssets },
     }),
   )
   execFileSync(blobNode, ['--experimental-sea-config', config], { stdio: 'inherit' })
@@ -169,9 +173,9 @@ function extractVerified(target: Target, dir: string, file: string, sha256: stri
 }
 
 /** One CommonJS file (what Node's SEA runs), with the fork's JavaScript as better-sqlite3. */
-async function bundleForSea(outfile: string, betterSqlite: string): Promise<void> {
+async function bundleForSea(entry: string, outfile: string, betterSqlite: string): Promise<void> {
   await build({
-    entryPoints: [join(ROOT, 'src/cli.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',

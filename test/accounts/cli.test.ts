@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import Database from 'better-sqlite3'
 import { runUserCommand } from '../../src/commands/users.ts'
 import { loadConfig } from '../../src/config.ts'
-import { collect, freePort, runCli, spawnCli, waitForPing } from '../support/cli.ts'
+import { bufferIo, freePort, runCli, startCli, waitForPing } from '../support/cli.ts'
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'manifiesto-usuarios-'))
@@ -34,7 +34,7 @@ for (const scenario of refusals) {
   test(`cli usuario (rules): ${scenario.name}`, async () => {
     const dir = folder()
     const loaded = loadConfig({ env: {}, cwd: dir })
-    const result = await runUserCommand(loaded, scenario.action, scenario.user, scenario.options ?? {})
+    const result = await runUserCommand(loaded, scenario.action, scenario.user, scenario.options ?? {}, bufferIo({ cwd: dir }))
     assert.equal(result.code, scenario.code)
     assert.match(result.lines[0] ?? '', scenario.line)
   })
@@ -51,15 +51,14 @@ for (const scenario of commands) {
   })
 }
 
-test('cli usuario: created, listed and reset while the service runs; the service logs how to create the first admin until one exists', { timeout: 60_000 }, async () => {
+test('cli usuario: created, listed and reset while the service runs; the service logs how to create the first admin until one exists', { timeout: 180_000 }, async () => {
   const dir = folder()
   const port = await freePort()
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port }, backup: { everyHours: 0 } }))
-  const child = spawnCli(['serve', '--config', 'config.json'], { cwd: dir })
-  const finished = collect(child)
+  const service = startCli(['serve', '--config', 'config.json'], { cwd: dir })
   const url = `http://127.0.0.1:${port}`
   try {
-    await waitForPing(url)
+    await waitForPing(url, service)
     const created = await runCli(['usuario', 'crear', 'admin', '--rol', 'admin', '--config', 'config.json', '--contrasena-stdin'], { cwd: dir, input: 'clave-muy-segura\n' })
     assert.equal(created.code, 0, created.stderr)
     const login = (password: string) => fetch(`${url}/api/v1/sesion`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ usuario: 'admin', contrasena: password }) })
@@ -73,9 +72,9 @@ test('cli usuario: created, listed and reset while the service runs; the service
     const listed = await runCli(['usuario', 'listar', '--config', 'config.json'], { cwd: dir })
     assert.match(listed.stdout, /^admin\s+admin\s+activo\s+todos\s+admin$/m)
   } finally {
-    child.kill('SIGTERM')
+    await service.stop()
   }
-  const output = await finished
+  const output = await service.finished
   assert.match(output.stdout, new RegExp(`no hay ningún administrador activo: créelo con «manifiesto usuario crear admin --rol admin --config ${join(dir, 'config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}»`))
   const db = new Database(join(dir, 'data', 'manifiesto.db'), { readonly: true })
   assert.deepEqual(db.prepare('SELECT usuario, rol FROM users').all(), [{ usuario: 'admin', rol: 'admin' }])

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3'
 import { generateBatch } from '../../bench/generator.ts'
 import { backupDatabase } from '../../src/backup/backup.service.ts'
 import { closeDatabase, openDatabase } from '../../src/db/database.ts'
-import { collect, freePort, spawnCli, waitForPing } from '../support/cli.ts'
+import { freePort, startCli, waitForPing } from '../support/cli.ts'
 import { API_KEY } from '../support/service.ts'
 
 const SIZE = 10_000
@@ -18,10 +18,9 @@ test('backup: snapshots taken while a 10,000-invoice batch is written are consis
   const port = await freePort()
   const dbPath = join(dir, 'manifiesto.db')
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port }, auth: { apiKey: API_KEY }, database: { path: dbPath }, backup: { everyHours: 0 } }))
-  const child = spawnCli(['serve', '--config', 'config.json'], { cwd: dir })
-  const finished = collect(child)
+  const service = startCli(['serve', '--config', 'config.json'], { cwd: dir })
   try {
-    await waitForPing(`http://127.0.0.1:${port}`)
+    await waitForPing(`http://127.0.0.1:${port}`, service)
     const today = new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10)
     const body = JSON.stringify(generateBatch(SIZE, { fecha: today, perManifest: PER_MANIFEST }))
     const source = openDatabase(dbPath, { mustExist: true })
@@ -30,7 +29,7 @@ test('backup: snapshots taken while a 10,000-invoice batch is written are consis
     const snapshots: Array<{ file: string; batchState: string | undefined }> = []
     for (let i = 0; !done || snapshots.length < 2; i++) {
       const file = join(dir, `snapshot-${i}.db`)
-      await backupDatabase({ db: source }, file)
+      await backupDatabase({ db: source }, file, { verify: async () => [] })
       const copy = new Database(file, { readonly: true })
       snapshots.push({ file, batchState: copy.prepare('SELECT estado FROM batches').pluck().get() as string | undefined })
       copy.close()
@@ -49,7 +48,6 @@ test('backup: snapshots taken while a 10,000-invoice batch is written are consis
       copy.close()
     }
   } finally {
-    child.kill('SIGTERM')
-    await finished
+    await service.stop()
   }
 })

@@ -5,7 +5,7 @@ import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { collect, freePort, spawnCli, waitForPing } from '../support/cli.ts'
+import { freePort, startCli, waitForPing } from '../support/cli.ts'
 
 /** More connections than the service's 1,024 open files: without a cap they exhaust its descriptors. */
 const FLOOD_CONNECTIONS = 1_100
@@ -17,13 +17,13 @@ const PING_WITHIN_MS = 2_000
 test('connections: 1,100 slow connections from one address, against a service limited to 1,024 open files, never keep another address from ping', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'manifiesto-flood-'))
   const port = await freePort()
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port }, auth: { apiKey: 'clave-de-prueba-flood' } }))
-  const child = spawnCli(['serve'], { cwd: dir, maxOpenFiles: OPEN_FILES })
-  const output = collect(child)
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port }, auth: { apiKey: 'clave-de-prueba-flood' }, backup: { everyHours: 0 } }))
+  const service = startCli(['serve'], { cwd: dir, maxOpenFiles: OPEN_FILES })
+  const child = service.child
   const flood = new SlowFlood(port, '127.0.0.1')
   try {
     const url = `http://127.0.0.1:${port}`
-    assert.equal((await waitForPing(url)).status, 200)
+    assert.equal((await waitForPing(url, service)).status, 200)
     // The limit reached the service itself (sh's `ulimit` then `exec`), so the test means something.
     assert.match(readFileSync(`/proc/${child.pid}/limits`, 'utf8'), new RegExp(`^Max open files\\s+${OPEN_FILES}\\s+${OPEN_FILES}\\s`, 'm'))
 
@@ -40,14 +40,13 @@ test('connections: 1,100 slow connections from one address, against a service li
     assert.deepEqual(late, [], `${late.length} of ${pings.length} pings from 127.0.0.2 were not answered 200 within ${PING_WITHIN_MS} ms`)
     assert.ok(pings.length >= 10, `${pings.length} pings`)
     flood.stop()
-    await stopChild(child, output)
     // The administrator hears of it, in one line a minute rather than one per refused connection.
-    const warnings = (await output).stdout.split('\n').filter((line) => line.includes('conexiones rechazadas'))
+    const warnings = (await service.stop()).stdout.split('\n').filter((line) => line.includes('conexiones rechazadas'))
     assert.equal(warnings.length, 1, warnings.join('\n'))
     assert.match(warnings[0]!, /"ip":"127\.0\.0\.1".*"msg":"conexiones rechazadas: 127\.0\.0\.1 ya tiene 32 abiertas \(server\.maxConnectionsPerIp\)"/)
   } finally {
     flood.stop()
-    await stopChild(child, output)
+    await service.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 })
@@ -117,15 +116,6 @@ function pingFrom(url: string, localAddress: string, timeoutMs: number): Promise
     ping.on('error', (error) => done(error.message))
     ping.end()
   })
-}
-
-/** SIGTERM, then SIGKILL if the service has not exited in 10 s; waits for its exit either way. */
-async function stopChild(child: ReturnType<typeof spawnCli>, exited: Promise<unknown>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-  await exited
-  clearTimeout(timer)
 }
 
 function sleep(ms: number): Promise<void> {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
 import { EXAMPLE_BATCH } from '../support/batches.ts'
-import { collect, freePort, spawnCli, waitForPing } from '../support/cli.ts'
+import { freePort, startCli, waitForPing } from '../support/cli.ts'
 import { API_KEY } from '../support/service.ts'
 
 /** Honduras' date by the real clock the child process reads. */
@@ -21,7 +21,7 @@ function batch(prefix: string, manifiesto: string) {
  * sqlite3 tool, an administrator's viewer) deleted the live -wal: a batch acknowledged afterwards
  * was lost on kill -9. No descriptor of the database may be opened outside SQLite.
  */
-test('hardening: an outside sqlite3 reader after a ping never takes an acknowledged batch with it (kill -9)', { timeout: 60_000 }, async () => {
+test('hardening: an outside sqlite3 reader after a ping never takes an acknowledged batch with it (kill -9)', { timeout: 180_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'manifiesto-reader-'))
   const port = await freePort()
   const dbPath = join(dir, 'm.db')
@@ -29,17 +29,18 @@ test('hardening: an outside sqlite3 reader after a ping never takes an acknowled
   const url = `http://127.0.0.1:${port}`
   const post = (body: unknown) => fetch(`${url}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY }, body: JSON.stringify(body) })
 
-  const child = spawnCli(['serve', '--config', 'config.json'], { cwd: dir })
-  const finished = collect(child)
-  await waitForPing(url)
-  assert.equal((await post(batch('A', '910001'))).status, 200)
-  assert.equal((await fetch(`${url}/api/v1/ping`)).status, 200)
-  const counted = execFileSync('sqlite3', [dbPath, 'SELECT count(*) FROM invoices'], { encoding: 'utf8' }).trim()
-  assert.equal(counted, '2')
-  assert.ok(existsSync(`${dbPath}-wal`), 'the live write-ahead log is still there after the outside reader closed')
-  assert.equal((await post(batch('B', '910002'))).status, 200)
-  child.kill('SIGKILL')
-  await finished
+  const service = startCli(['serve', '--config', 'config.json'], { cwd: dir })
+  try {
+    await waitForPing(url, service)
+    assert.equal((await post(batch('A', '910001'))).status, 200)
+    assert.equal((await fetch(`${url}/api/v1/ping`)).status, 200)
+    const counted = execFileSync('sqlite3', [dbPath, 'SELECT count(*) FROM invoices'], { encoding: 'utf8' }).trim()
+    assert.equal(counted, '2')
+    assert.ok(existsSync(`${dbPath}-wal`), 'the live write-ahead log is still there after the outside reader closed')
+    assert.equal((await post(batch('B', '910002'))).status, 200)
+  } finally {
+    await service.stop('SIGKILL')
+  }
 
   const db = new Database(dbPath, { readonly: true })
   try {

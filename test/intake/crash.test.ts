@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
-import { collect, freePort, spawnCli, waitForPing } from '../support/cli.ts'
+import { freePort, startCli, waitForPing, type RunningCli } from '../support/cli.ts'
 import { generateBatch } from '../../bench/generator.ts'
 import { API_KEY } from '../support/service.ts'
 
@@ -16,11 +16,12 @@ function hondurasToday(): string {
   return new Date(Date.now() - 6 * 60 * 60 * 1000).toISOString().slice(0, 10)
 }
 
-async function startChild(dir: string, port: number) {
-  const child = spawnCli(['serve', '--config', 'config.json'], { cwd: dir })
-  const finished = collect(child)
-  await waitForPing(`http://127.0.0.1:${port}`)
-  return { child, finished }
+/** Started and answering; stopped by the caller in a `finally`. */
+async function startChild(dir: string, port: number, started: RunningCli[]): Promise<RunningCli> {
+  const service = startCli(['serve', '--config', 'config.json'], { cwd: dir })
+  started.push(service)
+  await waitForPing(`http://127.0.0.1:${port}`, service)
+  return service
 }
 
 test('intake crash: SIGKILL while a 10,000-invoice batch is applied → intact database, batch failed, resend processed', { timeout: 180_000 }, async () => {
@@ -32,26 +33,27 @@ test('intake crash: SIGKILL while a 10,000-invoice batch is applied → intact d
   const post = () =>
     fetch(`http://127.0.0.1:${port}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY, 'Content-Type': 'application/json' }, body })
 
-  const first = await startChild(dir, port)
-  const reader = new Database(dbPath, { readonly: true })
-  const pending = post().catch((error: unknown) => error)
-  let killedWhile = ''
-  for (let i = 0; i < 60_000 && killedWhile === ''; i++) {
-    const state = reader.prepare('SELECT estado FROM batches ORDER BY id DESC LIMIT 1').pluck().get() as string | undefined
-    if (state !== undefined) {
-      first.child.kill('SIGKILL')
-      killedWhile = state
-    } else {
-      await new Promise((resolve) => setTimeout(resolve, 1))
-    }
-  }
-  reader.close()
-  await first.finished
-  assert.ok((await pending) instanceof Error, 'the client saw the connection drop')
-  assert.equal(killedWhile, 'received', 'killed while step 8 was running')
-
-  const second = await startChild(dir, port)
+  const started: RunningCli[] = []
   try {
+    const first = await startChild(dir, port, started)
+    const reader = new Database(dbPath, { readonly: true })
+    const pending = post().catch((error: unknown) => error)
+    let killedWhile = ''
+    for (let i = 0; i < 60_000 && killedWhile === ''; i++) {
+      const state = reader.prepare('SELECT estado FROM batches ORDER BY id DESC LIMIT 1').pluck().get() as string | undefined
+      if (state !== undefined) {
+        first.child.kill('SIGKILL')
+        killedWhile = state
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 1))
+      }
+    }
+    reader.close()
+    await first.finished
+    assert.ok((await pending) instanceof Error, 'the client saw the connection drop')
+    assert.equal(killedWhile, 'received', 'killed while step 8 was running')
+
+    await startChild(dir, port, started)
     const db = new Database(dbPath, { readonly: true })
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok')
     assert.deepEqual(db.prepare('SELECT estado, failure FROM batches').all(), [{ estado: 'failed', failure: 'interrumpido: el servicio se detuvo mientras se procesaba' }])
@@ -64,7 +66,6 @@ test('intake crash: SIGKILL while a 10,000-invoice batch is applied → intact d
     const answer = (await resent.json()) as { resumen: { insertadas: number; recibidas: number } }
     assert.deepEqual([answer.resumen.recibidas, answer.resumen.insertadas], [SIZE, SIZE])
   } finally {
-    second.child.kill('SIGTERM')
-    await second.finished
+    for (const service of started) await service.stop()
   }
 })
