@@ -23,7 +23,8 @@ import { build } from 'esbuild'
 import packageJson from '../package.json' with { type: 'json' }
 import { SEA_ASSET_PREFIX, SEA_LIST_ASSET } from '../src/console/console-files.ts'
 import { buildConsole } from './console.ts'
-import { releaseTime, writeChecksums, writeReleaseArchive, type Platform } from './release.ts'
+import { releaseTime, writeChecksums, writeReleaseArchive } from './release.ts'
+import { selectPlatforms, type Platform } from './targets.ts'
 import { DOCS_FILES, docsAssetKey, docsSourcePath, type DocsFileName } from '../src/api-docs/api-docs.assets.ts'
 import { INTEGRITY_WORKER_ASSET } from '../src/backup/integrity-thread.ts'
 
@@ -70,8 +71,12 @@ const TARGETS: Target[] = [
   },
 ]
 
-const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
-const targets = TARGETS.filter((target) => only.length === 0 || only.includes(target.name))
+const selected = selectPlatforms(process.argv.slice(2))
+if ('problem' in selected) {
+  console.error(selected.problem)
+  process.exit(2)
+}
+const targets = TARGETS.filter((target) => selected.platforms.includes(target.name))
 if (targets.some((target) => target.name.startsWith('win')) && !hasCommand('osslsigncode')) {
   // Said before anything is downloaded or built, in one line: the fix is one command.
   console.error('Falta osslsigncode, que se necesita para construir el ejecutable de Windows: instálelo con «sudo apt-get install osslsigncode» (o construya solo Linux con «npm run build -- linux-x64»).')
