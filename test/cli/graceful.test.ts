@@ -20,13 +20,14 @@ test('cli: SIGTERM during a 10,000-invoice batch finishes the batch, answers it,
     reader = new Database(dbPath, { readonly: true })
     const today = new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10)
     const body = JSON.stringify(generateBatch(10_000, { fecha: today }))
-    const answer = fetch(`http://127.0.0.1:${port}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY }, body })
+    const answer = fetch(`http://127.0.0.1:${port}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY }, body, signal: AbortSignal.timeout(120_000) })
     for (let i = 0; i < 60_000 && reader!.prepare('SELECT count(*) FROM batches').pluck().get() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 1))
     service.child.kill('SIGTERM')
     const response = await answer
     assert.equal(response.status, 200, 'the batch in progress is finished and answered')
     assert.equal(((await response.json()) as { resumen: { insertadas: number } }).resumen.insertadas, 10_000)
-    const result = await service.finished
+    // Waits for the exit it caused; a service that would not stop is killed after 30 s (and fails here).
+    const result = await service.stop()
     assert.equal(result.code, 0, result.stderr)
     assert.equal(reader!.prepare('SELECT estado FROM batches').pluck().get(), 'processed')
     assert.match(result.stdout, /"msg":"detenido"/)

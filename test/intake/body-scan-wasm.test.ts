@@ -37,8 +37,14 @@ test('body scan: the module is optimised as it loads, and a module compiled afte
   })
   // Without the eager compilation the scan is never optimised here: the child is let go anyway.
   const deadline = setTimeout(release, 10_000)
-  await exited
-  clearTimeout(deadline)
+  try {
+    // A child that never ends is given up on (and killed below), rather than waited for forever.
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 60_000).unref())])
+  } finally {
+    clearTimeout(deadline)
+    // Whatever happened (a failure, the test's timeout), no child is left behind.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  }
   // The scan, never called: baseline and optimised code all the same.
   assert.deepEqual([...new Set(compilations(false))].sort(), ['Liftoff', 'TurboFan'], out)
   // The adder, never called, is not compiled (a function is compiled when first called); the
