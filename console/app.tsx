@@ -16,6 +16,7 @@ import { HomeScreen } from './screens/inicio/inicio.tsx'
 import { BatchScreen, BatchesScreen } from './screens/lotes/lotes.tsx'
 import { ManifestScreen } from './screens/manifiestos/manifiesto.tsx'
 import { ManifestsScreen } from './screens/manifiestos/manifiestos.tsx'
+import { StatusScreen } from './screens/estado/estado.tsx'
 import { UsersScreen } from './screens/usuarios/usuarios.tsx'
 
 /** The console lives under /consola/; every screen has its own address (deep links load the app). */
@@ -77,6 +78,7 @@ function Shell() {
           <Route path="/conceptos" component={ConceptsScreen} />
           <Route path="/auditoria">{isSupervisor.value ? <AuditScreen /> : <NotAllowed />}</Route>
           <Route path="/usuarios">{isAdmin.value ? <UsersScreen /> : <NotAllowed />}</Route>
+          <Route path="/estado">{isSupervisor.value ? <StatusScreen /> : <NotAllowed />}</Route>
           <Route path="/cuenta" component={AccountScreen} />
           <Route>
             <section class="pantalla">
@@ -119,6 +121,7 @@ const LINKS: Array<{ href: string; label: string; who: 'todos' | 'supervisor' | 
   { href: '/conceptos', label: 'Conceptos', who: 'todos' },
   { href: '/auditoria', label: 'Auditoría', who: 'supervisor' },
   { href: '/usuarios', label: 'Usuarios', who: 'admin' },
+  { href: '/estado', label: 'Estado', who: 'supervisor' },
 ]
 
 function Navigation() {

@@ -24,6 +24,7 @@ import type {
   ReturnFilters,
   ReturnPage,
   ReturnView,
+  ServiceStatus,
   SessionView,
   UserChange,
   UserView,
@@ -135,6 +136,7 @@ export const api = {
   },
   /** Today at a glance (Inicio). */
   dashboard: () => get<DashboardView>(op('resumen')),
+  status: () => get<ServiceStatus>(op('estado')),
   manifests: {
     /** A page of manifests, newest first, with their pending conflicts and warehouses. */
     page: (query: ManifestFilters) => get<ManifestPage>(op('manifiestos'), { ...query, pagina: query.pagina ?? '1' }),

@@ -14,6 +14,7 @@ import type { ManifestDetail, ManifestInvoice, ManifestInvoicePage, ManifestInvo
 import type { CreateReasonBody, Reason, UpdateReasonBody } from '../../src/reasons/reasons.schemas.ts'
 import type { ReissueView } from '../../src/reissues/reissues.schemas.ts'
 import type { BulkApproval, RegisterReturnBody, ReturnExportQuery, ReturnListItem, ReturnPage, ReturnsQuery, ReturnState, ReturnView } from '../../src/returns/returns.schemas.ts'
+import type { ServiceStatus } from '../../src/status/status.schemas.ts'
 
 export type {
   AuditEntryView,
@@ -35,6 +36,7 @@ export type {
   ReturnPage,
   ReturnState,
   ReturnView,
+  ServiceStatus,
   SessionView,
   UserView,
 }

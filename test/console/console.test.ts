@@ -5,6 +5,9 @@
  * fresh context (no cookies) and a fresh service per test. Every screen is saved as a screenshot.
  */
 import assert from 'node:assert/strict'
+import { mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { buildConsole } from '../../build/console.ts'
@@ -14,7 +17,7 @@ import { readFirstSheet } from '../support/xlsx.ts'
 import { exampleBatch, invoice, postBatch } from '../support/batches.ts'
 import { chromiumPath, launchChromium, logInThroughUi, newConsolePage, screenshot } from '../support/browser.ts'
 import { FACTURA, registerReturn, seedReturns } from '../support/operator.ts'
-import { startTestService, type TestService } from '../support/service.ts'
+import { startTestService, type TestService, type TestServiceOptions } from '../support/service.ts'
 
 const executable = chromiumPath()
 const skip = executable === null ? 'chromium no está instalado (apt-get install chromium, o CHROMIUM_PATH)' : false
@@ -30,8 +33,8 @@ after(async () => {
 })
 
 /** A fresh service and a fresh browser context for one test; both closed after it. */
-async function withConsole(body: (page: Page, service: TestService) => Promise<void>): Promise<void> {
-  const service = await startTestService()
+async function withConsole(body: (page: Page, service: TestService) => Promise<void>, options: TestServiceOptions = {}): Promise<void> {
+  const service = await startTestService(options)
   try {
     const { context, page } = await newConsolePage(browser, service)
     try {
@@ -441,3 +444,29 @@ async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer))
   return Buffer.concat(chunks).toString('utf8')
 }
+
+test('consola: an administrator sees the copies on this server and off it, a failed copy off it with its reason and alert, and both fine once the share is back', { skip }, () => {
+  const share = join(mkdtempSync(join(tmpdir(), 'manifiesto-nas-')), 'manifiesto')
+  return withConsole(
+    async (page, service) => {
+      await createAccount(service, 'admin', 'admin', 'todos', 'Administración')
+      await service.monitor.tick()
+      await logInThroughUi(page, service, 'admin')
+      await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Estado' }).click()
+      await page.getByRole('heading', { name: 'Estado del servicio' }).waitFor()
+      await page.getByRole('row', { name: /^En este servidor .*backups 22\/11\/2026 10:00 Bien \d+ KB .* s 50\.0 GB$/ }).waitFor()
+      await page.getByRole('row', { name: new RegExp(`^Fuera del servidor ${share} 22/11/2026 10:00 Falló: la carpeta ${share} no existe: ¿el recurso compartido o el disco no está montado\\? — 0 s —$`) }).waitFor()
+      await page.getByRole('alert').filter({ hasText: 'La última copia fuera del servidor falló: revise que la carpeta backup.copyTo esté montada' }).waitFor()
+      await screenshot(page, '22-estado-copia-externa-fallida')
+
+      mkdirSync(share)
+      service.clock.advance(10 * 60_000)
+      await service.monitor.tick()
+      await page.getByRole('button', { name: 'Actualizar' }).click()
+      await page.getByRole('row', { name: new RegExp(`^Fuera del servidor ${share} 22/11/2026 10:10 Bien`) }).waitFor()
+      await page.getByText('Sin alertas activas.').waitFor()
+      await screenshot(page, '23-estado')
+    },
+    { readFreeDisk: () => 50 * 1024 ** 3, config: { backup: { copyTo: share } } },
+  )
+})
