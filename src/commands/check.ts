@@ -1,10 +1,10 @@
-import { accessSync, constants, existsSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { IntegrityCheckFailed } from '../backup/integrity-thread.ts'
 import type { LoadedConfig } from '../config/config.ts'
 import { closeDatabase, openDatabase } from '../db/database.ts'
 import { foreignDatabaseProblem, LATEST_SCHEMA_VERSION, schemaVersion } from '../db/migrate.ts'
-import { checkServiceFolders } from './folders.ts'
+import { checkServiceFolders, writeDenied } from './folders.ts'
 import { say, type CliIo } from './io.ts'
 import { verifyWithProgress } from './verify.ts'
 import { REASONS } from './start-failure.ts'
@@ -92,14 +92,4 @@ function describeSchema(path: string): { line: string; newer: boolean } | { prob
 function reasonOf(code: string | null, message: string): string {
   if (code === 'SQLITE_NOTADB') return 'no es una base de datos de manifiesto: no es un archivo SQLite'
   return code !== null && code in REASONS && !code.startsWith('SQLITE_') ? `${REASONS[code]} (${code})` : message
-}
-
-function writeDenied(file: string): string | null {
-  try {
-    accessSync(file, constants.W_OK)
-    return null
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error'
-    return `${REASONS[code] ?? 'error del sistema'} (${code})`
-  }
 }

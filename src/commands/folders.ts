@@ -51,8 +51,8 @@ function usable(key: string, folder: string, create: boolean): { problem: string
   return { problem: `el servicio no podrá crear ${folder}: no se puede escribir en ${above} (${denied}). Créela antes para el usuario del servicio: ${advice(folder)}`, note: '' }
 }
 
-/** Why the folder cannot be written (a Spanish reason), or null when it can. */
-function writeDenied(folder: string): string | null {
+/** Why the file or folder cannot be written by this process's user (a Spanish reason), or null when it can. */
+export function writeDenied(folder: string): string | null {
   try {
     accessSync(folder, constants.W_OK)
     return null

@@ -6,12 +6,12 @@ import { join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { test, type TestContext } from 'node:test'
-import Database from 'better-sqlite3'
 import type { CopyFile } from '../../src/backup/off-machine-copy.ts'
 import { exampleBatch, invoice, postBatch } from '../support/batches.ts'
 import { operator } from '../support/operator.ts'
 import { withService, type TestService } from '../support/service.ts'
 import { startWebhook, type TestWebhook } from '../support/webhook.ts'
+import { invoicesInSnapshot } from '../support/snapshots.ts'
 
 const GB = 1024 ** 3
 const plentyOfDisk = () => 50 * GB
@@ -40,16 +40,6 @@ function unmount(folder: string): void {
     execFileSync('umount', [folder], { stdio: 'ignore' })
   } catch {
     // Never mounted.
-  }
-}
-
-function invoicesIn(file: string): number {
-  const db = new Database(file, { readonly: true })
-  try {
-    assert.equal(db.pragma('integrity_check', { simple: true }), 'ok')
-    return Number(db.prepare('SELECT count(*) FROM invoices').pluck().get())
-  } finally {
-    db.close()
   }
 }
 
@@ -147,7 +137,7 @@ for (const scenario of failing) {
         service.clock.advance(10 * 60_000)
         await service.monitor.tick()
         assert.deepEqual(readdirSync(folder).filter((name) => name.endsWith('.db') || name.endsWith('.tmp')), ['manifiesto-2026-11-22T10-00-00.db'], 'the same snapshot, copied at the next round')
-        assert.equal(invoicesIn(join(folder, 'manifiesto-2026-11-22T10-00-00.db')), invoicesIn(join(service.config.backup.dir, 'manifiesto-2026-11-22T10-00-00.db')))
+        assert.equal(invoicesInSnapshot(join(folder, 'manifiesto-2026-11-22T10-00-00.db')), invoicesInSnapshot(join(service.config.backup.dir, 'manifiesto-2026-11-22T10-00-00.db')))
         const fixed = await status(service)
         assert.deepEqual([fixed.copias.fuera_del_servidor.ultima.resultado, fixed.copias.fuera_del_servidor.mas_reciente, fixed.alertas.activas], ['ok', '2026-11-22 10:00:00', []])
       })
@@ -174,7 +164,7 @@ test('backup.copyTo: each snapshot is copied, checked and renamed there, and pru
       const expected = ['manifiesto-2026-11-22T11-00-00.db', 'manifiesto-2026-11-22T12-00-00.db']
       assert.deepEqual(readdirSync(service.config.backup.dir).sort(), expected, 'one an hour, the newest two kept')
       assert.deepEqual(readdirSync(folder).sort(), expected, 'the same two off the machine, nothing else')
-      assert.equal(invoicesIn(join(folder, expected[1]!)), 3)
+      assert.equal(invoicesInSnapshot(join(folder, expected[1]!)), 3)
       const body = await status(service)
       assert.deepEqual({ ...body.copias.fuera_del_servidor, disco_libre_bytes: typeof body.copias.fuera_del_servidor.disco_libre_bytes, ultima: { ...body.copias.fuera_del_servidor.ultima, duracion_segundos: typeof body.copias.fuera_del_servidor.ultima.duracion_segundos } }, {
         carpeta: folder,
