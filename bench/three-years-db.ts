@@ -54,7 +54,9 @@ export async function buildThreeYears(folder: string, work: string, manifests = 
   const file = await buildTemplate(join(folder, 'manifiesto.db'), work, today)
   const db = new Database(file)
   try {
-    db.pragma('journal_mode = WAL')
+    // No journal while copying: a WAL would hold the whole copy (~8 GB) before writing it again into
+    // the file. A build that fails is built again from nothing; the service opens it in WAL.
+    db.pragma('journal_mode = OFF')
     db.pragma('synchronous = OFF')
     db.pragma('cache_size = -1000000')
     db.pragma('temp_store = FILE')
