@@ -39,7 +39,7 @@ try {
       ...structuredClone(DEFAULT_CONFIG),
       server: { ...DEFAULT_CONFIG.server, host: '127.0.0.1', port: 0 },
       database: { ...DEFAULT_CONFIG.database, path: join(work, 'manifiesto.db') },
-      auth: { ...DEFAULT_CONFIG.auth, apiKey: 'bench-api-key', operatorKey: OPERATOR_KEY },
+      auth: { ...DEFAULT_CONFIG.auth, apiKey: 'bench-api-key-0123456789', operatorKey: OPERATOR_KEY },
       rateLimits: { ...DEFAULT_CONFIG.rateLimits, operatorPerMinute: 100_000, loginPerMinute: 100 },
       log: { ...DEFAULT_CONFIG.log, level: 'warn' },
     },

@@ -78,9 +78,12 @@ export function medianFloor(runs: readonly Floor[]): Floor {
   }
 }
 
-/** Writes a batch shaped like the supplier's: gen.mjs N FILE SEED DATE (~8 lines, ~330 per manifest). */
-export function generateSupplierBatch(count: number, file: string, date: string): void {
-  runNode([GENERATOR, String(count), file, '1', date], 'gen.mjs')
+/**
+ * Writes a batch shaped like the supplier's: gen.mjs N FILE SEED DATE (~8 lines, ~330 per manifest).
+ * Batches of different seeds share no invoice or manifest number.
+ */
+export function generateSupplierBatch(count: number, file: string, date: string, seed = 1): void {
+  runNode([GENERATOR, String(count), file, String(seed), date], 'gen.mjs')
 }
 
 /**

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { freePort } from '../build/free-port.ts'
 
-export const API_KEY = 'bench-api-key'
+export const API_KEY = 'bench-api-key-0123456789'
 export const OPERATOR_KEY = 'bench-operator-key'
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const EXECUTABLE = join(ROOT, 'build/dist/manifiesto-linux-x64')

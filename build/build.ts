@@ -23,8 +23,10 @@ import { build } from 'esbuild'
 import packageJson from '../package.json' with { type: 'json' }
 import { SEA_ASSET_PREFIX, SEA_LIST_ASSET } from '../src/console-assets/console-files.ts'
 import { buildConsole } from './console.ts'
-import { releaseTime, writeChecksums, writeReleaseArchive, type Platform } from './release.ts'
+import { releaseTime, writeChecksums, writeReleaseArchive } from './release.ts'
+import { selectPlatforms, type Platform } from './targets.ts'
 import { DOCS_FILES, docsAssetKey, docsSourcePath, type DocsFileName } from '../src/api-docs/api-docs.assets.ts'
+import { INTEGRITY_WORKER_ASSET } from '../src/backup/integrity-thread.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CACHE = join(ROOT, 'build/cache')
@@ -69,8 +71,12 @@ const TARGETS: Target[] = [
   },
 ]
 
-const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
-const targets = TARGETS.filter((target) => only.length === 0 || only.includes(target.name))
+const selected = selectPlatforms(process.argv.slice(2))
+if ('problem' in selected) {
+  console.error(selected.problem)
+  process.exit(2)
+}
+const targets = TARGETS.filter((target) => selected.platforms.includes(target.name))
 if (targets.some((target) => target.name.startsWith('win')) && !hasCommand('osslsigncode')) {
   // Said before anything is downloaded or built, in one line: the fix is one command.
   console.error('Falta osslsigncode, que se necesita para construir el ejecutable de Windows: instálelo con «sudo apt-get install osslsigncode» (o construya solo Linux con «npm run build -- linux-x64»).')
@@ -82,7 +88,10 @@ const released: string[] = []
 
 const addonDir = fetchPackage(ADDON_PACKAGE)
 const bundle = join(CACHE, 'sea', 'manifiesto.cjs')
-await bundleForSea(bundle, join(addonDir, 'package/lib/index.js'))
+await bundleForSea(join(ROOT, 'src/manifiesto.ts'), bundle, join(addonDir, 'package/lib/index.js'))
+// The integrity check's worker thread runs this bundle of its own (src/backup/integrity-thread.ts).
+const integrityWorker = join(CACHE, 'sea', INTEGRITY_WORKER_ASSET)
+await bundleForSea(join(ROOT, 'src/backup/integrity.worker.ts'), integrityWorker, join(addonDir, 'package/lib/index.js'))
 // The operator console travels inside the executable as assets (`consola/…`), listed in
 // `consola/files.json`; the service serves them from memory (src/console-assets/console-files.ts).
 const consoleAssets = await consoleAssetsForSea(join(CACHE, 'sea', 'consola'))
@@ -109,7 +118,7 @@ for (const target of targets) {
       // A 2 MB young generation: ~8 MB less resident memory at idle (the 120 MB budget) for about
       // 1% more time on a 10,000-invoice batch (measured: 2.27 s → 2.30 s).
       execArgv: ['--max-semi-space-size=2'],
-      assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, ...apiDocsAssets(), ...consoleAssets },
+      assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, [INTEGRITY_WORKER_ASSET]: integrityWorker, ...apiDocsAssets(), ...consoleAssets },
     }),
   )
   execFileSync(blobNode, ['--experimental-sea-config', config], { stdio: 'inherit' })
@@ -169,9 +178,9 @@ function extractVerified(target: Target, dir: string, file: string, sha256: stri
 }
 
 /** One CommonJS file (what Node's SEA runs), with the fork's JavaScript as better-sqlite3. */
-async function bundleForSea(outfile: string, betterSqlite: string): Promise<void> {
+async function bundleForSea(entry: string, outfile: string, betterSqlite: string): Promise<void> {
   await build({
-    entryPoints: [join(ROOT, 'src/cli.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',

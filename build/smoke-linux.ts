@@ -6,7 +6,7 @@
  * line) with no node on its PATH. Not done here: the user, systemctl, the firewall.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process'
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import packageJson from '../package.json' with { type: 'json' }
@@ -15,7 +15,8 @@ import { API_KEY, ROOT, checkConsole, checkSnapshot, runCommand, runOk, sendBatc
 
 const VERSION = packageJson.version
 const ARCHIVE = `manifiesto-${VERSION}-linux-x64.tar.gz`
-const CONTENTS = ['manifiesto', 'manifiesto.service', 'config.example.json', 'README.md', 'docs/administracion.md']
+/** What the archive must hold at least (the guides' pictures and examples come with them). */
+const CONTENTS = ['manifiesto', 'manifiesto.service', 'config.example.json', 'LEAME.md', 'SHA256SUMS', 'docs/administracion.md', 'docs/operacion-consola.md', 'docs/img/consola-estado.png']
 
 export function linuxSmoke(): Smoke {
   const dir = mkdtempSync(join(tmpdir(), 'manifiesto-smoke-'))
@@ -44,13 +45,17 @@ export function linuxSmoke(): Smoke {
     execFileSync('tar', ['-xzf', ARCHIVE], { cwd: download })
     const extracted = join(download, `manifiesto-${VERSION}`)
     const found = listFiles(extracted)
-    if (found.join() !== [...CONTENTS].sort().join()) throw new Error(`the archive holds ${found.join(', ')}; expected ${CONTENTS.join(', ')}`)
+    const missing = CONTENTS.filter((file) => !found.includes(file))
+    if (missing.length > 0 || found.includes('README.md')) throw new Error(`the archive holds ${found.join(', ')}; it lacks ${missing.join(', ') || 'nothing'}`)
     if ((statSync(join(extracted, 'manifiesto')).mode & 0o777) !== 0o755) throw new Error('manifiesto is not 755 in the archive')
-    step(`tar -xzf ${ARCHIVE}`, `manifiesto-${VERSION}/: ${found.join(', ')}`)
+    step(`tar -xzf ${ARCHIVE}`, `manifiesto-${VERSION}/: ${found.length} files (${found.filter((file) => !file.startsWith('docs/')).join(', ')}, docs/…)`)
+    const inner = execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: extracted, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } })
+    step('sha256sum -c SHA256SUMS inside the folder', `${inner.trim().split('\n').length} files OK`)
 
-    // Step 2: the program and the guide (install -D -m 755 / 644).
+    // Step 2: the program, the léame and the guides; the state folder, the service's own.
     install(join(extracted, 'manifiesto'), join(opt, 'manifiesto'), 0o755)
-    install(join(extracted, 'docs/administracion.md'), join(opt, 'docs/administracion.md'), 0o644)
+    install(join(extracted, 'LEAME.md'), join(opt, 'LEAME.md'), 0o644)
+    for (const file of found.filter((name) => name.startsWith('docs/'))) install(join(extracted, file), join(opt, file), 0o644)
 
     // Step 3: config.example.json copied to /etc/manifiesto/config.json (640), then its keys edited
     // as the guide says — plus, for this machine only, loopback and a free port.
@@ -66,8 +71,8 @@ export function linuxSmoke(): Smoke {
     settings.server!.port = port
     writeFileSync(config, `${JSON.stringify(settings, null, 2)}\n`)
     step('config.json from config.example.json', 'database.path, backup.dir, log.file, auth.apiKey, auth.operatorKey (and server.host, server.port)')
-    // systemd creates the StateDirectory before the first start; `check` runs before that.
-    mkdirSync(state, { recursive: true })
+    // Step 2's `install -d … /var/lib/manifiesto`: check (step 4) and restaurar run before systemd would make it.
+    mkdirSync(state, { recursive: true, mode: 0o750 })
 
     // Step 4: check before the first start: valid, the database will be created, exit 0.
     const fresh = runCommand(launcher, ['check', '--config', config])
@@ -115,6 +120,19 @@ export function linuxSmoke(): Smoke {
     step('SIGTERM: clean stop', 'exit code 0')
     const data = relative(server, join(state, 'data'))
     step('the database where config.json put it', `/${data}: ${readdirSync(join(state, 'data')).join(', ')}`)
+
+    // «Restaurar una copia», on a new server: no data folder yet; restaurar makes it and puts the copy in.
+    rmSync(join(state, 'data'), { recursive: true })
+    const restored = runOk(launcher, ['restaurar', manual, '--config', config])
+    if (!/^restaurada: /m.test(restored) || !/^Ahora inicie el servicio: /m.test(restored)) throw new Error(`restaurar printed:\n${restored}`)
+    step('restaurar the manual backup on a new server', restored.split('\n').find((line) => line.startsWith('restaurada: '))!)
+    step('check after restaurar', lastLine(runOk(launcher, ['check', '--config', config])))
+    service = startService(launcher, ['--config', config])
+    await waitForPing(url, service)
+    const invoices = await fetch(`${url}/api/v1/operador/manifiestos`, { headers: { OperatorKey: 'clave-de-operadores-de-humo' } })
+    if (invoices.status !== 200 || !(await invoices.text()).includes('"total_facturas":2')) throw new Error(`after restaurar, manifiestos answered ${invoices.status}`)
+    step('serve on the restored database', 'the batch sent before the backup is there')
+    await stopService(service)
   }
   return { launcher, run, cleanup: () => service?.kill('SIGKILL') }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
-export const API_KEY = 'clave-de-humo'
+export const API_KEY = 'clave-de-humo-del-proveedor'
 
 /** How to start the executable on this platform: its command line before the arguments, and where. */
 export interface Launcher {

@@ -1,7 +1,7 @@
 /**
  * `npm run smoke:windows`: build/dist/manifiesto-win-x64.exe under Wine (Debian's `wine`), copied
  * alone into an empty folder as manifiesto.exe: version, serve, ping, a batch, backup (checked with
- * the sqlite3 tool), check, stop.
+ * the sqlite3 tool), check, stop, restaurar on a new server, check.
  *
  * Wine runs in a prefix of its own, made for this run and set to Windows 10: a new Debian Wine
  * prefix says Windows 7, and Node 22 refuses to start on less than Windows 8.1.
@@ -51,6 +51,14 @@ export function windowsSmoke(): Smoke {
 
     stopWine()
     step('stopped (Wine: the Windows service stop is WinSW sending Ctrl+C; not reproduced here)')
+
+    // «Restaurar una copia» on a new server: no data folder; restaurar makes it and puts the copy in.
+    rmSync(join(dir, 'data'), { recursive: true, force: true })
+    const restored = runOk(launcher, ['restaurar', 'copia.db'])
+    if (!/^restaurada: /m.test(restored) || !/Start-Service manifiesto/.test(restored)) throw new Error(`restaurar printed:\n${restored}`)
+    step('restaurar the backup on a new server', restored.split(/\r?\n/).find((line) => line.startsWith('restaurada: '))!)
+    step('check after restaurar', runOk(launcher, ['check']).trim().split('\n').pop()!)
+    stopWine()
     // The prefix is some hundred megabytes; after a failure it stays, with the logs, to look into.
     rmSync(prefix, { recursive: true, force: true })
   }

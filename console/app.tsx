@@ -20,6 +20,7 @@ import { DepositsScreen } from './screens/liquidacion/depositos.tsx'
 import { BatchScreen, BatchesScreen } from './screens/lotes/lotes.tsx'
 import { ManifestScreen } from './screens/manifiestos/manifiesto.tsx'
 import { ManifestsScreen } from './screens/manifiestos/manifiestos.tsx'
+import { StatusScreen } from './screens/estado/estado.tsx'
 import { UsersScreen } from './screens/usuarios/usuarios.tsx'
 import { PrintRoutes } from './screens/imprimir/imprimir.tsx'
 
@@ -87,6 +88,7 @@ function Shell() {
           <Route path="/conceptos" component={ConceptsScreen} />
           <Route path="/auditoria">{canReadAudit.value ? <AuditScreen /> : <NotAllowed />}</Route>
           <Route path="/usuarios">{isAdmin.value ? <UsersScreen /> : <NotAllowed />}</Route>
+          <Route path="/estado">{isSupervisor.value ? <StatusScreen /> : <NotAllowed />}</Route>
           <Route path="/cuenta" component={AccountScreen} />
           <Route>
             <section class="pantalla">
@@ -130,6 +132,7 @@ const LINKS: Array<{ href: string; label: string; who: 'todos' | 'supervisor' | 
   { href: '/conceptos', label: 'Conceptos', who: 'todos' },
   { href: '/auditoria', label: 'Auditoría', who: 'dinero' },
   { href: '/usuarios', label: 'Usuarios', who: 'admin' },
+  { href: '/estado', label: 'Estado', who: 'supervisor' },
 ]
 
 /** Who sees a link: everyone, supervisors (and the admin), those of the money (supervisors, finance, the admin), the admin. */

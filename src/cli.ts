@@ -1,133 +1,75 @@
-import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
-import { backupDatabase } from './backup/backup.service.ts'
-import { checkInstallation } from './commands/check.ts'
-import { describeStartFailure } from './commands/start-failure.ts'
+import { runBackupCommand } from './commands/backup.ts'
+import { runCheckCommand } from './commands/check.ts'
+import { HELP, USAGE, type CommandName } from './commands/help.ts'
+import { complain, say, type CliIo } from './commands/io.ts'
+import { parseCommandLine } from './commands/command-line.ts'
+import { runRestoreCommand } from './commands/restore.ts'
+import { describeCommandFailure } from './commands/start-failure.ts'
 import { runUserCommand } from './commands/users.ts'
-import { closeDatabase, openDatabase, sqliteVersion } from './db/database.ts'
 import { ConfigError, loadConfig } from './config/config.ts'
+import { sqliteVersion } from './db/database.ts'
 import { DatabaseTooNewError, ForeignDatabaseError } from './db/migrate.ts'
 import { serve } from './app/main.ts'
 import { VERSION } from './core/version.ts'
 
-const USAGE = `manifiesto ${VERSION}
+export type { CliIo }
 
-Uso:
-  manifiesto [serve] [--config ARCHIVO]   inicia el servicio (comando por defecto)
-  manifiesto check [BASE] [--config ARCHIVO]
-                                          valida la configuración y la integridad de la base de datos
-                                          (o de BASE, por ejemplo una copia de seguridad)
-  manifiesto backup ARCHIVO [--config ARCHIVO]
-                                          copia consistente de la base de datos, aun con el servicio en marcha
-  manifiesto version | --version | -v     muestra la versión
-  manifiesto usuario crear NOMBRE --rol admin|supervisor|finanzas|operador [--nombre "…"] [--almacenes OAC,OAS] [--contrasena-stdin]
-                                          crea una cuenta personal (la contraseña se pide dos veces, sin mostrarla)
-  manifiesto usuario restablecer NOMBRE [--contrasena-stdin]
-                                          pone una contraseña nueva, cierra sus sesiones y lo desbloquea
-  manifiesto usuario desbloquear NOMBRE   lo desbloquea tras intentos fallidos, sin cambiar su contraseña
-  manifiesto usuario listar               lista las cuentas
+/** What `runCli` returns for `serve` once it listens: no exit code yet, the service runs until a signal stops it. */
+export const SERVING = -1
 
-Configuración: --config ARCHIVO, si no MANIFIESTO_CONFIG, si no ./config.json, si no los valores por defecto.
-Códigos de salida: 0 bien, 1 fallo, 2 configuración o uso inválidos.`
-
-/** Exit codes: 0 fine, 1 failure (unhealthy, cannot start), 2 bad configuration or usage. */
-export async function runCli(argv: string[]): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        config: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        rol: { type: 'string' },
-        nombre: { type: 'string' },
-        almacenes: { type: 'string' },
-        'contrasena-stdin': { type: 'boolean' },
-      },
-    })
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`)
+/**
+ * The command line: `argv` without the program's name, and the process it runs in passed as `io`
+ * (nothing is read from the process here, and nothing runs when this module is imported; the
+ * program's entry, src/manifiesto.ts, calls it).
+ * @returns the exit code: 0 fine, 1 failure (unhealthy, cannot start, refused), 2 bad
+ * configuration or usage, 130 cancelled with Ctrl+C; SERVING for `serve` once it listens (the
+ * service then runs until a signal stops it, and `io.serving` is given its handle).
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommandLine(argv)
+  if (parsed.kind === 'problem') {
+    complain(io, `${parsed.message}\n\n${USAGE}`)
     return 2
   }
-  const [command = parsed.values.version ? 'version' : 'serve', ...rest] = parsed.positionals
-  if (parsed.values.help || command === 'help') {
-    console.log(USAGE)
+  if (parsed.kind === 'help') {
+    say(io, parsed.command === null ? USAGE : HELP[parsed.command])
     return 0
   }
-  const usageProblem = describeUsageProblem(command, rest)
-  if (usageProblem !== null) {
-    console.error(`${usageProblem}\n\n${USAGE}`)
-    return 2
-  }
+  const { command, rest, options } = parsed
   if (command === 'version') {
-    console.log(`manifiesto ${VERSION} (node ${process.versions.node}, sqlite ${sqliteVersion()})`)
+    say(io, `manifiesto ${VERSION} (node ${process.versions.node}, sqlite ${sqliteVersion()})`)
     return 0
   }
   let configuredDatabase = ''
   try {
-    const loaded = loadConfig({ flag: parsed.values.config })
+    const loaded = loadConfig({ flag: options.config, cwd: io.cwd, ...(io.env === undefined ? {} : { env: io.env }) })
     configuredDatabase = loaded.config.database.path
-    if (command === 'usuario') {
-      const { rol, nombre, almacenes } = parsed.values
-      const result = await runUserCommand(loaded, rest[0], rest[1], { rol, nombre, almacenes, contrasenaStdin: parsed.values['contrasena-stdin'] })
-      for (const line of result.lines) (result.code === 0 ? console.log : console.error)(line)
-      return result.code
+    const run: Record<Exclude<CommandName, 'version'>, () => Promise<number>> = {
+      usuario: async () => {
+        const result = await runUserCommand(loaded, rest[0], rest[1], { rol: options.rol, nombre: options.nombre, almacenes: options.almacenes, contrasenaStdin: options['contrasena-stdin'] }, io)
+        for (const line of result.lines) (result.code === 0 ? say : complain)(io, line)
+        return result.code
+      },
+      check: () => runCheckCommand(loaded, rest[0], io),
+      backup: () => runBackupCommand(loaded, rest[0]!, io),
+      restaurar: () => runRestoreCommand(loaded, rest[0]!, { owner: options.propietario }, io),
+      serve: async () => {
+        const service = await serve(loaded, { stdout: io.stdout })
+        io.serving?.(service)
+        return SERVING
+      },
     }
-    if (command === 'check') {
-      const report = checkInstallation(loaded, rest[0] === undefined ? undefined : resolve(rest[0]))
-      console.log(report.lines.join('\n'))
-      return report.healthy ? 0 : 1
-    }
-    if (command === 'backup') {
-      const db = openDatabase(loaded.config.database.path, { mustExist: true })
-      try {
-        const result = await backupDatabase({ db }, resolve(rest[0]!))
-        console.log(`copia de seguridad creada: ${result.file} (${result.bytes} bytes); verifíquela con: manifiesto check ${result.file}`)
-        return 0
-      } finally {
-        closeDatabase(db)
-      }
-    }
-    await serve(loaded)
-    return -1 // keep running
+    return await run[command]()
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`Configuración inválida: ${error.message}`)
+      complain(io, `${error.unreadable ? 'No se puede leer la configuración' : 'Configuración inválida'}: ${error.message}`)
       return 2
     }
     if (error instanceof DatabaseTooNewError || error instanceof ForeignDatabaseError) {
-      console.error(error.message)
+      complain(io, error.message)
       return 1
     }
-    console.error(describeStartFailure(error, configuredDatabase))
+    complain(io, describeCommandFailure(command, error, configuredDatabase))
     return 1
   }
 }
-
-/** What each command takes: its required arguments, then its optional ones, by the names the usage gives them. */
-const ARGUMENTS: Record<string, { required: string[]; optional: string[]; example?: string }> = {
-  serve: { required: [], optional: [] },
-  check: { required: [], optional: ['BASE'] },
-  backup: { required: ['ARCHIVO'], optional: [], example: '(la ruta de la copia, por ejemplo /var/lib/manifiesto/backups/manual.db)' },
-  version: { required: [], optional: [] },
-  usuario: { required: ['crear|restablecer|desbloquear|listar'], optional: ['NOMBRE'] },
-}
-
-/** One Spanish line naming what is wrong with the command line (an unknown command, a missing or extra argument), or null. */
-function describeUsageProblem(command: string, rest: readonly string[]): string | null {
-  const spec = ARGUMENTS[command]
-  if (spec === undefined) return `Comando desconocido: «${command}».`
-  const form = `manifiesto ${[command, ...spec.required, ...spec.optional.map((name) => `[${name}]`)].join(' ')}`
-  const missing = spec.required[rest.length]
-  if (missing !== undefined) return `Falta el argumento ${missing}: ${form}${spec.example === undefined ? '' : ` ${spec.example}`}.`
-  const extra = rest[spec.required.length + spec.optional.length]
-  if (extra !== undefined) return `Sobra el argumento «${extra}»: ${form}.`
-  return null
-}
-
-// No top-level await: the single executable runs this file as CommonJS.
-void runCli(process.argv.slice(2)).then((code) => {
-  if (code >= 0) process.exitCode = code
-})

@@ -41,6 +41,7 @@ import type {
   ReturnListItem,
   ReturnPage,
   ReturnView,
+  ServiceStatus,
   SessionView,
   UserChange,
   UserView,
@@ -178,6 +179,7 @@ export const api = {
   search: (q: string, limite?: number) => get<SearchAnswer>(op('buscar'), { q, limite }),
   /** The configured warehouses (the user form's checkboxes). */
   warehouses: () => get<WarehouseList>(op('almacenes')),
+  status: () => get<ServiceStatus>(op('estado')),
   manifests: {
     /** A page of manifests, newest first, with their pending conflicts and warehouses. */
     page: (query: ManifestFilters) => get<ManifestPage>(op('manifiestos'), { ...query, pagina: query.pagina ?? '1' }),

@@ -28,6 +28,7 @@ import type {
   SettlementRules,
   SettlementView,
 } from '../../src/settlement/settlement.schemas.ts'
+import type { ServiceStatus } from '../../src/status/status.schemas.ts'
 
 export type {
   ManifestPrint,
@@ -63,6 +64,7 @@ export type {
   ReturnPage,
   ReturnState,
   ReturnView,
+  ServiceStatus,
   SessionView,
   UserView,
 }

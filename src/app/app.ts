@@ -11,6 +11,7 @@ import { actorOfSession } from '../accounts/sessions.service.ts'
 import { createAlerter } from '../alerts/alerter.ts'
 import { apiDocsRoutes } from '../api-docs/api-docs.routes.ts'
 import { Snapshotter } from '../backup/backup.service.ts'
+import type { CopyFile } from '../backup/off-machine-copy.ts'
 import { auditRoutes } from '../audit/audit.routes.ts'
 import { batchRoutes } from '../batches/batches.routes.ts'
 import { conflictRoutes } from '../conflicts/conflicts.routes.ts'
@@ -52,6 +53,8 @@ export interface AppDeps {
   readFreeDisk?: DiskReader
   /** The operator console's built files (default: the executable's assets, or the build folder from source). */
   consoleFiles?: ConsoleFiles
+  /** How a snapshot is copied to backup.copyTo (tests slow it down: a share is slower than a disk). */
+  copyFile?: CopyFile
 }
 
 export interface ManifiestoApp {
@@ -69,7 +72,7 @@ export interface ManifiestoApp {
 }
 
 /** Builds the service: every route registered here, from one list. Starts nothing. */
-export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST, readFreeDisk: readDisk = readFreeDisk, consoleFiles = defaultConsoleFiles() }: AppDeps): ManifiestoApp {
+export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST, readFreeDisk: readDisk = readFreeDisk, consoleFiles = defaultConsoleFiles(), copyFile }: AppDeps): ManifiestoApp {
   const startedAt = clock.now()
   const rateLimits = {
     insert: config.rateLimits.insertPerMinute,
@@ -82,7 +85,7 @@ export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSW
   const maxBodyBytes = Math.floor(config.server.maxBodyMB * 1024 * 1024)
   const alerter = createAlerter({ webhookUrl: config.alerts.webhookUrl, log, clock })
   const errors = new RecentErrors(clock)
-  const snapshots = new Snapshotter(db, clock, config.backup, log)
+  const snapshots = new Snapshotter(db, clock, config.backup, log, copyFile === undefined ? {} : { copyFile })
   const monitor = new Monitor({ config, log, alerter, snapshots, readFreeDisk: readDisk, errors })
   const contract = clientContractOf(config.clientContract)
   const listing = new ListingCache(config.returnsCache, clock, contract)

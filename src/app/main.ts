@@ -1,4 +1,5 @@
 import type { Listener } from 'listhen'
+import type { DestinationStream } from 'pino'
 import { createApp } from './app.ts'
 import { DEFAULT_PASSWORD_COST } from '../accounts/passwords.ts'
 import { pruneSessions } from '../accounts/sessions.service.ts'
@@ -29,9 +30,9 @@ export interface RunningService {
  * background work (pruning, snapshots, the disk watch), and on SIGTERM/SIGINT drains and closes
  * cleanly. Throws (before anything runs in the background) on an unusable database or address.
  */
-export async function serve({ config, file }: LoadedConfig): Promise<RunningService> {
+export async function serve({ config, file }: LoadedConfig, options: { stdout?: DestinationStream } = {}): Promise<RunningService> {
   const clock = systemClock(config.dates.timezone)
-  const log = createLogger(config.log, { clock })
+  const log = createLogger(config.log, { clock, ...(options.stdout === undefined ? {} : { stdout: options.stdout }) })
   const db = openDatabase(config.database.path)
   let stopping: Promise<void> | undefined
   try {
@@ -84,6 +85,8 @@ export async function serve({ config, file }: LoadedConfig): Promise<RunningServ
         clearInterval(monitorTimer)
         await listener.close()
         checkpoints.stop()
+        // A copy off the machine can take minutes on a slow share: it is stopped (and tried again at the next start).
+        snapshots.stop()
         await snapshots.idle()
         await closeApp()
         closeDatabase(db)

@@ -1,7 +1,8 @@
 import { DatabaseNotWritableError } from '../db/database.ts'
 import { CertificateFileError, ListenError } from '../http/server.ts'
 
-const REASONS: Record<string, string> = {
+/** A system or SQLite error code as a Spanish reason, for an administrator. */
+export const REASONS: Record<string, string> = {
   EROFS: 'el sistema de archivos es de solo lectura',
   EPERM: 'la operación no está permitida (¿archivo o carpeta inmutable, chattr +i?)',
   EACCES: 'el usuario del servicio no tiene permiso',
@@ -13,6 +14,16 @@ const REASONS: Record<string, string> = {
   SQLITE_NOTADB: 'el archivo no es una base de datos SQLite',
   SQLITE_CORRUPT: 'la base de datos está dañada (restaure una copia de seguridad)',
   SQLITE_FULL: 'no queda espacio en el disco',
+}
+
+/**
+ * One Spanish line for a command that failed on something of the machine (a folder it cannot
+ * write, a full disk): `serve`'s as describeStartFailure; the others name their command, since
+ * nothing was starting.
+ */
+export function describeCommandFailure(command: string, error: unknown, databasePath: string): string {
+  const line = describeStartFailure(error, databasePath)
+  return command === 'serve' ? line : line.replace(/^No se pudo iniciar manifiesto/, `No se pudo completar «manifiesto ${command}»`)
 }
 
 /**

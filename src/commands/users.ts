@@ -10,7 +10,8 @@ import { closeDatabase, openDatabase } from '../db/database.ts'
 import { migrateDatabase } from '../db/migrate.ts'
 import { DomainError } from '../core/errors.ts'
 import { dottedPath, problemsOf } from '../schemas/schema-errors.ts'
-import { readSecret } from './secret-input.ts'
+import type { CliIo } from './io.ts'
+import { readSecret, SecretCancelled } from './secret-input.ts'
 import { DERIVED_VALUES } from '../app/derived-values.ts'
 
 export interface UserCommandOptions {
@@ -38,7 +39,13 @@ const password = Compile(Password)
  * or read from standard input with `--contrasena-stdin`.
  * Exit codes: 0 done, 1 refused (an existing user, an unknown one, one not locked…), 2 invalid input or usage.
  */
-export async function runUserCommand(loaded: LoadedConfig, action: string | undefined, name: string | undefined, options: UserCommandOptions): Promise<CommandResult> {
+export async function runUserCommand(
+  loaded: LoadedConfig,
+  action: string | undefined,
+  name: string | undefined,
+  options: UserCommandOptions,
+  io: Pick<CliIo, 'stdin' | 'stderr'>,
+): Promise<CommandResult> {
   if (action !== 'crear' && action !== 'restablecer' && action !== 'desbloquear' && action !== 'listar') {
     return {
       code: 2,
@@ -64,7 +71,7 @@ export async function runUserCommand(loaded: LoadedConfig, action: string | unde
       if (refused !== null) return { code: 2, lines: [refused] }
       const checked = creation.Decode(input) as StaticDecode<typeof CreateUserBody>
       requireNewUserAllowed(deps, checked.usuario, checked.rol, checked.almacenes)
-      const secret = await askPassword(options)
+      const secret = await askPassword(options, io)
       if (typeof secret !== 'string') return secret
       const user = await createUser(deps, null, { ...checked, contrasena: secret })
       return { code: 0, lines: [`usuario creado: ${user.usuario} (${user.nombre}), rol ${user.rol}, almacenes ${describeWarehouses(user.almacenes)}`] }
@@ -74,11 +81,12 @@ export async function runUserCommand(loaded: LoadedConfig, action: string | unde
       return { code: 0, lines: [`usuario desbloqueado: ${user.usuario} puede entrar ya con su contraseña`] }
     }
     getUser(deps, name!)
-    const secret = await askPassword(options)
+    const secret = await askPassword(options, io)
     if (typeof secret !== 'string') return secret
     const user = await setUserPassword(deps, null, name!, secret)
     return { code: 0, lines: [`contraseña restablecida para ${user.usuario}: sus sesiones se cerraron y quedó desbloqueado`] }
   } catch (error) {
+    if (error instanceof SecretCancelled) return { code: 130, lines: ['Cancelado: no se cambió nada.'] }
     if (error instanceof DomainError) return { code: error.code === 'INVALID_INPUT' ? 2 : 1, lines: [error.message] }
     throw error
   } finally {
@@ -86,13 +94,13 @@ export async function runUserCommand(loaded: LoadedConfig, action: string | unde
   }
 }
 
-async function askPassword(options: UserCommandOptions): Promise<string | CommandResult> {
+async function askPassword(options: UserCommandOptions, io: Pick<CliIo, 'stdin' | 'stderr'>): Promise<string | CommandResult> {
   let secret: string
   if (options.contrasenaStdin) {
-    secret = (await readStandardInput()).replace(/\r?\n$/, '')
-  } else if (process.stdin.isTTY) {
-    secret = await readSecret('Contraseña (al menos 10 caracteres): ')
-    const again = await readSecret('Repita la contraseña: ')
+    secret = (await readStandardInput(io.stdin)).replace(/\r?\n$/, '')
+  } else if (io.stdin.isTTY) {
+    secret = await readSecret('Contraseña (al menos 10 caracteres): ', io)
+    const again = await readSecret('Repita la contraseña: ', io)
     if (again !== secret) return { code: 2, lines: ['Las contraseñas no coinciden; no se cambió nada.'] }
   } else {
     return { code: 2, lines: ['No hay una terminal para pedir la contraseña: use --contrasena-stdin y envíela por la entrada estándar.'] }
@@ -107,13 +115,13 @@ function refusalOf(validator: ReturnType<typeof Compile>, value: unknown, name?:
   return `Datos inválidos: ${problems.join('; ')}.`
 }
 
-function readStandardInput(): Promise<string> {
+function readStandardInput(input: CliIo['stdin']): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = ''
-    process.stdin.setEncoding('utf8')
-    process.stdin.on('data', (chunk: string) => (text += chunk))
-    process.stdin.once('end', () => resolve(text))
-    process.stdin.once('error', reject)
+    input.setEncoding('utf8')
+    input.on('data', (chunk: string) => (text += chunk))
+    input.once('end', () => resolve(text))
+    input.once('error', reject)
   })
 }
 

@@ -105,8 +105,12 @@ export const ConfigSchema = Type.Object(
     backup: Type.Object(
       {
         dir: Type.String({ minLength: 1 }),
-        everyHours: Type.Number({ minimum: 0 }),
-        keep: Type.Integer({ minimum: 1 }),
+        // 0 turns the automatic snapshots off; the watch that takes them runs every 10 minutes.
+        everyHours: Type.Number({ minimum: 0, maximum: 24 * 366 }),
+        keep: Type.Integer({ minimum: 1, maximum: 10_000 }),
+        // A second folder off the machine (a mounted share, a NAS, a USB disk) that receives each
+        // snapshot; "" = none. Never created by the service: a missing folder is an unmounted one.
+        copyTo: Type.String(),
       },
       { additionalProperties: false },
     ),
@@ -180,7 +184,7 @@ export const DEFAULT_CONFIG: Config = {
   },
   returns: { windowBusinessDays: 0, holidays: [], listing: { maxRangeDays: 31 } },
   clientContract: 'v1',
-  backup: { dir: 'backups', everyHours: 24, keep: 14 },
+  backup: { dir: 'backups', everyHours: 24, keep: 14, copyTo: '' },
   alerts: { webhookUrl: '', minFreeDiskMB: 1024 },
   settlement: {
     banks: ['Banco de Occidente', 'BAC Credomatic', 'Ficohsa', 'Banco Atlántida', 'Banpaís'],

@@ -4,6 +4,7 @@ import { Compile } from 'typebox/compile'
 import { isKnownZone } from '../core/clock.ts'
 import { ConfigSchema, DEFAULT_CONFIG, defaultConfigFor, KEEP_ALIVE_SECONDS, type Config, type ConfigFile } from './config.schema.ts'
 import { parseJsonText } from '../core/json-text.ts'
+import { describeJsonError, describeUnreadableFile, decodeConfigText } from './config-file.ts'
 import { problemsOf, shown, type Problem } from '../schemas/schema-errors.ts'
 
 export { DEFAULT_CONFIG, defaultConfigFor, KEEP_ALIVE_SECONDS, type Config, type ConfigFile }
@@ -11,7 +12,18 @@ export { DEFAULT_CONFIG, defaultConfigFor, KEEP_ALIVE_SECONDS, type Config, type
 /** A configuration that cannot be used; the CLI prints `message` and exits with code 2. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
+
+  constructor(
+    message: string,
+    /** The file could not be read at all (missing, not allowed, not text): no key is at fault. */
+    readonly unreadable = false,
+  ) {
+    super(message)
+  }
 }
+
+/** The shortest key accepted: a key is a secret, and a short one is guessed (the guide makes 64 hex digits). */
+export const MIN_KEY_LENGTH = 16
 
 export interface LoadedConfig {
   config: Config
@@ -88,16 +100,19 @@ function resolveConfigFile(flag: string | undefined, env: NodeJS.ProcessEnv, cwd
 }
 
 function readConfigFile(file: string): unknown {
-  let text: string
+  let bytes: Buffer
   try {
-    text = readFileSync(file, 'utf8')
+    bytes = readFileSync(file)
   } catch (error) {
-    throw new ConfigError(`${file}: no se puede leer el archivo de configuración (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+    throw new ConfigError(describeUnreadableFile(file, (error as NodeJS.ErrnoException).code ?? 'error'), true)
   }
+  const decoded = decodeConfigText(file, bytes)
+  if ('problem' in decoded) throw new ConfigError(decoded.problem, true)
+  const { text } = decoded
   try {
     return parseJsonText(text)
   } catch (error) {
-    throw new ConfigError(`${file}: no es JSON válido (${(error as Error).message})`)
+    throw new ConfigError(describeJsonError(file, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, error as Error))
   }
 }
 
@@ -211,6 +226,15 @@ function findImpossibleValues(config: PartialConfig): string[] {
   if (typeof maxAdjustment === 'number' && Math.abs(maxAdjustment * 100 - Math.round(maxAdjustment * 100)) > 1e-6) {
     problems.push(`«settlement.maxAdjustment» debe tener a lo sumo dos decimales, en lempiras (se recibió ${maxAdjustment}); por ejemplo 1.00`)
   }
+  for (const key of ['apiKey', 'operatorKey'] as const) {
+    const short = keys(config?.auth?.[key]).find((value) => value.length < MIN_KEY_LENGTH)
+    if (short !== undefined) {
+      problems.push(
+        `«auth.${key}» tiene una clave demasiado corta (${short.length} caracteres): una clave debe tener al menos ${MIN_KEY_LENGTH}. ` +
+          'Genere una larga y aleatoria: openssl rand -hex 32 en Linux, o el comando de PowerShell de la guía de administración (Requisitos del servidor)',
+      )
+    }
+  }
   const webhook = config?.alerts?.webhookUrl
   if (typeof webhook === 'string' && webhook !== '' && !/^https?:\/\/\S+$/.test(webhook)) {
     problems.push(`«alerts.webhookUrl» debe ser una URL http(s) (se recibió ${JSON.stringify(webhook)})`)
@@ -224,7 +248,7 @@ function resolvePaths(config: Config, base: string): Config {
     ...config,
     server: { ...config.server, https: { certFile: at(config.server.https.certFile), keyFile: at(config.server.https.keyFile) } },
     database: { path: at(config.database.path) },
-    backup: { ...config.backup, dir: at(config.backup.dir) },
+    backup: { ...config.backup, dir: at(config.backup.dir), copyTo: at(config.backup.copyTo) },
     log: { ...config.log, file: at(config.log.file) },
   }
 }

@@ -13,6 +13,7 @@ import { LRUCache } from 'lru-cache'
 import { DatabaseFileGoneError } from '../core/errors.ts'
 import { matchesSearch } from '../shared/search-terms.ts'
 import { nativeAddon } from './native-addon.ts'
+import { openToRead } from './open-to-read.ts'
 import type { Tables } from './tables.ts'
 
 /**
@@ -36,6 +37,7 @@ export interface FileIdentity {
 }
 
 export interface OpenDatabaseOptions {
+  /** Only to read it (`check`, `backup`, `restaurar`): nothing can be written, nothing is left in its folder. */
   readonly?: boolean
   /** Refuse to create the file (commands that work on an existing database). */
   mustExist?: boolean
@@ -50,12 +52,14 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   const addon = nativeAddon()
   if (!mustExist && path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   if (!options.readonly && path !== ':memory:') requireWritable(path)
-  const sqlite = new BetterSqlite3(path, {
-    readonly: options.readonly ?? false,
-    fileMustExist: mustExist,
-    // In the single executable the addon comes from its assets; the types only know a path.
-    ...(addon === undefined ? {} : { nativeBinding: addon as unknown as string }),
-  })
+  // Only to read (the commands): nothing left behind in its folder (open-to-read.ts).
+  const sqlite = options.readonly
+    ? openToRead(path, addon)
+    : new BetterSqlite3(path, {
+        fileMustExist: mustExist,
+        // In the single executable the addon comes from its assets; the types only know a path.
+        ...(addon === undefined ? {} : { nativeBinding: addon as unknown as string }),
+      })
   if (!options.readonly) sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')

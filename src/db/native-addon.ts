@@ -12,6 +12,18 @@ import sea from 'node:sea'
  * — a `noexec` mount is skipped), and loaded with process.dlopen.
  */
 export function nativeAddon(): object | undefined {
+  const file = nativeAddonFile()
+  if (file === undefined) return undefined
+  const module = { exports: {} as object }
+  process.dlopen(module, file)
+  return module.exports
+}
+
+/**
+ * Where the addon was written for this executable (a worker thread loads it from there too), or
+ * undefined from source. Writes it on the first call of a machine (see nativeAddon).
+ */
+export function nativeAddonFile(): string | undefined {
   if (!sea.isSea()) return undefined
   // The build stores the addon's hash beside it, so a start that finds the file already written
   // does not read (and keep in memory) the 3 MB asset just to name it.
@@ -22,9 +34,9 @@ export function nativeAddon(): object | undefined {
     const file = join(folder, name)
     try {
       if (!existsSync(file)) writeAtomically(file, verifiedAsset(hash))
-      const module = { exports: {} as object }
-      process.dlopen(module, file)
-      return module.exports
+      // Loadable from here (a noexec mount is not): the caller loads it for real.
+      process.dlopen({ exports: {} }, file)
+      return file
     } catch (error) {
       failures.push(`${file}: ${(error as Error).message}`)
     }

@@ -31,7 +31,12 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
         'encabezado ApiKey. La del almacén (/api/v1/operador/) acepta la sesión de una persona (cookie manifiesto_sesion, ' +
         'de POST /api/v1/sesion; su rol y sus almacenes deciden qué puede hacer) o, para integraciones, el encabezado ' +
         'OperatorKey más Operador (el nombre de quien hace el cambio).',
+      // Not free software: the distributor's own service (package.json says UNLICENSED); an SPDX reference of its own.
+      license: { name: 'Uso interno de la distribuidora (no es software libre)', identifier: 'LicenseRef-manifiesto-uso-interno' },
     },
+    // The service answers at whatever address it is reached by (its host and port are configured per
+    // installation): the document's paths are taken from the same server that served it.
+    servers: [{ url: '/', description: 'este mismo servicio (la dirección desde la que se leyó este documento)' }],
     tags: tagsOf(routes),
     paths,
     components: {

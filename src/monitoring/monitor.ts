@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Logger } from 'pino'
 import type { Alerter } from '../alerts/alerter.ts'
@@ -37,14 +38,18 @@ export class Monitor {
   /** One round. Never throws: what fails is logged, alerted and counted among the internal errors. */
   async tick(): Promise<void> {
     await this.snapshotIfDue()
+    this.checkOffMachine()
     this.checkDisks()
   }
 
-  /** Free disk now at the database's folder and at the backups' folder. */
-  disks(): { database: FolderDisk; backups: FolderDisk } {
+  /** Free disk now at the database's folder, at the backups' folder and at backup.copyTo (null without it). */
+  disks(): { database: FolderDisk; backups: FolderDisk; offMachine: FolderDisk | null } {
+    const { copyTo } = this.deps.config.backup
     return {
       database: this.measure(dirname(this.deps.config.database.path)),
       backups: this.measure(this.deps.config.backup.dir),
+      // Not there (a share not mounted): unknown, not the free space of the disk under its mount point.
+      offMachine: copyTo === '' ? null : existsSync(copyTo) ? this.measure(copyTo) : { folder: copyTo, freeBytes: null, low: false },
     }
   }
 
@@ -64,6 +69,33 @@ export class Monitor {
         { carpeta: config.backup.dir, error: reason },
       )
     }
+  }
+
+  /**
+   * backup.copyTo: the last copy failed (alerted until one succeeds), or the newest copy there is
+   * older than twice backup.everyHours (alerted until a fresh one arrives).
+   */
+  private checkOffMachine(): void {
+    const { snapshots, alerter, config } = this.deps
+    const folder = config.backup.copyTo
+    const attempt = snapshots.offMachine?.lastAttempt() ?? null
+    alerter.condition(
+      'copia_externa_fallida',
+      attempt?.error != null,
+      `La copia fuera del servidor falló: ${attempt?.error ?? ''}. Revise backup.copyTo (${folder}): que esté montada, que el servicio pueda escribir en ella y que tenga espacio. ` +
+        `La copia local de backup.dir (${config.backup.dir}) está bien; se reintenta cada ${MONITOR_EVERY_MS / 60_000} minutos.`,
+      { carpeta: folder, error: attempt?.error ?? null },
+    )
+    const freshness = snapshots.offMachineFreshness()
+    if (freshness === null) return
+    const hours = 2 * config.backup.everyHours
+    alerter.condition(
+      'copia_externa_atrasada',
+      freshness.late,
+      `No hay una copia fuera del servidor de las últimas ${hours} horas en backup.copyTo (${folder})${freshness.newestAt === null ? ': no hay ninguna' : ''}. ` +
+        'Revise que la carpeta esté montada y que el servicio pueda escribir en ella; el estado del servicio (copias.fuera_del_servidor) dice cómo salió el último intento.',
+      { carpeta: folder, horas: hours },
+    )
   }
 
   private checkDisks(): void {

@@ -74,6 +74,7 @@ export function getServiceStatus(deps: StatusDeps): ServiceStatus {
       disco_bajo: disks.backups.low,
       ultima: lastBackup(deps, local),
       proxima: next === null ? null : local(next),
+      fuera_del_servidor: offMachine(deps, local),
     },
     alertas: {
       webhook: config.alerts.webhookUrl !== '',
@@ -89,13 +90,41 @@ export function getServiceStatus(deps: StatusDeps): ServiceStatus {
 
 /** The last snapshot tried since the start, else the newest one in the folder (a file with its final name is complete). */
 function lastBackup(deps: StatusDeps, local: (millis: number) => string): ServiceStatus['copias']['ultima'] {
-  const attempt = deps.snapshots.lastAttempt()
-  if (attempt !== null) {
-    return { hora: local(attempt.at), archivo: attempt.file, tamano_bytes: attempt.bytes, resultado: attempt.error === null ? 'ok' : 'error', error: attempt.error }
+  return outcome(deps.snapshots.lastAttempt(), deps.snapshots.snapshots()[0], local)
+}
+
+/** backup.copyTo: its last copy (tried, else the newest there), the newest one's time and whether it is late. */
+function offMachine(deps: StatusDeps, local: (millis: number) => string): ServiceStatus['copias']['fuera_del_servidor'] {
+  const copies = deps.snapshots.offMachine
+  if (copies === null) return null
+  const newest = copies.copies()[0]
+  const disk = deps.monitor.disks().offMachine
+  return {
+    carpeta: copies.folder,
+    disco_libre_bytes: disk?.freeBytes ?? null,
+    ultima: outcome(copies.lastAttempt(), newest, local),
+    mas_reciente: newest === undefined ? null : local(newest.takenAt),
+    atrasada: deps.snapshots.offMachineFreshness()?.late ?? false,
   }
-  const newest = deps.snapshots.snapshots()[0]
+}
+
+function outcome(
+  attempt: { at: number; file: string; bytes: number | null; error: string | null; durationMs: number } | null,
+  newest: { file: string; takenAt: number } | undefined,
+  local: (millis: number) => string,
+): ServiceStatus['copias']['ultima'] {
+  if (attempt !== null) {
+    return {
+      hora: local(attempt.at),
+      archivo: attempt.file,
+      tamano_bytes: attempt.bytes,
+      resultado: attempt.error === null ? 'ok' : 'error',
+      error: attempt.error,
+      duracion_segundos: Math.round(attempt.durationMs / 100) / 10,
+    }
+  }
   if (newest === undefined) return null
-  return { hora: local(newest.takenAt), archivo: newest.file, tamano_bytes: sizeOf(newest.file), resultado: 'ok', error: null }
+  return { hora: local(newest.takenAt), archivo: newest.file, tamano_bytes: sizeOf(newest.file), resultado: 'ok', error: null, duracion_segundos: null }
 }
 
 function sizeOf(file: string): number | null {

@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import Database from 'better-sqlite3'
 import { runUserCommand } from '../../src/commands/users.ts'
 import { loadConfig } from '../../src/config/config.ts'
-import { freePort, runCli } from '../support/cli.ts'
+import { bufferIo, freePort, runCli } from '../support/cli.ts'
 import { startServe, stop } from '../support/processes.ts'
 
 function folder(): string {
@@ -35,7 +35,7 @@ for (const scenario of refusals) {
   test(`cli usuario (rules): ${scenario.name}`, async () => {
     const dir = folder()
     const loaded = loadConfig({ env: {}, cwd: dir })
-    const result = await runUserCommand(loaded, scenario.action, scenario.user, scenario.options ?? {})
+    const result = await runUserCommand(loaded, scenario.action, scenario.user, scenario.options ?? {}, bufferIo({ cwd: dir }))
     assert.equal(result.code, scenario.code)
     assert.match(result.lines[0] ?? '', scenario.line)
   })

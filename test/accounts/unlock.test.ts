@@ -12,7 +12,7 @@ import { all, closeDatabase, openDatabase, type Database } from '../../src/db/da
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import type { Answer } from '../support/batches.ts'
 import { asPerson, createAccount, logIn, PASSWORD, sessionOf } from '../support/accounts.ts'
-import { runCli } from '../support/cli.ts'
+import { bufferIo, runCli } from '../support/cli.ts'
 import { operator } from '../support/operator.ts'
 import { TEST_PASSWORD_COST, withService, type TestService } from '../support/service.ts'
 import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
@@ -183,7 +183,7 @@ const commandRows: Array<{ name: string; lock: boolean; user: string; code: numb
 for (const row of commandRows) {
   test(`unlock: cli usuario desbloquear, ${row.name}`, async () => {
     const dir = await preparedFolder(row.lock)
-    const result = await runUserCommand(loadConfig({ env: {}, cwd: dir }), 'desbloquear', row.user, {})
+    const result = await runUserCommand(loadConfig({ env: {}, cwd: dir }), 'desbloquear', row.user, {}, bufferIo({ cwd: dir }))
     assert.equal(result.code, row.code, result.lines.join('\n'))
     assert.match(result.lines[0] ?? '', row.line)
     const { config } = loadConfig({ env: {}, cwd: dir })

@@ -97,7 +97,7 @@ test('alerts: a failed automatic backup is alerted once until a backup succeeds;
       const failing = await operator(service, 'GET', 'estado')
       assert.deepEqual(
         { ...failing.body.copias.ultima, error: typeof failing.body.copias.ultima.error },
-        { hora: '2026-11-22 10:10:00', archivo: `${service.config.backup.dir}/manifiesto-2026-11-22T10-10-00.db`, tamano_bytes: null, resultado: 'error', error: 'string' },
+        { hora: '2026-11-22 10:10:00', archivo: `${service.config.backup.dir}/manifiesto-2026-11-22T10-10-00.db`, tamano_bytes: null, resultado: 'error', error: 'string', duracion_segundos: 0 },
       )
       assert.deepEqual(failing.body.alertas.activas, ['copia_fallida'])
       assert.equal(failing.body.errores_internos.ultimas_24_horas, 2)

@@ -12,16 +12,7 @@ import { invoice, postBatch } from '../support/batches.ts'
 import { runCli } from '../support/cli.ts'
 import { withService } from '../support/service.ts'
 import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
-
-function countInvoices(file: string): number {
-  const db = new Database(file, { readonly: true })
-  try {
-    assert.equal(db.pragma('integrity_check', { simple: true }), 'ok')
-    return Number(db.prepare('SELECT count(*) FROM invoices').pluck().get())
-  } finally {
-    db.close()
-  }
-}
+import { invoicesInSnapshot } from '../support/snapshots.ts'
 
 test('backup: a consistent single-file snapshot, no temporary file left', () =>
   withService({}, async (service) => {
@@ -29,7 +20,7 @@ test('backup: a consistent single-file snapshot, no temporary file left', () =>
     const file = join(service.dir, 'copias', 'manual.db')
     const result = await backupDatabase(service, file)
     assert.equal(result.file, file)
-    assert.equal(countInvoices(file), 2)
+    assert.equal(invoicesInSnapshot(file), 2)
     assert.deepEqual(readdirSync(join(service.dir, 'copias')), ['manual.db'], 'no -wal, -shm or temporary beside it')
     const copy = new Database(file, { readonly: true })
     assert.equal(copy.pragma('journal_mode', { simple: true }), 'delete')
@@ -50,7 +41,7 @@ test('backup: automatic snapshots when due, named by local time, keeping the new
     }
     // 10:00 on the 22nd, then +23 h (not due), then +25 h three times: the 24th, 25th and 26th.
     assert.deepEqual(readdirSync(service.config.backup.dir).sort(), ['manifiesto-2026-11-25T11-00-00.db', 'manifiesto-2026-11-26T12-00-00.db'])
-    assert.equal(countInvoices(join(service.config.backup.dir, 'manifiesto-2026-11-26T12-00-00.db')), 3)
+    assert.equal(invoicesInSnapshot(join(service.config.backup.dir, 'manifiesto-2026-11-26T12-00-00.db')), 3)
   }))
 
 test('backup: everyHours 0 turns automatic snapshots off', () =>

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,8 +7,9 @@ import { test } from 'node:test'
 import { closeDatabase, openDatabase } from '../../src/db/database.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { VERSION } from '../../src/core/version.ts'
-import { collect, freePort, runCli, spawnCli, waitForPing } from '../support/cli.ts'
 import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
+import { freePort, runCli } from '../support/cli.ts'
+import { startServe, stop } from '../support/processes.ts'
 
 function folder(): string {
   return mkdtempSync(join(tmpdir(), 'manifiesto-cli-'))
@@ -24,12 +25,12 @@ for (const args of [['version'], ['--version'], ['-v']]) {
 }
 
 const usageErrors: Array<{ args: string[]; first: string }> = [
-  { args: ['frobnicar'], first: 'Comando desconocido: «frobnicar».' },
+  { args: ['frobnicar'], first: 'Comando desconocido: «frobnicar». Los comandos son: serve, check, backup, restaurar, version, usuario.' },
   { args: ['serve', 'extra'], first: 'Sobra el argumento «extra»: manifiesto serve.' },
   { args: ['check', 'a.db', 'b.db'], first: 'Sobra el argumento «b.db»: manifiesto check [BASE].' },
   { args: ['backup'], first: 'Falta el argumento ARCHIVO: manifiesto backup ARCHIVO (la ruta de la copia, por ejemplo /var/lib/manifiesto/backups/manual.db).' },
   { args: ['usuario'], first: 'Falta el argumento crear|restablecer|desbloquear|listar: manifiesto usuario crear|restablecer|desbloquear|listar [NOMBRE].' },
-  { args: ['--no-existe'], first: "Unknown option '--no-existe'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--no-existe\"" },
+  { args: ['--no-existe'], first: 'Opción desconocida: «--no-existe». Las opciones de cada comando están en la ayuda de abajo.' },
 ]
 for (const { args, first } of usageErrors) {
   test(`cli: usage error ${JSON.stringify(args)} → exit 2, one line naming it, then the usage`, async () => {
@@ -84,22 +85,25 @@ test('cli: a bad MANIFIESTO_CONFIG file is exit 2 too', async () => {
   assert.match(result.stderr, /«rateLimits\.insertPerMinute» tiene un valor imposible 0/)
 })
 
-test('cli: serve with no config at all serves ping, answers 503 on protected endpoints, stops cleanly on SIGTERM', async () => {
+// The one test of the command line as a program of its own (every other one runs runCli in-process).
+test('cli, spawned: serve with no config at all serves ping, answers 503 on protected endpoints, stops cleanly on SIGTERM', { timeout: 180_000 }, async () => {
   const dir = folder()
   const port = await freePort()
-  const child = spawnCli(['serve'], { cwd: dir, env: { MANIFIESTO_PORT: String(port), MANIFIESTO_HOST: '127.0.0.1' } })
-  const finished = collect(child)
+  const url = `http://127.0.0.1:${port}`
+  const served = await startServe([], { cwd: dir, env: { MANIFIESTO_PORT: String(port), MANIFIESTO_HOST: '127.0.0.1' }, url })
   try {
-    const ping = await waitForPing(`http://127.0.0.1:${port}`)
+    const ping = await fetch(`${url}/api/v1/ping`)
     assert.equal(ping.status, 200)
     assert.equal(((await ping.json()) as { database: string }).database, 'ok')
     const status = await fetch(`http://127.0.0.1:${port}/api/v1/manifiestos/1/estado`, { headers: { ApiKey: 'cualquiera' } })
     assert.equal(status.status, 503)
     assert.ok(existsSync(join(dir, 'data', 'manifiesto.db')), 'database created in ./data on first start')
+    // The first automatic snapshot is written and checked at start (on a worker thread: it may take a moment).
+    for (let i = 0; i < 600 && !(existsSync(join(dir, 'backups')) && readdirSync(join(dir, 'backups')).some((name) => /^manifiesto-.*\.db$/.test(name))); i++) await new Promise((resolve) => setTimeout(resolve, 100))
   } finally {
-    child.kill('SIGTERM')
+    await stop(served)
   }
-  const result = await finished
+  const result = await served.exited
   assert.equal(result.code, 0, result.stderr)
   const lines = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
   for (const line of lines) assert.match(String(line.time), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}-06:00$/)
@@ -143,7 +147,7 @@ test('cli: serve with no config at all serves ping, answers 503 on protected end
   assert.match(check.stdout, /integridad: ok/)
 })
 
-test('cli: check on a fresh install validates the configuration, says the database will be created, exits 0 and creates nothing', async () => {
+test('cli: check on a fresh install validates the configuration and that the service can make its folders, says the database will be created, exits 0 and creates nothing', async () => {
   const dir = folder()
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ auth: { apiKey: 'clave-del-proveedor-1234' } }))
   const result = await runCli(['check', '--config', 'config.json'], { cwd: dir })
@@ -154,6 +158,8 @@ test('cli: check on a fresh install validates the configuration, says the databa
       `configuración: ok (${join(dir, 'config.json')})`,
       'contrato con el cliente: v1',
       `base de datos: ${join(dir, 'data', 'manifiesto.db')}`,
+      `carpeta de database.path: ${join(dir, 'data')} (todavía no existe: el servicio la creará en ${dir})`,
+      `carpeta de backup.dir: ${join(dir, 'backups')} (todavía no existe: el servicio la creará en ${dir})`,
       'la base de datos todavía no existe: el servicio la creará, con su carpeta, al iniciar por primera vez (manifiesto serve)',
       '',
     ].join('\n'),

@@ -46,7 +46,7 @@ const badConfigs: BadConfig[] = [
   { name: 'a header time no longer than the 5-s keep-alive', content: { server: { headersTimeoutSeconds: 5 } }, message: /«server\.headersTimeoutSeconds» tiene un valor imposible 5 \(debe ser al menos 6\)/ },
   { name: 'a header time over five minutes', content: { server: { headersTimeoutSeconds: 301 } }, message: /«server\.headersTimeoutSeconds» tiene un valor imposible 301 \(debe ser como máximo 300\)/ },
   { name: 'https certificate without its key', content: { server: { https: { certFile: 'cert.pem', keyFile: '' } } }, message: /«server\.https» necesita certFile y keyFile juntos/ },
-  { name: 'the same key for the client and the operators', content: { auth: { apiKey: ['a', 'b'], operatorKey: 'b' } }, message: /no pueden compartir una clave/ },
+  { name: 'the same key for the client and the operators', content: { auth: { apiKey: ['clave-a-0123456789', 'clave-b-0123456789'], operatorKey: 'clave-b-0123456789' } }, message: /no pueden compartir una clave/ },
   { name: 'log level not known', content: { log: { level: 'verbose' } }, message: /«log\.level»/ },
   { name: 'a re-issue window of a week (repeat orders come 5–7 days apart)', content: { intake: { reissue: { windowDays: 5 } } }, message: /«intake\.reissue\.windowDays» tiene un valor imposible 5 \(debe ser como máximo 4\)/ },
   { name: 'a block threshold of zero', content: { intake: { reissue: { blockThreshold: 0 } } }, message: /«intake\.reissue\.blockThreshold» tiene un valor imposible 0/ },
@@ -87,9 +87,9 @@ for (const { written, proxies } of trustProxyForms) {
   })
 }
 
-test('config: a missing --config file is an error naming the file', () => {
+test('config: a missing --config file is an error naming the file and what to do', () => {
   const dir = folder()
-  assert.throws(() => loadConfig({ flag: 'no-existe.json', env: {}, cwd: dir }), /no-existe\.json: no se puede leer el archivo de configuración \(ENOENT\)/)
+  assert.throws(() => loadConfig({ flag: 'no-existe.json', env: {}, cwd: dir }), /no-existe\.json: el archivo de configuración no existe\. Revise la ruta que dio con --config/)
 })
 
 test('config: no file anywhere → the built-in defaults, paths relative to the working folder', () => {
@@ -136,20 +136,20 @@ test('config: relative paths are relative to the config file folder', () => {
 
 test('config: env vars override single keys, over the file', () => {
   const dir = folder()
-  const file = writeConfig(dir, { server: { port: 9000, host: '127.0.0.1' }, auth: { apiKey: 'de-archivo' } })
+  const file = writeConfig(dir, { server: { port: 9000, host: '127.0.0.1' }, auth: { apiKey: 'clave-de-archivo-0123456789' } })
   const { config } = loadConfig({
     flag: file,
     cwd: dir,
     env: {
-      MANIFIESTO_API_KEY: 'clave-env',
-      MANIFIESTO_OPERATOR_KEY: 'op-1, op-2',
+      MANIFIESTO_API_KEY: 'clave-del-entorno-0123456789',
+      MANIFIESTO_OPERATOR_KEY: 'operadores-1-0123456789, operadores-2-0123456789',
       MANIFIESTO_PORT: '9100',
       MANIFIESTO_HOST: '10.1.1.1',
       MANIFIESTO_DB: 'otra/base.db',
     },
   })
-  assert.equal(config.auth.apiKey, 'clave-env')
-  assert.deepEqual(config.auth.operatorKey, ['op-1', 'op-2'], 'a comma-separated list rotates keys')
+  assert.equal(config.auth.apiKey, 'clave-del-entorno-0123456789')
+  assert.deepEqual(config.auth.operatorKey, ['operadores-1-0123456789', 'operadores-2-0123456789'], 'a comma-separated list rotates keys')
   assert.equal(config.server.port, 9100)
   assert.equal(config.server.host, '10.1.1.1')
   assert.equal(config.database.path, join(dir, 'otra/base.db'))
@@ -161,13 +161,13 @@ test('config: a bad env override is reported like a bad file value', () => {
 
 test('config: keys may be an array (rotation)', () => {
   const dir = folder()
-  const file = writeConfig(dir, { auth: { apiKey: ['vieja', 'nueva'] } })
-  assert.deepEqual(loadConfig({ flag: file, env: {}, cwd: dir }).config.auth.apiKey, ['vieja', 'nueva'])
+  const file = writeConfig(dir, { auth: { apiKey: ['clave-vieja-0123456789', 'clave-nueva-0123456789'] } })
+  assert.deepEqual(loadConfig({ flag: file, env: {}, cwd: dir }).config.auth.apiKey, ['clave-vieja-0123456789', 'clave-nueva-0123456789'])
 })
 
 test('config: every problem of a file is reported in one pass — types, limits and the rules between keys together', () => {
   const dir = folder()
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { port: 'ocho' }, dates: { timezone: 'Marte/Olympus' }, rateLimits: { insertPerMinute: 0 }, auth: { apiKey: 'misma', operatorKey: 'misma' } }))
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { port: 'ocho' }, dates: { timezone: 'Marte/Olympus' }, rateLimits: { insertPerMinute: 0 }, auth: { apiKey: 'la-misma-clave-0123456789', operatorKey: 'la-misma-clave-0123456789' } }))
   assert.throws(
     () => loadConfig({ env: {}, cwd: dir }),
     (error: Error) =>

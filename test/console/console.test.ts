@@ -5,6 +5,9 @@
  * fresh context (no cookies) and a fresh service per test. Every screen is saved as a screenshot.
  */
 import assert from 'node:assert/strict'
+import { mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { buildConsole } from '../../build/console.ts'
@@ -612,3 +615,29 @@ test('consola: a manifest of 120 invoices shows 15 or more above the fold at 136
     assert.ok(header !== null && header.y >= 0 && header.y < 5, `the header row is at ${header?.y} px after scrolling`)
     await screenshot(page, '04d-manifiesto-encabezado-fijo')
   }))
+
+test('consola: an administrator sees the copies on this server and off it, a failed copy off it with its reason and alert, and both fine once the share is back', { skip }, () => {
+  const share = join(mkdtempSync(join(tmpdir(), 'manifiesto-nas-')), 'manifiesto')
+  return withConsole(
+    async (page, service) => {
+      await createAccount(service, 'admin', 'admin', 'todos', 'Administración')
+      await service.monitor.tick()
+      await logInThroughUi(page, service, 'admin')
+      await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Estado' }).click()
+      await page.getByRole('heading', { name: 'Estado del servicio' }).waitFor()
+      await page.getByRole('row', { name: /^En este servidor .*backups 22\/11\/2026 10:00 Bien \d+ KB .* s 50\.0 GB$/ }).waitFor()
+      await page.getByRole('row', { name: new RegExp(`^Fuera del servidor ${share} 22/11/2026 10:00 Falló: la carpeta ${share} no existe: ¿el recurso compartido o el disco no está montado\\? — 0 s —$`) }).waitFor()
+      await page.getByRole('alert').filter({ hasText: 'La última copia fuera del servidor falló: revise que la carpeta backup.copyTo esté montada' }).waitFor()
+      await screenshot(page, '22-estado-copia-externa-fallida')
+
+      mkdirSync(share)
+      service.clock.advance(10 * 60_000)
+      await service.monitor.tick()
+      await page.getByRole('button', { name: 'Actualizar' }).click()
+      await page.getByRole('row', { name: new RegExp(`^Fuera del servidor ${share} 22/11/2026 10:10 Bien`) }).waitFor()
+      await page.getByText('Sin alertas activas.').waitFor()
+      await screenshot(page, '23-estado')
+    },
+    { readFreeDisk: () => 50 * 1024 ** 3, config: { backup: { copyTo: share } } },
+  )
+})

@@ -18,7 +18,7 @@ const PING_WITHIN_MS = 2_000
 test('connections: 1,100 slow connections from one address, against a service limited to 1,024 open files, never keep another address from ping', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'manifiesto-flood-'))
   const port = await freePort()
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port }, auth: { apiKey: 'clave-de-prueba-flood' } }))
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port }, auth: { apiKey: 'clave-de-prueba-flood' }, backup: { everyHours: 0 } }))
   const url = `http://127.0.0.1:${port}`
   const served = await startServe([], { cwd: dir, maxOpenFiles: OPEN_FILES, url })
   const { child } = served

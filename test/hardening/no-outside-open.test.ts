@@ -16,6 +16,7 @@ const ALLOWED: Record<string, string> = {
   'api-docs/api-docs.assets.ts': "reads the API reference's files from node_modules and its folder (from source only)",
   'logging/log-file.ts': 'writes log.file (the configuration refuses a log.file that is the database or its -wal/-shm)',
   'console-assets/console-files.ts': "reads the built console's own files (only names its build folder lists), never the database",
+  'backup/off-machine-copy.ts': 'copies a finished snapshot (never the live database) to backup.copyTo, with no SQLite connection of the process open on it',
 }
 
 function sources(dir: string): string[] {

@@ -22,7 +22,7 @@ function batch(prefix: string, manifiesto: string) {
  * sqlite3 tool, an administrator's viewer) deleted the live -wal: a batch acknowledged afterwards
  * was lost on kill -9. No descriptor of the database may be opened outside SQLite.
  */
-test('hardening: an outside sqlite3 reader after a ping never takes an acknowledged batch with it (kill -9)', { timeout: 120_000 }, async () => {
+test('hardening: an outside sqlite3 reader after a ping never takes an acknowledged batch with it (kill -9)', { timeout: 180_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'manifiesto-reader-'))
   const port = await freePort()
   const dbPath = join(dir, 'm.db')

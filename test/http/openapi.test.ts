@@ -23,6 +23,15 @@ test('openapi: served without a key, a valid OpenAPI 3.1 document', async () => 
   assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2))
 })
 
+test("openapi: Redocly's recommended rules on servers and license hold — a server (this same one) and the license named", async () => {
+  const { document } = (await fetchDocument()) as unknown as { document: { servers?: Array<{ url: string }>; info: { license?: { name?: string; identifier?: string; url?: string } } } }
+  assert.deepEqual(document.servers?.map((server) => server.url), ['/'], 'no-empty-servers: the paths are relative to the server that served the document')
+  const license = document.info.license
+  assert.ok(license?.name, 'info-license')
+  assert.ok(license.identifier !== undefined || license.url !== undefined, 'info-license-strict: an SPDX identifier or a URL')
+  assert.match(license.identifier ?? '', /^LicenseRef-[A-Za-z0-9.-]+$/, 'a valid SPDX reference')
+})
+
 test('openapi: exactly one path entry per registered route, with its method', async () => {
   const { document, routes } = await fetchDocument()
   const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))

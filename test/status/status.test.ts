@@ -50,7 +50,7 @@ test('status: a fresh service — nothing received, nothing pending, no backup y
       },
       lotes: { ultimo: null, hoy: 0, fallidos_hoy: 0 },
       pendientes: { conflictos: 0, devoluciones: 0, reemisiones: 0 },
-      copias: { automaticas: true, carpeta: service.config.backup.dir, disco_libre_bytes: 50 * GB, disco_bajo: false, ultima: null, proxima: '2026-11-22 10:01:30' },
+      copias: { automaticas: true, carpeta: service.config.backup.dir, disco_libre_bytes: 50 * GB, disco_bajo: false, ultima: null, proxima: '2026-11-22 10:01:30', fuera_del_servidor: null },
       alertas: { webhook: false, min_disco_libre_mb: 1024, activas: [] },
       errores_internos: { ultimas_24_horas: 0, recientes: [] },
     })
@@ -85,8 +85,9 @@ test("status: the last batch, today's batches and failed ones, what waits for a 
           carpeta: service.config.backup.dir,
           disco_libre_bytes: 20 * GB,
           disco_bajo: false,
-          ultima: { hora: '2026-11-22 10:01:00', archivo: snapshot, tamano_bytes: statSync(snapshot).size, resultado: 'ok', error: null },
+          ultima: { hora: '2026-11-22 10:01:00', archivo: snapshot, tamano_bytes: statSync(snapshot).size, resultado: 'ok', error: null, duracion_segundos: 0 },
           proxima: '2026-11-23 10:01:00',
+          fuera_del_servidor: null,
         },
         disco: 30 * GB,
       },
@@ -101,7 +102,7 @@ test('status: after a restart the last backup is the newest file in the folder',
     await withService({ readFreeDisk: plentyOfDisk, config: { backup: { dir: service.config.backup.dir, everyHours: 6 } } }, async (restarted) => {
       restarted.clock.advance(3_600_000)
       const { body } = await operator(restarted, 'GET', 'estado')
-      assert.deepEqual(body.copias.ultima, { hora: '2026-11-22 10:00:00', archivo: first, tamano_bytes: statSync(first).size, resultado: 'ok', error: null })
+      assert.deepEqual(body.copias.ultima, { hora: '2026-11-22 10:00:00', archivo: first, tamano_bytes: statSync(first).size, resultado: 'ok', error: null, duracion_segundos: null })
       assert.equal(body.copias.proxima, '2026-11-22 16:00:00')
     })
   }))

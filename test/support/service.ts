@@ -5,6 +5,7 @@ import { Writable } from 'node:stream'
 import type { PasswordCost } from '../../src/accounts/passwords.ts'
 import { createApp, type ManifiestoApp } from '../../src/app/app.ts'
 import type { ConsoleFiles } from '../../src/console-assets/console-files.ts'
+import type { CopyFile } from '../../src/backup/off-machine-copy.ts'
 import type { DiskReader } from '../../src/monitoring/disk.ts'
 import type { Route } from '../../src/http/route.ts'
 import { ManualClock } from '../../src/core/clock.ts'
@@ -38,6 +39,8 @@ export interface TestService {
   routes: readonly Route[]
   /** The background watch (snapshots, free disk): a test runs its rounds with `monitor.tick()`. */
   monitor: ManifiestoApp['monitor']
+  /** The automatic snapshots and their copies off the machine. */
+  snapshots: ManifiestoApp['snapshots']
   /** Every log line written so far, raw text. */
   logText(): string
   logLines(): Array<Record<string, unknown>>
@@ -60,6 +63,8 @@ export interface TestServiceOptions {
   readFreeDisk?: DiskReader
   /** The console's built files (default: the build folder, console/dist). */
   consoleFiles?: ConsoleFiles
+  /** How a snapshot is copied to backup.copyTo (a slow share is a slowed copy). */
+  copyFile?: CopyFile
 }
 
 /**
@@ -89,6 +94,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     passwordCost: options.passwordCost ?? TEST_PASSWORD_COST,
     ...(options.readFreeDisk === undefined ? {} : { readFreeDisk: options.readFreeDisk }),
     ...(options.consoleFiles ? { consoleFiles: options.consoleFiles } : {}),
+    ...(options.copyFile ? { copyFile: options.copyFile } : {}),
   })
   const server = await startServer(listener, config.server, { log, clock })
   const url = `http://127.0.0.1:${server.address.port}`
@@ -106,6 +112,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     dir,
     routes,
     monitor,
+    snapshots,
     logText: () => lines.join(''),
     logLines: () => lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
     fetch: fetchPath,
@@ -118,6 +125,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       const hold = setInterval(() => {}, 1_000)
       try {
         await server.close()
+        snapshots.stop()
         await snapshots.idle()
         await closeApp()
       } finally {
