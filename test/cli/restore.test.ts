@@ -144,7 +144,7 @@ const refusals: Array<{ name: string; prepare: (s: ReturnType<typeof server>, t:
     name: 'a disk too small for the copy → 1, the current database back in its place',
     prepare: async (s, t) => {
       makeDatabase(s.database, ['A-1'])
-      // The data folder on a 256 KB disk that holds the current database but not a second one.
+      // The data folder on a disk that holds the current database (and a little more) but not the copy.
       const bigger = join(s.dir, 'backups', 'grande.db')
       makeDatabase(bigger, Array.from({ length: 3000 }, (_, i) => `G-${i}`))
       const data = join(s.dir, 'data')
@@ -152,7 +152,7 @@ const refusals: Array<{ name: string; prepare: (s: ReturnType<typeof server>, t:
       rmSync(data, { recursive: true })
       mkdirSync(data)
       try {
-        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'none', data], { stdio: 'ignore' })
+        execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${Math.ceil((saved.length + 128 * 1024) / 4096) * 4}k`, 'none', data], { stdio: 'ignore' })
       } catch (error) {
         t.skip(`no se puede montar un tmpfs aquí: ${(error as Error).message.split('\n')[0]}`)
         return null
