@@ -14,7 +14,16 @@ import { gzipSync } from 'node:zlib'
 import { bareFloor, generateSupplierBatch, medianFloor, ownFloor, requireSharedPerf, type Floor } from './floors.ts'
 import { generateBatch } from './generator.ts'
 import { bareTransfer } from './transfer.ts'
-import { memoryOf, PING_EVERY_MS, pingsWhile, postBatch, settleClient, startService, storedSize, type Answer } from './service.ts'
+import {
+  memoryOf,
+  PING_EVERY_MS,
+  pingsWhile,
+  postBatch,
+  settleClient,
+  startService,
+  storedSize,
+  type Answer,
+} from './service.ts'
 import { format, median, type Bench } from './table.ts'
 
 /**
@@ -96,7 +105,11 @@ function supplierBatch(bench: Bench, size: number): BatchFile {
   const file = join(bench.work, `supplier-${size}.json`)
   generateSupplierBatch(size, file, bench.today)
   const bytes = readFileSync(file)
-  const manifests = new Set((JSON.parse(bytes.toString('utf8')) as Array<{ NumeroManifiesto: string }>).map((invoice) => invoice.NumeroManifiesto)).size
+  const manifests = new Set(
+    (JSON.parse(bytes.toString('utf8')) as Array<{ NumeroManifiesto: string }>).map(
+      (invoice) => invoice.NumeroManifiesto,
+    ),
+  ).size
   return { file, bytes, invoices: size, label: label('gen.mjs', size, bytes, manifests) }
 }
 
@@ -105,7 +118,10 @@ function supplierBatch(bench: Bench, size: number): BatchFile {
  * resend. Runs one after the other, so the machine's drift during a row (load, CPU clock) weighs on
  * the floor and the service alike; each row is the median of its runs.
  */
-async function benchBatch(bench: Bench, batch: BatchFile): Promise<{ bare: Floor; runs: IntakeRun[]; endToEndMs: number }> {
+async function benchBatch(
+  bench: Bench,
+  batch: BatchFile,
+): Promise<{ bare: Floor; runs: IntakeRun[]; endToEndMs: number }> {
   const bares: Floor[] = []
   const owns: Floor[] = []
   const transfers: number[] = []
@@ -123,8 +139,19 @@ async function benchBatch(bench: Bench, batch: BatchFile): Promise<{ bare: Floor
   const { label } = batch
   const peakBudget = batch.invoices >= PEAK_MEMORY_FROM ? PEAK_MEMORY_BUDGET : undefined
   bench.rows.push(
-    { measure: `${label}: bare floor (floor.mjs)`, value: bare.ms, unit: 'ms', note: `parse ${format(bare.parseMs)} ms, inserts ${format(bare.insertMs)} ms` },
-    { measure: `${label}: own floor (project schema)`, value: own.ms, unit: 'ms', floor: bare.ms, note: 'information: every index, originals as places in the body' },
+    {
+      measure: `${label}: bare floor (floor.mjs)`,
+      value: bare.ms,
+      unit: 'ms',
+      note: `parse ${format(bare.parseMs)} ms, inserts ${format(bare.insertMs)} ms`,
+    },
+    {
+      measure: `${label}: own floor (project schema)`,
+      value: own.ms,
+      unit: 'ms',
+      floor: bare.ms,
+      note: 'information: every index, originals as places in the body',
+    },
     {
       measure: `${label}: bare HTTP transfer (bench/bare-http.mjs)`,
       value: transferMs,
@@ -141,8 +168,19 @@ async function benchBatch(bench: Bench, batch: BatchFile): Promise<{ bare: Floor
       ratioBudget: batch.invoices < SMALL_BATCH_BELOW ? SMALL_END_TO_END_BUDGET : END_TO_END_BUDGET,
       note: `${(endToEndMs / bare.ms).toFixed(2)}× the bare floor alone`,
     },
-    { measure: `${label}: same batch resent (duplicate)`, value: median(runs.map((run) => run.resendMs)), unit: 'ms', floor: bare.ms, ratioBudget: RESEND_BUDGET },
-    { measure: `${label}: bare floor peak memory`, value: bare.peakMB, unit: 'MB', note: `own floor ${format(own.peakMB)} MB` },
+    {
+      measure: `${label}: same batch resent (duplicate)`,
+      value: median(runs.map((run) => run.resendMs)),
+      unit: 'ms',
+      floor: bare.ms,
+      ratioBudget: RESEND_BUDGET,
+    },
+    {
+      measure: `${label}: bare floor peak memory`,
+      value: bare.peakMB,
+      unit: 'MB',
+      note: `own floor ${format(own.peakMB)} MB`,
+    },
     {
       measure: `${label}: service peak memory`,
       value: median(runs.map((run) => run.peakMB)),
@@ -186,20 +224,33 @@ async function intakeRun(bench: Bench, batch: BatchFile): Promise<IntakeRun> {
 /** A 200 that stored every invoice of the batch (nothing rejected, nothing pending). */
 export function expectProcessed(answer: Answer, batch: Pick<BatchFile, 'label' | 'invoices'>): void {
   const body = answer.status === 200 ? (JSON.parse(answer.text) as { resumen?: { insertadas?: number } }) : undefined
-  if (body?.resumen?.insertadas !== batch.invoices) throw new Error(`${batch.label} answered ${answer.status}: ${answer.text.slice(0, 300)}`)
+  if (body?.resumen?.insertadas !== batch.invoices)
+    throw new Error(`${batch.label} answered ${answer.status}: ${answer.text.slice(0, 300)}`)
 }
 
 /** The contract's duplicate answer: the first answer's batch_uuid and resumen. */
 function expectDuplicateOf(resend: Answer, first: Answer): void {
   const original = JSON.parse(first.text) as { batch_uuid: string; resumen: unknown }
-  const duplicate = resend.status === 200 ? (JSON.parse(resend.text) as { message: string; batch_uuid: string; resumen: unknown }) : undefined
-  const same = duplicate?.message.includes('ya fue procesado') && duplicate.batch_uuid === original.batch_uuid && JSON.stringify(duplicate.resumen) === JSON.stringify(original.resumen)
-  if (!same) throw new Error(`the resend was not answered as a duplicate of the first batch: ${resend.status} ${resend.text.slice(0, 300)}`)
+  const duplicate =
+    resend.status === 200
+      ? (JSON.parse(resend.text) as { message: string; batch_uuid: string; resumen: unknown })
+      : undefined
+  const same =
+    duplicate?.message.includes('ya fue procesado') &&
+    duplicate.batch_uuid === original.batch_uuid &&
+    JSON.stringify(duplicate.resumen) === JSON.stringify(original.resumen)
+  if (!same)
+    throw new Error(
+      `the resend was not answered as a duplicate of the first batch: ${resend.status} ${resend.text.slice(0, 300)}`,
+    )
 }
 
 function storageRows(bench: Bench, batch: BatchFile, bare: Floor, runs: IntakeRun[]): void {
   const stored = runs.map((run) => run.stored)
-  if (stored.some((run) => run.invoices !== batch.invoices)) throw new Error(`the database holds ${stored.map((run) => run.invoices).join(', ')} invoices, not ${batch.invoices}`)
+  if (stored.some((run) => run.invoices !== batch.invoices))
+    throw new Error(
+      `the database holds ${stored.map((run) => run.invoices).join(', ')} invoices, not ${batch.invoices}`,
+    )
   const bytes = median(stored.map((run) => run.bytes))
   bench.rows.push(
     {
@@ -209,7 +260,12 @@ function storageRows(bench: Bench, batch: BatchFile, bare: Floor, runs: IntakeRu
       budget: BYTES_PER_INVOICE_BUDGET,
       note: `bare floor ${format(bare.dbBytes! / batch.invoices)} B`,
     },
-    { measure: `${batch.label}: database size after the run`, value: bytes / 1024 / 1024, unit: 'MB', note: `${batch.invoices.toLocaleString('en')} invoices` },
+    {
+      measure: `${batch.label}: database size after the run`,
+      value: bytes / 1024 / 1024,
+      unit: 'MB',
+      note: `${batch.invoices.toLocaleString('en')} invoices`,
+    },
   )
 }
 
@@ -253,7 +309,12 @@ async function benchGzip(bench: Bench, batch: BatchFile, bare: Floor): Promise<v
       const answer = await postBatch(service.url, gzipped, { 'Content-Encoding': 'gzip' })
       const ms = performance.now() - started
       if (GZIP_NOT_TAKEN.has(answer.status)) {
-        bench.rows.push({ measure, value: null, unit: 'ms', note: `answered ${answer.status}: the service does not take gzip yet` })
+        bench.rows.push({
+          measure,
+          value: null,
+          unit: 'ms',
+          note: `answered ${answer.status}: the service does not take gzip yet`,
+        })
         return
       }
       expectProcessed(answer, batch)
@@ -262,7 +323,13 @@ async function benchGzip(bench: Bench, batch: BatchFile, bare: Floor): Promise<v
       await service.stop()
     }
   }
-  bench.rows.push({ measure, value: median(times), unit: 'ms', floor: bare.ms, note: 'vs the bare floor of the plain batch' })
+  bench.rows.push({
+    measure,
+    value: median(times),
+    unit: 'ms',
+    floor: bare.ms,
+    note: 'vs the bare floor of the plain batch',
+  })
 }
 
 function label(kind: string, size: number, bytes: Buffer, manifests: number): string {

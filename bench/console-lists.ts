@@ -53,13 +53,28 @@ try {
     fillDatabase(db, INVOICES)
     console.log(`${INVOICES} facturas en ${Math.round((performance.now() - started) / 1000)} s`)
   }
-  if (!reuse) await createUser({ db, clock, warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST, passwordRules: new PasswordRules() }, null, { usuario: 'sup-oac', nombre: 'Sup OAC', rol: 'supervisor', almacenes: ['OAC'], contrasena: PASSWORD })
+  if (!reuse)
+    await createUser(
+      {
+        db,
+        clock,
+        warehouses: config.warehouses,
+        passwordCost: DEFAULT_PASSWORD_COST,
+        passwordRules: new PasswordRules(),
+      },
+      null,
+      { usuario: 'sup-oac', nombre: 'Sup OAC', rol: 'supervisor', almacenes: ['OAC'], contrasena: PASSWORD },
+    )
   const log = createLogger(config.log, { clock, stdout: new Writable({ write: (_chunk, _encoding, done) => done() }) })
   const { listener } = createApp({ config, db, clock, log })
   const server = await startServer(listener, config.server, { log, clock })
   const url = `http://127.0.0.1:${server.address.port}`
   try {
-    const login = await fetch(`${url}/api/v1/sesion`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ usuario: 'sup-oac', contrasena: PASSWORD }) })
+    const login = await fetch(`${url}/api/v1/sesion`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ usuario: 'sup-oac', contrasena: PASSWORD }),
+    })
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!
     const middle = middleManifest(INVOICES)
     const paths = [
@@ -77,11 +92,18 @@ try {
     ]
     const rows: Array<[string, number, number]> = []
     for (const path of paths) {
-      rows.push([path, await median(url, path, { OperatorKey: OPERATOR_KEY }), await median(url, path, { Cookie: cookie })])
+      rows.push([
+        path,
+        await median(url, path, { OperatorKey: OPERATOR_KEY }),
+        await median(url, path, { Cookie: cookie }),
+      ])
     }
     console.log(`\n| página (${INVOICES} facturas) | integración ms | persona de OAC ms | presupuesto |`)
     console.log('|---|---|---|---|')
-    for (const [path, key, person] of rows) console.log(`| GET ${path} | ${key.toFixed(1)} | ${person.toFixed(1)} | ${Math.max(key, person) <= BUDGET_MS ? '≤' : '>'} ${BUDGET_MS} |`)
+    for (const [path, key, person] of rows)
+      console.log(
+        `| GET ${path} | ${key.toFixed(1)} | ${person.toFixed(1)} | ${Math.max(key, person) <= BUDGET_MS ? '≤' : '>'} ${BUDGET_MS} |`,
+      )
     process.exitCode = rows.some(([, key, person]) => Math.max(key, person) > BUDGET_MS) ? 1 : 0
   } finally {
     await server.close()

@@ -14,12 +14,23 @@ export async function benchIdleAndStart(bench: Bench): Promise<void> {
   try {
     await sleep(1000)
     // Budgeted here only when there is no executable to hold to it.
-    bench.rows.push({ measure: `service resident memory, idle (bundled, on node ${process.versions.node})`, value: memoryOf(service.child, 'VmRSS'), unit: 'MB', budget: built ? undefined : IDLE_BUDGET_MB })
+    bench.rows.push({
+      measure: `service resident memory, idle (bundled, on node ${process.versions.node})`,
+      value: memoryOf(service.child, 'VmRSS'),
+      unit: 'MB',
+      budget: built ? undefined : IDLE_BUDGET_MB,
+    })
   } finally {
     await service.stop()
   }
   if (!built) {
-    bench.rows.push({ measure: 'executable: start to first ping', value: null, unit: 'ms', budget: START_BUDGET_MS, note: 'not built: npm run build' })
+    bench.rows.push({
+      measure: 'executable: start to first ping',
+      value: null,
+      unit: 'ms',
+      budget: START_BUDGET_MS,
+      note: 'not built: npm run build',
+    })
     return
   }
   const starts: number[] = []

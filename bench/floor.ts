@@ -21,7 +21,9 @@ const batch = JSON.parse(bytes.toString('utf8')) as Array<Record<string, unknown
 const parsed = performance.now()
 
 const header = INVOICE_FIELDS.filter((spec) => spec.column !== null)
-const insertBatch = db.sqlite.prepare("INSERT INTO batches (uuid, received_at, received_date, client_ip, key_fingerprint, estado, invoice_count) VALUES ('floor', '', '', '', '', 'processed', ?)")
+const insertBatch = db.sqlite.prepare(
+  "INSERT INTO batches (uuid, received_at, received_date, client_ip, key_fingerprint, estado, invoice_count) VALUES ('floor', '', '', '', '', 'processed', ?)",
+)
 const insertManifest = db.sqlite.prepare("INSERT INTO manifests (numero, created_at) VALUES (?, '')")
 const insertInvoice = db.sqlite.prepare(
   `INSERT INTO invoices (manifest_id, batch_id, ${header.map((spec) => spec.column).join(', ')}, original, original_offset, original_length, created_at) VALUES (?, ?, ${header.map(() => '?').join(', ')}, '', 0, 0, '')`,
@@ -53,4 +55,11 @@ db.sqlite.transaction(() => {
 })()
 const inserted = performance.now()
 closeDatabase(db)
-console.log(JSON.stringify({ ms: inserted - started, parseMs: parsed - started, insertMs: inserted - parsed, peakMB: process.resourceUsage().maxRSS / 1024 }))
+console.log(
+  JSON.stringify({
+    ms: inserted - started,
+    parseMs: parsed - started,
+    insertMs: inserted - parsed,
+    peakMB: process.resourceUsage().maxRSS / 1024,
+  }),
+)

@@ -33,7 +33,8 @@ export interface Floor {
 /** Fails early, naming the folder, when the reference scripts are not beside the repository. */
 export function requireSharedPerf(): void {
   for (const file of [BARE_FLOOR, GENERATOR]) {
-    if (!existsSync(file)) throw new Error(`${file} is missing: the bench expects ../shared/perf/ beside the repository (as in CI)`)
+    if (!existsSync(file))
+      throw new Error(`${file} is missing: the bench expects ../shared/perf/ beside the repository (as in CI)`)
   }
 }
 
@@ -49,7 +50,13 @@ interface BareFloorLine {
 export function bareFloor(file: string): Floor {
   // floor.mjs loads better-sqlite3 from the current folder: the project's root.
   const line = JSON.parse(runNode([BARE_FLOOR, file], 'bare floor')) as BareFloorLine
-  return { ms: line.total_ms, peakMB: line.peak_rss_kb / 1024, dbBytes: line.db_bytes, parseMs: line.parse_ms, insertMs: line.insert_ms }
+  return {
+    ms: line.total_ms,
+    peakMB: line.peak_rss_kb / 1024,
+    dbBytes: line.db_bytes,
+    parseMs: line.parse_ms,
+    insertMs: line.insert_ms,
+  }
 }
 
 interface OwnFloorLine {
@@ -91,7 +98,11 @@ export function generateSupplierBatch(count: number, file: string, date: string,
  * memory is its own maxRSS, which on Linux starts at its parent's resident size at the fork.
  */
 function runNode(args: string[], what: string): string {
-  const out = spawnSync(process.execPath, [SMALL_PARENT, process.execPath, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 })
+  const out = spawnSync(process.execPath, [SMALL_PARENT, process.execPath, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  })
   if (out.status !== 0) throw new Error(`${what} failed (${out.status}): ${out.stderr}`)
   return out.stdout
 }

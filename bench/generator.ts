@@ -3,13 +3,18 @@ import { readFileSync } from 'node:fs'
 type Invoice = Record<string, unknown>
 
 /** The example batch of shared/examples (copied into test/fixtures): every field the client sends. */
-const EXAMPLE_BATCH = JSON.parse(readFileSync(new URL('../test/fixtures/batch-small.json', import.meta.url), 'utf8')) as Invoice[]
+const EXAMPLE_BATCH = JSON.parse(
+  readFileSync(new URL('../test/fixtures/batch-small.json', import.meta.url), 'utf8'),
+) as Invoice[]
 
 /**
  * A deterministic batch of realistic shape: every field of the example invoice (extra fields
  * included), ~8 lines per invoice, `perManifest` invoices per manifest, dated `fecha`.
  */
-export function generateBatch(count: number, options: { fecha: string; perManifest?: number; prefix?: string; firstManifest?: number }): Invoice[] {
+export function generateBatch(
+  count: number,
+  options: { fecha: string; perManifest?: number; prefix?: string; firstManifest?: number },
+): Invoice[] {
   const template = EXAMPLE_BATCH[0]!
   const templateLines = template.LineasFactura as Array<Record<string, unknown>>
   const perManifest = options.perManifest ?? 100
@@ -21,7 +26,14 @@ export function generateBatch(count: number, options: { fecha: string; perManife
     const lines = []
     for (let n = 1; n <= lineCount; n++) {
       const base = templateLines[(n - 1) % templateLines.length]!
-      lines.push({ ...base, Id: 5_000_000 + i * 10 + n, InvoiceId: 900_000 + i, NumeroLinea: n, ProductoId: String(30_000_000 + ((i * 7 + n) % 5000)), Total: Math.round((100 + ((i + n) % 900) + n / 100) * 100) / 100 })
+      lines.push({
+        ...base,
+        Id: 5_000_000 + i * 10 + n,
+        InvoiceId: 900_000 + i,
+        NumeroLinea: n,
+        ProductoId: String(30_000_000 + ((i * 7 + n) % 5000)),
+        Total: Math.round((100 + ((i + n) % 900) + n / 100) * 100) / 100,
+      })
     }
     batch.push({
       ...template,

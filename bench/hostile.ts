@@ -12,7 +12,8 @@ import { format, type Bench } from './table.ts'
 
 export async function benchHostileBodies(bench: Bench, megabytes: number): Promise<void> {
   const size = megabytes * 1024 * 1024 - 2
-  const flood = (element: string) => Buffer.from(`[${`${element},`.repeat(Math.floor(size / (element.length + 1)) - 1)}${element}]`)
+  const flood = (element: string) =>
+    Buffer.from(`[${`${element},`.repeat(Math.floor(size / (element.length + 1)) - 1)}${element}]`)
   const padded = (element: string, width: number) => flood(element.padEnd(width - 1, ' '))
   const shapes: Array<[string, () => Buffer]> = [
     ['empty objects', () => flood('{}')],
@@ -34,7 +35,8 @@ export async function benchHostileBodies(bench: Bench, megabytes: number): Promi
       const started = performance.now()
       const { result: answer, stall } = await pingsWhile(service.url, () => postBatch(service.url, body))
       slowest = Math.max(slowest, performance.now() - started)
-      if (answer.status !== 422) throw new Error(`hostile body (${shape}) answered ${answer.status}: ${answer.text.slice(0, 200)}`)
+      if (answer.status !== 422)
+        throw new Error(`hostile body (${shape}) answered ${answer.status}: ${answer.text.slice(0, 200)}`)
       if (stall.longestMs > stalled.ms) stalled = { ms: stall.longestMs, shape }
       peak = Math.max(peak, memoryOf(service.child, 'VmHWM'))
     } finally {
@@ -42,9 +44,20 @@ export async function benchHostileBodies(bench: Bench, megabytes: number): Promi
     }
   }
   bench.rows.push(
-    { measure: `hostile bodies (${shapes.length} shapes × ${megabytes} MB): slowest answer`, value: slowest, unit: 'ms', budget: 10_000 },
+    {
+      measure: `hostile bodies (${shapes.length} shapes × ${megabytes} MB): slowest answer`,
+      value: slowest,
+      unit: 'ms',
+      budget: 10_000,
+    },
     { measure: 'hostile bodies: largest service peak memory', value: peak, unit: 'MB', budget: 1_500 },
-    { measure: 'hostile bodies: longest ping while one is handled', value: stalled.ms, unit: 'ms', budget: PING_STALL_BUDGET_MS, note: `${stalled.shape}, ${format(stalled.ms)} ms` },
+    {
+      measure: 'hostile bodies: longest ping while one is handled',
+      value: stalled.ms,
+      unit: 'ms',
+      budget: PING_STALL_BUDGET_MS,
+      note: `${stalled.shape}, ${format(stalled.ms)} ms`,
+    },
   )
 }
 

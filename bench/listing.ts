@@ -21,11 +21,18 @@ export async function benchListing(bench: Bench, count: number): Promise<void> {
   let onRangePage = listed
   try {
     const batch = generateBatch(count, { fecha: bench.today, perManifest: 200, prefix: 'L' })
-    if ((await postBatch(service.url, Buffer.from(JSON.stringify(batch)))).status !== 200) throw new Error('listing batch refused')
+    if ((await postBatch(service.url, Buffer.from(JSON.stringify(batch)))).status !== 200)
+      throw new Error('listing batch refused')
     await postOperator(service.url, 'conceptos', { codigo: 'DANADO', idProveedor: '7', descripcion: 'Producto dañado' })
     for (let i = 0; i < count; i++) {
       const lineas = [1, 2, 3, 4, 5].map((numeroLinea) => ({ numeroLinea, unidades: 1 }))
-      const created = await postOperator(service.url, 'devoluciones', { factura: batch[i]!.Nfactura, concepto: 'DANADO', fecha: bench.today, lineas, aprobar: true })
+      const created = await postOperator(service.url, 'devoluciones', {
+        factura: batch[i]!.Nfactura,
+        concepto: 'DANADO',
+        fecha: bench.today,
+        lineas,
+        aprobar: true,
+      })
       if (created.status !== 201) throw new Error(`return refused: ${created.text}`)
     }
     const fecha = dayMonthYear(bench.today)
@@ -33,7 +40,13 @@ export async function benchListing(bench: Bench, count: number): Promise<void> {
     const cached: number[] = []
     for (let run = 0; run < rounds; run++) {
       // Approving one more return forgets today's cached pages: the next read is cold.
-      const extra = await postOperator(service.url, 'devoluciones', { factura: batch[count - 1 - run]!.Nfactura, concepto: 'DANADO', fecha: bench.today, lineas: [{ numeroLinea: 6, unidades: 1 }], aprobar: true })
+      const extra = await postOperator(service.url, 'devoluciones', {
+        factura: batch[count - 1 - run]!.Nfactura,
+        concepto: 'DANADO',
+        fecha: bench.today,
+        lineas: [{ numeroLinea: 6, unidades: 1 }],
+        aprobar: true,
+      })
       if (extra.status !== 201) throw new Error(`return refused: ${extra.text}`)
       const onPage = Math.min(count + run + 1, 1000)
       settleClient()
@@ -41,7 +54,12 @@ export async function benchListing(bench: Bench, count: number): Promise<void> {
       for (let i = 0; i < 20; i++) cached.push(await timeListing(service.url, { Fecha: fecha }, onPage))
     }
     bench.rows.push(
-      { measure: `returns listing, one full page (${listed} returns × 5 lines): cold`, value: median(cold), unit: 'ms', budget: COLD_BUDGET_MS },
+      {
+        measure: `returns listing, one full page (${listed} returns × 5 lines): cold`,
+        value: median(cold),
+        unit: 'ms',
+        budget: COLD_BUDGET_MS,
+      },
       { measure: 'returns listing, same page: cached', value: median(cached), unit: 'ms', budget: CACHED_BUDGET_MS },
     )
     // The extra approvals above are on the page too (their returns have a sixth line).
@@ -54,7 +72,8 @@ export async function benchListing(bench: Bench, count: number): Promise<void> {
   // yesterday, so the range lists their complete packages, filed under the invoices' issue day.
   const dir = mkdtempSync(join(bench.work, 'service-v2-'))
   const database = join(dir, 'manifiesto.db')
-  for (const suffix of ['', '-wal']) if (existsSync(service.database + suffix)) copyFileSync(service.database + suffix, database + suffix)
+  for (const suffix of ['', '-wal'])
+    if (existsSync(service.database + suffix)) copyFileSync(service.database + suffix, database + suffix)
   const db = openDatabase(database)
   try {
     db.sqlite.prepare('UPDATE manifests SET returns_deadline = ?').run(addDays(bench.today, -1))
@@ -77,14 +96,27 @@ async function benchListingRange(bench: Bench, url: string, contract: 'v1' | 'v2
   const cold: number[] = []
   const cached: number[] = []
   for (let run = 0; run < Math.max(bench.runs, 5); run++) {
-    const range = { Fecha: dayMonthYear(addDays(bench.today, run - 30)), FechaHasta: dayMonthYear(addDays(bench.today, run)) }
+    const range = {
+      Fecha: dayMonthYear(addDays(bench.today, run - 30)),
+      FechaHasta: dayMonthYear(addDays(bench.today, run)),
+    }
     settleClient()
     cold.push(await timeListing(url, range, onPage))
     for (let i = 0; i < 20; i++) cached.push(await timeListing(url, range, onPage))
   }
   bench.rows.push(
-    { measure: `returns listing, 31-day range, contract ${contract} (${onPage} returns × 5 lines): cold`, value: median(cold), unit: 'ms', budget: COLD_BUDGET_MS },
-    { measure: `returns listing, 31-day range, contract ${contract}: cached`, value: median(cached), unit: 'ms', budget: CACHED_BUDGET_MS },
+    {
+      measure: `returns listing, 31-day range, contract ${contract} (${onPage} returns × 5 lines): cold`,
+      value: median(cold),
+      unit: 'ms',
+      budget: COLD_BUDGET_MS,
+    },
+    {
+      measure: `returns listing, 31-day range, contract ${contract}: cached`,
+      value: median(cached),
+      unit: 'ms',
+      budget: CACHED_BUDGET_MS,
+    },
   )
 }
 
@@ -99,7 +131,8 @@ async function timeListing(url: string, headers: Record<string, string>, expecte
   const text = bytes.toString('utf8')
   if (status !== 200 || !text.startsWith('[')) throw new Error(`listing answered ${status}: ${text.slice(0, 200)}`)
   const count = (JSON.parse(text) as unknown[]).length
-  if (count !== expected) throw new Error(`listing ${JSON.stringify(headers)} answered ${count} returns, not ${expected}`)
+  if (count !== expected)
+    throw new Error(`listing ${JSON.stringify(headers)} answered ${count} returns, not ${expected}`)
   return elapsed
 }
 

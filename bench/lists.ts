@@ -44,19 +44,44 @@ export async function benchOperatorLists(bench: Bench, invoices: number, keep?: 
   const lists: List[] = [
     { measure: 'manifests, paged (manifiestos?pagina=1)', path: 'manifiestos?pagina=1' },
     { measure: 'manifests, plain array (manifiestos)', path: 'manifiestos', arrayOrGone: true },
-    { measure: 'invoices of one manifest (manifiestos/N/facturas?pagina=1)', path: `manifiestos/${middleManifest(invoices)}/facturas?pagina=1` },
+    {
+      measure: 'invoices of one manifest (manifiestos/N/facturas?pagina=1)',
+      path: `manifiestos/${middleManifest(invoices)}/facturas?pagina=1`,
+    },
     { measure: 'returns (devoluciones?pagina=1)', path: 'devoluciones?pagina=1' },
     { measure: 'batches of one day (lotes?fecha=)', path: `lotes?fecha=${middleBatchDay(invoices)}` },
     { measure: 'audit log (auditoria?pagina=1)', path: 'auditoria?pagina=1' },
     // Issue 41: the header search through the invoice search index, as a person types it.
-    { measure: 'header search, a client in two words, no accents, other order (buscar?q=mejia espinal)', path: 'buscar?q=mejia%20espinal', count: searchHits },
-    { measure: 'header search, a word one invoice in eight has (buscar?q=farmacia)', path: 'buscar?q=farmacia', count: searchHits },
+    {
+      measure: 'header search, a client in two words, no accents, other order (buscar?q=mejia espinal)',
+      path: 'buscar?q=mejia%20espinal',
+      count: searchHits,
+    },
+    {
+      measure: 'header search, a word one invoice in eight has (buscar?q=farmacia)',
+      path: 'buscar?q=farmacia',
+      count: searchHits,
+    },
     { measure: 'header search, two letters as first typed (buscar?q=fa)', path: 'buscar?q=fa', count: searchHits },
-    { measure: 'header search, an invoice number (buscar?q=G-…)', path: `buscar?q=${middleInvoice(invoices)}`, count: searchHits },
-    { measure: 'returns searched by client (devoluciones?buscar=mejia espinal&pagina=1)', path: 'devoluciones?buscar=mejia%20espinal&pagina=1' },
-    { measure: 'invoices of one manifest searched (manifiestos/N/facturas?buscar=farmacia)', path: `manifiestos/${middleManifest(invoices)}/facturas?buscar=farmacia&pagina=1` },
+    {
+      measure: 'header search, an invoice number (buscar?q=G-…)',
+      path: `buscar?q=${middleInvoice(invoices)}`,
+      count: searchHits,
+    },
+    {
+      measure: 'returns searched by client (devoluciones?buscar=mejia espinal&pagina=1)',
+      path: 'devoluciones?buscar=mejia%20espinal&pagina=1',
+    },
+    {
+      measure: 'invoices of one manifest searched (manifiestos/N/facturas?buscar=farmacia)',
+      path: `manifiestos/${middleManifest(invoices)}/facturas?buscar=farmacia&pagina=1`,
+    },
     // Issue 40: the money, with a deposit per invoice in ten (bench/million.ts).
-    { measure: 'manifests with their money, to settle, by diferencia (manifiestos?liquidacion=pendiente&orden=-diferencia&pagina=1)', path: 'manifiestos?liquidacion=pendiente&orden=-diferencia&pagina=1' },
+    {
+      measure:
+        'manifests with their money, to settle, by diferencia (manifiestos?liquidacion=pendiente&orden=-diferencia&pagina=1)',
+      path: 'manifiestos?liquidacion=pendiente&orden=-diferencia&pagina=1',
+    },
     { measure: "Inicio's summary with its money (resumen)", path: 'resumen', single: true },
     { measure: 'deposits with their totals (depositos?pagina=1)', path: 'depositos?pagina=1' },
   ]
@@ -84,7 +109,12 @@ async function prepareDatabase(bench: Bench, invoices: number, keep: string | un
     }
     note = `built by SQL in ${format((performance.now() - started) / 1000)} s`
   }
-  bench.rows.push({ measure: `operator lists: database of ${invoices.toLocaleString('en')} invoices and ${Math.floor(invoices / 10).toLocaleString('en')} deposits`, value: statSync(database).size / 1024 / 1024, unit: 'MB', note })
+  bench.rows.push({
+    measure: `operator lists: database of ${invoices.toLocaleString('en')} invoices and ${Math.floor(invoices / 10).toLocaleString('en')} deposits`,
+    value: statSync(database).size / 1024 / 1024,
+    unit: 'MB',
+    note,
+  })
   searchIndexRow(bench, database, invoices)
   return database
 }
@@ -93,8 +123,16 @@ async function prepareDatabase(bench: Bench, invoices: number, keep: string | un
 function searchIndexRow(bench: Bench, database: string, invoices: number): void {
   const db = openDatabase(database, { readonly: true })
   try {
-    const bytes = db.sqlite.prepare("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'invoice_search%'").pluck().get() as number
-    bench.rows.push({ measure: `search index on disk per invoice (${invoices.toLocaleString('en')} invoices)`, value: bytes / invoices, unit: 'B', note: `${format(bytes / 1024 / 1024)} MB in all` })
+    const bytes = db.sqlite
+      .prepare("SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'invoice_search%'")
+      .pluck()
+      .get() as number
+    bench.rows.push({
+      measure: `search index on disk per invoice (${invoices.toLocaleString('en')} invoices)`,
+      value: bytes / invoices,
+      unit: 'B',
+      note: `${format(bytes / 1024 / 1024)} MB in all`,
+    })
   } finally {
     closeDatabase(db)
   }
@@ -105,20 +143,43 @@ async function benchList(bench: Bench, url: string, invoices: number, list: List
   let started = performance.now()
   const first = await getOperator(url, list.path)
   const cold = performance.now() - started
-  const items = list.single ? (first.status === 200 ? 1 : null) : list.count ? (first.status === 200 ? list.count(first) : null) : itemsOf(first, list.arrayOrGone === true)
+  const items = list.single
+    ? first.status === 200
+      ? 1
+      : null
+    : list.count
+      ? first.status === 200
+        ? list.count(first)
+        : null
+      : itemsOf(first, list.arrayOrGone === true)
   if (items === null && list.arrayOrGone) {
-    bench.rows.push({ measure, value: null, unit: 'ms', note: `answered ${first.status}, not an array: the plain form is gone` })
+    bench.rows.push({
+      measure,
+      value: null,
+      unit: 'ms',
+      note: `answered ${first.status}, not an array: the plain form is gone`,
+    })
     return
   }
-  if (items === null || items === 0) throw new Error(`GET operador/${list.path} answered ${first.status} with ${items ?? 'no'} items: ${first.text.slice(0, 200)}`)
+  if (items === null || items === 0)
+    throw new Error(
+      `GET operador/${list.path} answered ${first.status} with ${items ?? 'no'} items: ${first.text.slice(0, 200)}`,
+    )
   const times: number[] = []
   for (let run = 0; run < (cold > SLOW_MS ? 3 : REQUESTS); run++) {
     started = performance.now()
     const answer = await getOperator(url, list.path)
     times.push(performance.now() - started)
-    if (answer.status !== 200) throw new Error(`GET operador/${list.path} answered ${answer.status}: ${answer.text.slice(0, 200)}`)
+    if (answer.status !== 200)
+      throw new Error(`GET operador/${list.path} answered ${answer.status}: ${answer.text.slice(0, 200)}`)
   }
-  bench.rows.push({ measure, value: median(times), unit: 'ms', budget: PAGE_BUDGET_MS, note: `cold ${format(cold)} ms; ${items} items` })
+  bench.rows.push({
+    measure,
+    value: median(times),
+    unit: 'ms',
+    budget: PAGE_BUDGET_MS,
+    note: `cold ${format(cold)} ms; ${items} items`,
+  })
 }
 
 /**

@@ -54,9 +54,24 @@ export async function benchLookalikes(bench: Bench, batch: MeasuredBatch, copies
       ratioBudget: LOOKALIKE_BUDGET,
       note: `${copies} look-alikes of each invoice; empty database ${format(batch.endToEndMs)} ms`,
     },
-    { measure: `${batch.label}: against ${storedCount} stored look-alikes, longest ping`, value: Math.max(...stalls), unit: 'ms', budget: PING_STALL_BUDGET_MS },
-    { measure: `dry run (validar) of ${(dryRun.bytes.length / 1e6).toFixed(1)} MB (${dryRun.invoices} invoices) against ${storedCount} stored look-alikes`, value: dry.ms, unit: 'ms', budget: DRY_RUN_BUDGET_MS },
-    { measure: 'dry run against the stored look-alikes: longest ping', value: dry.stallMs, unit: 'ms', budget: PING_STALL_BUDGET_MS },
+    {
+      measure: `${batch.label}: against ${storedCount} stored look-alikes, longest ping`,
+      value: Math.max(...stalls),
+      unit: 'ms',
+      budget: PING_STALL_BUDGET_MS,
+    },
+    {
+      measure: `dry run (validar) of ${(dryRun.bytes.length / 1e6).toFixed(1)} MB (${dryRun.invoices} invoices) against ${storedCount} stored look-alikes`,
+      value: dry.ms,
+      unit: 'ms',
+      budget: DRY_RUN_BUDGET_MS,
+    },
+    {
+      measure: 'dry run against the stored look-alikes: longest ping',
+      value: dry.stallMs,
+      unit: 'ms',
+      budget: PING_STALL_BUDGET_MS,
+    },
   )
 }
 
@@ -65,7 +80,11 @@ async function storeLookalikes(bench: Bench, invoices: Invoice[], copies: number
   const service = await startService(bench.work)
   try {
     for (let copy = 1; copy <= copies; copy++) {
-      const lookalikes = invoices.map((invoice) => ({ ...invoice, Nfactura: `${String(invoice.Nfactura)}-R${copy}`, NumeroManifiesto: String(Number(invoice.NumeroManifiesto) + copy * 1_000_000) }))
+      const lookalikes = invoices.map((invoice) => ({
+        ...invoice,
+        Nfactura: `${String(invoice.Nfactura)}-R${copy}`,
+        NumeroManifiesto: String(Number(invoice.NumeroManifiesto) + copy * 1_000_000),
+      }))
       const answer = await postBatch(service.url, Buffer.from(JSON.stringify(lookalikes)))
       expectProcessed(answer, { label: `look-alikes ${copy}`, invoices: invoices.length })
     }

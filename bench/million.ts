@@ -106,9 +106,47 @@ function fillMoney(db: ReturnType<typeof openDatabase>, manifests: number, depos
  * their accents): what the header search (issue 41) looks through. Client c = k % 3000.
  */
 const KINDS = ['PULPERIA', 'FARMACIA', 'ABARROTERIA', 'SUPER', 'BODEGA', 'MINI SUPER', 'COMERCIAL', 'TIENDA']
-const GIVEN = ['DILCIA', 'JOSÉ', 'MARÍA', 'ÁNGEL', 'LUCÍA', 'RAMÓN', 'SOFÍA', 'JESÚS', 'INÉS', 'TOMÁS', 'CARMEN', 'ÓSCAR', 'NOÉ', 'RUTH', 'ELÍAS']
-const SURNAMES = ['MEJÍA', 'ESPINAL', 'HERNÁNDEZ', 'LÓPEZ', 'MARTÍNEZ', 'RODRÍGUEZ', 'PÉREZ', 'GÓMEZ', 'DÍAZ', 'CÁCERES', 'ZÚNIGA', 'FÚNEZ', 'NÚÑEZ', 'ORDÓÑEZ', 'SUAZO', 'BANEGAS', 'PAZ', 'REYES', 'ALVARADO', 'MONCADA']
-const pick = (list: string[], index: string) => `json_extract(${sqlText(JSON.stringify(list))}, '$[' || (${index}) || ']')`
+const GIVEN = [
+  'DILCIA',
+  'JOSÉ',
+  'MARÍA',
+  'ÁNGEL',
+  'LUCÍA',
+  'RAMÓN',
+  'SOFÍA',
+  'JESÚS',
+  'INÉS',
+  'TOMÁS',
+  'CARMEN',
+  'ÓSCAR',
+  'NOÉ',
+  'RUTH',
+  'ELÍAS',
+]
+const SURNAMES = [
+  'MEJÍA',
+  'ESPINAL',
+  'HERNÁNDEZ',
+  'LÓPEZ',
+  'MARTÍNEZ',
+  'RODRÍGUEZ',
+  'PÉREZ',
+  'GÓMEZ',
+  'DÍAZ',
+  'CÁCERES',
+  'ZÚNIGA',
+  'FÚNEZ',
+  'NÚÑEZ',
+  'ORDÓÑEZ',
+  'SUAZO',
+  'BANEGAS',
+  'PAZ',
+  'REYES',
+  'ALVARADO',
+  'MONCADA',
+]
+const pick = (list: string[], index: string) =>
+  `json_extract(${sqlText(JSON.stringify(list))}, '$[' || (${index}) || ']')`
 const CLIENT_NAME = [
   pick(KINDS, `(k % 3000) % ${KINDS.length}`),
   pick(GIVEN, `((k % 3000) / ${KINDS.length}) % ${GIVEN.length}`),

@@ -26,12 +26,36 @@ export async function benchPrint(bench: Bench, count: number): Promise<void> {
   }
   await buildConsole({ quiet: true })
   const tsx = fileURLToPath(import.meta.resolve('tsx'))
-  const service = await startService(bench.work, { command: [process.execPath, '--import', tsx, join(ROOT, 'src/cli.ts'), 'serve'], startMs: 60_000 })
-  const browser = await chromium.launch({ executablePath: executable, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+  const service = await startService(bench.work, {
+    command: [process.execPath, '--import', tsx, join(ROOT, 'src/cli.ts'), 'serve'],
+    startMs: 60_000,
+  })
+  const browser = await chromium.launch({
+    executablePath: executable,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  })
   try {
     const batch = generateBatch(count, { fecha: bench.today, perManifest: count, prefix: 'P', firstManifest: 880000 })
-    if ((await postBatch(service.url, Buffer.from(JSON.stringify(batch)))).status !== 200) throw new Error('print batch refused')
-    execFileSync(process.execPath, ['--import', tsx, join(ROOT, 'src/cli.ts'), 'usuario', 'crear', 'banco', '--rol', 'supervisor', '--contrasena-stdin', '--config', join(service.folder, 'config.json')], { cwd: service.folder, input: `${PASSWORD}\n`, stdio: ['pipe', 'ignore', 'inherit'] })
+    if ((await postBatch(service.url, Buffer.from(JSON.stringify(batch)))).status !== 200)
+      throw new Error('print batch refused')
+    execFileSync(
+      process.execPath,
+      [
+        '--import',
+        tsx,
+        join(ROOT, 'src/cli.ts'),
+        'usuario',
+        'crear',
+        'banco',
+        '--rol',
+        'supervisor',
+        '--contrasena-stdin',
+        '--config',
+        join(service.folder, 'config.json'),
+      ],
+      { cwd: service.folder, input: `${PASSWORD}\n`, stdio: ['pipe', 'ignore', 'inherit'] },
+    )
     const context = await browser.newContext({ viewport: { width: 1366, height: 768 } })
     const page = await context.newPage()
     page.setDefaultTimeout(120_000)
@@ -46,7 +70,10 @@ export async function benchPrint(bench: Bench, count: number): Promise<void> {
     for (let run = 0; run < Math.max(bench.runs, 3); run++) {
       const started = performance.now()
       await page.goto(`${service.url}/consola/imprimir/facturas/${batch[0]!.NumeroManifiesto}`)
-      await page.locator('article.factura-impresa').nth(count - 1).waitFor({ state: 'attached' })
+      await page
+        .locator('article.factura-impresa')
+        .nth(count - 1)
+        .waitFor({ state: 'attached' })
       rendered.push(performance.now() - started)
     }
     const pdfStarted = performance.now()
@@ -54,8 +81,19 @@ export async function benchPrint(bench: Bench, count: number): Promise<void> {
     pdfMs = performance.now() - pdfStarted
     pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length
     bench.rows.push(
-      { measure, value: median(rendered), unit: 'ms', budget: RENDER_BUDGET_MS, note: 'from opening the address to every invoice page drawn, the session open' },
-      { measure: `print: the same ${count.toLocaleString('en')} invoices as a PDF (page.pdf, Carta)`, value: pdfMs, unit: 'ms', note: `${pages.toLocaleString('en')} pages; information only` },
+      {
+        measure,
+        value: median(rendered),
+        unit: 'ms',
+        budget: RENDER_BUDGET_MS,
+        note: 'from opening the address to every invoice page drawn, the session open',
+      },
+      {
+        measure: `print: the same ${count.toLocaleString('en')} invoices as a PDF (page.pdf, Carta)`,
+        value: pdfMs,
+        unit: 'ms',
+        note: `${pages.toLocaleString('en')} pages; information only`,
+      },
     )
     await context.close()
   } finally {
@@ -67,7 +105,11 @@ export async function benchPrint(bench: Bench, count: number): Promise<void> {
 function chromiumPath(): string | null {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
   try {
-    return execFileSync('/bin/sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() || null
+    return (
+      execFileSync('/bin/sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
+        encoding: 'utf8',
+      }).trim() || null
+    )
   } catch {
     return null
   }

@@ -59,6 +59,8 @@ try {
 } finally {
   rmSync(bench.work, { recursive: true, force: true })
 }
-const mode = smoke ? 'smoke (smallest sizes, 1 run, no budget enforced)' : `median of ${bench.runs} runs (batches under ${SMALL_BATCH_BELOW.toLocaleString('en')} invoices: ${SMALL_BATCH_RUNS}; each batch run beside its floors)`
+const mode = smoke
+  ? 'smoke (smallest sizes, 1 run, no budget enforced)'
+  : `median of ${bench.runs} runs (batches under ${SMALL_BATCH_BELOW.toLocaleString('en')} invoices: ${SMALL_BATCH_RUNS}; each batch run beside its floors)`
 const missed = printTable(headerLine(only === undefined ? mode : `${mode}, only ${only.join(', ')}`), bench.rows)
 process.exitCode = !smoke && missed > 0 ? 1 : 0

@@ -47,13 +47,21 @@ export async function startService(work: string, options: ServiceOptions = {}): 
     JSON.stringify({
       server: { host: '127.0.0.1', port, ...options.server },
       auth: { apiKey: API_KEY, operatorKey: OPERATOR_KEY },
-      rateLimits: { insertPerMinute: 1000, returnsPerMinute: 100_000, generalPerMinute: 100_000, operatorPerMinute: 100_000 },
+      rateLimits: {
+        insertPerMinute: 1000,
+        returnsPerMinute: 100_000,
+        generalPerMinute: 100_000,
+        operatorPerMinute: 100_000,
+      },
       log: { level: 'warn' },
       ...options.config,
     }),
   )
   const [executable, ...args] = options.command ?? [process.execPath, BUNDLE, 'serve']
-  const child = spawn(executable!, [...args, '--config', join(dir, 'config.json')], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
+  const child = spawn(executable!, [...args, '--config', join(dir, 'config.json')], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   const url = `http://127.0.0.1:${port}`
   const deadline = performance.now() + (options.startMs ?? 10_000)
   for (;;) {
@@ -91,7 +99,12 @@ export interface Answer {
  * it timed the client as much as the service.
  */
 export async function postBatch(url: string, body: Buffer, headers: Record<string, string> = {}): Promise<Answer> {
-  const { status, bytes } = await exchange('POST', `${url}/api/v1/facturas/insertar`, { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers }, body)
+  const { status, bytes } = await exchange(
+    'POST',
+    `${url}/api/v1/facturas/insertar`,
+    { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers },
+    body,
+  )
   return { status, text: bytes.toString('utf8') }
 }
 
@@ -104,7 +117,12 @@ export function getBytes(url: string, headers: Record<string, string>): Promise<
   return exchange('GET', url, headers)
 }
 
-function exchange(method: string, url: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; bytes: Buffer }> {
+function exchange(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+): Promise<{ status: number; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const sent = request(url, { method, headers }, (response) => {
       const pieces: Buffer[] = []
@@ -209,7 +227,9 @@ function ping(url: string, agent: Agent): Promise<void> {
   return new Promise((resolve, reject) => {
     request(`${url}/api/v1/ping`, { agent }, (response) => {
       response.resume()
-      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`ping answered ${response.statusCode}`))))
+      response.on('end', () =>
+        response.statusCode === 200 ? resolve() : reject(new Error(`ping answered ${response.statusCode}`)),
+      )
     })
       .on('error', reject)
       .end()
@@ -218,6 +238,11 @@ function ping(url: string, agent: Agent): Promise<void> {
 
 /** POST /api/v1/facturas/validar (the dry run), like `postBatch`. */
 export async function postDryRun(url: string, body: Buffer): Promise<Answer> {
-  const { status, bytes } = await exchange('POST', `${url}/api/v1/facturas/validar`, { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Length': String(body.length) }, body)
+  const { status, bytes } = await exchange(
+    'POST',
+    `${url}/api/v1/facturas/validar`,
+    { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+    body,
+  )
   return { status, text: bytes.toString('utf8') }
 }

@@ -30,7 +30,9 @@ export function format(value: number): string {
 
 /** Node, cores, load and date: the numbers below are only comparable with these. */
 export function headerLine(mode: string): string {
-  const load = loadavg().map((value) => value.toFixed(2)).join(' ')
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
   return `manifiesto bench — ${mode} — node ${process.versions.node}, ${cpus().length} CPUs (load ${load}), ${new Date().toISOString()}`
 }
 
@@ -43,9 +45,23 @@ export function printTable(header: string, rows: Row[]): number {
     if (verdict === 'MISS') missed++
     const basis = row.basis ?? 'bare floor'
     const budget =
-      row.ratioBudget !== undefined ? `≤ ${row.ratioBudget}× ${basis}${limit === undefined ? '' : ` (${format(limit)} ${row.unit})`}` : row.budget !== undefined ? `≤ ${row.budget} ${row.unit}` : ''
-    const ratio = row.floor !== undefined && row.value !== null ? `${(row.value / row.floor).toFixed(2)}×${row.basis === undefined ? '' : ` ${row.basis}`}` : ''
-    return [row.measure, row.value === null ? '—' : `${format(row.value)} ${row.unit}`, budget, ratio, verdict, row.note ?? '']
+      row.ratioBudget !== undefined
+        ? `≤ ${row.ratioBudget}× ${basis}${limit === undefined ? '' : ` (${format(limit)} ${row.unit})`}`
+        : row.budget !== undefined
+          ? `≤ ${row.budget} ${row.unit}`
+          : ''
+    const ratio =
+      row.floor !== undefined && row.value !== null
+        ? `${(row.value / row.floor).toFixed(2)}×${row.basis === undefined ? '' : ` ${row.basis}`}`
+        : ''
+    return [
+      row.measure,
+      row.value === null ? '—' : `${format(row.value)} ${row.unit}`,
+      budget,
+      ratio,
+      verdict,
+      row.note ?? '',
+    ]
   })
   const titles = ['measure', 'median', 'budget', 'ratio (to the bare floor unless named)', 'result', 'note']
   const widths = titles.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)))

@@ -75,8 +75,17 @@ export async function buildThreeYears(folder: string, work: string, manifests = 
   const reader = new Database(file, { readonly: true })
   try {
     const count = (sql: string) => Number(reader.prepare(sql).pluck().get())
-    const busiestDay = reader.prepare("SELECT processed_date FROM returns WHERE estado = 'approved' GROUP BY processed_date ORDER BY count(*) DESC, processed_date DESC LIMIT 1").pluck().get() as string
-    const middle = reader.prepare('SELECT numero, received_date FROM manifests JOIN batches ON batches.id = manifests.created_batch_id WHERE manifests.id = ?').get(1 + Math.floor(manifests / 2)) as { numero: string; received_date: string }
+    const busiestDay = reader
+      .prepare(
+        "SELECT processed_date FROM returns WHERE estado = 'approved' GROUP BY processed_date ORDER BY count(*) DESC, processed_date DESC LIMIT 1",
+      )
+      .pluck()
+      .get() as string
+    const middle = reader
+      .prepare(
+        'SELECT numero, received_date FROM manifests JOIN batches ON batches.id = manifests.created_batch_id WHERE manifests.id = ?',
+      )
+      .get(1 + Math.floor(manifests / 2)) as { numero: string; received_date: string }
     return {
       file,
       invoices: count('SELECT count(*) FROM invoices'),
@@ -98,17 +107,35 @@ async function buildTemplate(database: string, work: string, today: string): Pro
     const batchFile = join(work, 'plantilla.json')
     generateSupplierBatch(PER_MANIFEST, batchFile, today)
     // One manifest (gen.mjs cuts its manifests at random sizes around 330).
-    const invoices = (JSON.parse(readFileSync(batchFile, 'utf8')) as Array<{ Nfactura: string; NumeroManifiesto: string }>).map((invoice, _, all) => ({ ...invoice, NumeroManifiesto: all[0]!.NumeroManifiesto }))
+    const invoices = (
+      JSON.parse(readFileSync(batchFile, 'utf8')) as Array<{ Nfactura: string; NumeroManifiesto: string }>
+    ).map((invoice, _, all) => ({ ...invoice, NumeroManifiesto: all[0]!.NumeroManifiesto }))
     const body = Buffer.from(JSON.stringify(invoices))
     const answer = await postBatch(service.url, body)
-    if (answer.status !== 200) throw new Error(`the template batch was answered ${answer.status}: ${answer.text.slice(0, 300)}`)
-    const reason = await postOperator(service.url, 'conceptos', { codigo: 'DANADO', idProveedor: '7', descripcion: 'Producto dañado' })
+    if (answer.status !== 200)
+      throw new Error(`the template batch was answered ${answer.status}: ${answer.text.slice(0, 300)}`)
+    const reason = await postOperator(service.url, 'conceptos', {
+      codigo: 'DANADO',
+      idProveedor: '7',
+      descripcion: 'Producto dañado',
+    })
     if (reason.status !== 201) throw new Error(`concepto: ${reason.text}`)
     for (let i = 0; i < RETURNS_PER_MANIFEST; i++) {
       const nfactura = invoices[i * 97]!.Nfactura
-      const invoice = JSON.parse((await getOperator(service.url, `facturas/${encodeURIComponent(nfactura)}`)).text) as { lineas: Array<{ numeroLinea: number; disponibles: number }> }
-      const lineas = invoice.lineas.filter((line) => line.disponibles >= 1).slice(0, 2).map((line) => ({ numeroLinea: line.numeroLinea, unidades: 1 }))
-      const created = await postOperator(service.url, 'devoluciones', { factura: nfactura, concepto: 'DANADO', fecha: today, lineas, aprobar: true })
+      const invoice = JSON.parse((await getOperator(service.url, `facturas/${encodeURIComponent(nfactura)}`)).text) as {
+        lineas: Array<{ numeroLinea: number; disponibles: number }>
+      }
+      const lineas = invoice.lineas
+        .filter((line) => line.disponibles >= 1)
+        .slice(0, 2)
+        .map((line) => ({ numeroLinea: line.numeroLinea, unidades: 1 }))
+      const created = await postOperator(service.url, 'devoluciones', {
+        factura: nfactura,
+        concepto: 'DANADO',
+        fecha: today,
+        lineas,
+        aprobar: true,
+      })
       if (created.status !== 201) throw new Error(`return: ${created.text}`)
     }
     const closed = await postOperator(service.url, `manifiestos/${invoices[0]!.NumeroManifiesto}/cerrar`, {})
@@ -131,7 +158,8 @@ function replicate(db: Database.Database, manifests: number): void {
   const lines = counts('invoice_lines')
   const returnLines = counts('return_lines')
   // Copy k's instant: the received time of its batch; `plus` shifts it ('+5 minutes', '+1 day').
-  const at = (plus = '') => `strftime('%Y-%m-%dT%H:%M:%fZ', '${start}', '+' || (k * ${minutesApart}) || ' minutes'${plus === '' ? '' : `, '${plus}'`})`
+  const at = (plus = '') =>
+    `strftime('%Y-%m-%dT%H:%M:%fZ', '${start}', '+' || (k * ${minutesApart}) || ' minutes'${plus === '' ? '' : `, '${plus}'`})`
   const localDay = (plus = '') => `date(${at(plus)}, '-6 hours')`
   const localTime = (plus = '') => `strftime('%Y-%m-%dT%H:%M:%S', ${at(plus)}, '-6 hours')`
   // Returns are registered and approved the day after their batch arrived.
@@ -140,9 +168,14 @@ function replicate(db: Database.Database, manifests: number): void {
   const copies = `WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < ${manifests - 1})`
   const copy = (table: string, overrides: Record<string, string>, where = '') => {
     db.exec(`CREATE TEMP TABLE plantilla_${table} AS SELECT * FROM main.${table} ${where}`)
-    const columns = (db.prepare(`SELECT name FROM pragma_table_xinfo('${table}') WHERE hidden = 0`).pluck().all() as string[])
+    const columns = db
+      .prepare(`SELECT name FROM pragma_table_xinfo('${table}') WHERE hidden = 0`)
+      .pluck()
+      .all() as string[]
     const values = columns.map((column) => overrides[column] ?? `t.${column}`)
-    db.exec(`${copies} INSERT INTO main.${table} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM n CROSS JOIN temp.plantilla_${table} t ORDER BY k, t.rowid`)
+    db.exec(
+      `${copies} INSERT INTO main.${table} (${columns.join(', ')}) SELECT ${values.join(', ')} FROM n CROSS JOIN temp.plantilla_${table} t ORDER BY k, t.rowid`,
+    )
   }
   copy('batches', {
     id: 't.id + k',

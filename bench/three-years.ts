@@ -18,7 +18,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bundleService } from '../build/bundle.ts'
 import { requireSharedPerf, generateSupplierBatch } from './floors.ts'
-import { EXECUTABLE, API_KEY, BUNDLE, getBytes, getOperator, pingsWhile, postBatch, settleClient, sleep, startService, type Service } from './service.ts'
+import {
+  EXECUTABLE,
+  API_KEY,
+  BUNDLE,
+  getBytes,
+  getOperator,
+  pingsWhile,
+  postBatch,
+  settleClient,
+  sleep,
+  startService,
+  type Service,
+} from './service.ts'
 import { format, headerLine, median, printTable, type Row } from './table.ts'
 import { buildThreeYears, MANIFESTS, type ThreeYears } from './three-years-db.ts'
 
@@ -43,7 +55,8 @@ const today = new Date(Date.now() - 6 * 3_600_000).toISOString().slice(0, 10)
 
 try {
   requireSharedPerf()
-  if (!existsSync(EXECUTABLE)) throw new Error(`no hay ejecutable en ${EXECUTABLE}: constrúyalo antes con npm run build -- linux-x64`)
+  if (!existsSync(EXECUTABLE))
+    throw new Error(`no hay ejecutable en ${EXECUTABLE}: constrúyalo antes con npm run build -- linux-x64`)
   await bundleService(BUNDLE)
   const data = await prepareDatabase()
   measureSize(data)
@@ -56,14 +69,22 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true })
 }
-const missed = printTable(headerLine(smoke ? 'three years, smoke (100 manifests, 1 run, no budget enforced)' : `three years on the executable, median of ${RUNS} runs`), rows)
+const missed = printTable(
+  headerLine(
+    smoke
+      ? 'three years, smoke (100 manifests, 1 run, no budget enforced)'
+      : `three years on the executable, median of ${RUNS} runs`,
+  ),
+  rows,
+)
 process.exitCode = !smoke && missed > 0 ? 1 : 0
 
 async function prepareDatabase(): Promise<ThreeYears & { note: string }> {
   const folder = option('db') ?? join(work, 'anios')
   const manifests = smoke ? 100 : MANIFESTS
   const marker = join(folder, `construida-${manifests}.json`)
-  if (existsSync(marker)) return { ...(JSON.parse(readFileSync(marker, 'utf8')) as ThreeYears), note: `reused from ${folder}` }
+  if (existsSync(marker))
+    return { ...(JSON.parse(readFileSync(marker, 'utf8')) as ThreeYears), note: `reused from ${folder}` }
   rmSync(folder, { recursive: true, force: true })
   const built = await buildThreeYears(folder, mkdtempSync(join(work, 'plantilla-')), manifests)
   writeFileSync(marker, JSON.stringify(built))
@@ -72,15 +93,34 @@ async function prepareDatabase(): Promise<ThreeYears & { note: string }> {
 
 /** The executable on the three years' database; `backup` settings and a copy off the machine when asked. */
 function startExecutable(data: ThreeYears, config: Record<string, unknown> = {}): Promise<Service> {
-  return startService(work, { command: [EXECUTABLE, 'serve'], startMs: 120_000, config: { database: { path: data.file }, backup: { everyHours: 0 }, ...config } })
+  return startService(work, {
+    command: [EXECUTABLE, 'serve'],
+    startMs: 120_000,
+    config: { database: { path: data.file }, backup: { everyHours: 0 }, ...config },
+  })
 }
 
 function measureSize(data: ThreeYears & { note: string }): void {
   const bytes = statSync(data.file).size + (existsSync(`${data.file}-wal`) ? statSync(`${data.file}-wal`).size : 0)
   rows.push(
-    { measure: `database: ${data.invoices.toLocaleString('en')} invoices, ${data.returns.toLocaleString('en')} returns (3 years)`, value: bytes / 1024 ** 3, unit: 'GB', note: data.note },
-    { measure: 'disk per stored invoice (lines, indexes, returns, audit and batch bodies included)', value: bytes / data.invoices, unit: 'bytes', budget: BYTES_PER_INVOICE_BUDGET },
-    { measure: 'disk a year takes (a third of the three years)', value: bytes / 3 / 1024 ** 3, unit: 'GB', note: 'plus backup.keep snapshots of the whole database in backup.dir (and in backup.copyTo)' },
+    {
+      measure: `database: ${data.invoices.toLocaleString('en')} invoices, ${data.returns.toLocaleString('en')} returns (3 years)`,
+      value: bytes / 1024 ** 3,
+      unit: 'GB',
+      note: data.note,
+    },
+    {
+      measure: 'disk per stored invoice (lines, indexes, returns, audit and batch bodies included)',
+      value: bytes / data.invoices,
+      unit: 'bytes',
+      budget: BYTES_PER_INVOICE_BUDGET,
+    },
+    {
+      measure: 'disk a year takes (a third of the three years)',
+      value: bytes / 3 / 1024 ** 3,
+      unit: 'GB',
+      note: 'plus backup.keep snapshots of the whole database in backup.dir (and in backup.copyTo)',
+    },
   )
 }
 
@@ -92,7 +132,12 @@ async function measureStart(data: ThreeYears): Promise<void> {
     starts.push(performance.now() - started)
     await service.stop()
   }
-  rows.push({ measure: 'executable: start to first ping, on the three years', value: median(starts), unit: MS, budget: START_BUDGET_MS })
+  rows.push({
+    measure: 'executable: start to first ping, on the three years',
+    value: median(starts),
+    unit: MS,
+    budget: START_BUDGET_MS,
+  })
 }
 
 /** `check` on the executable: how long, and that it only read (same file, nothing new beside it). */
@@ -102,12 +147,25 @@ function measureCheck(data: ThreeYears): void {
   const config = join(work, 'check.json')
   writeFileSync(config, JSON.stringify({ database: { path: data.file }, backup: { everyHours: 0 } }))
   const started = performance.now()
-  const output = execFileSync(EXECUTABLE, ['check', '--config', config], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 24 })
+  const output = execFileSync(EXECUTABLE, ['check', '--config', config], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    maxBuffer: 1 << 24,
+  })
   const took = performance.now() - started
   const after = { stat: statSync(data.file), files: readdirSync(folder).sort().join(', ') }
-  const readOnly = before.stat.mtimeMs === after.stat.mtimeMs && before.stat.size === after.stat.size && before.stat.ino === after.stat.ino && before.files === after.files
+  const readOnly =
+    before.stat.mtimeMs === after.stat.mtimeMs &&
+    before.stat.size === after.stat.size &&
+    before.stat.ino === after.stat.ino &&
+    before.files === after.files
   if (!/integridad: ok/.test(output)) throw new Error(`check did not pass:\n${output}`)
-  rows.push({ measure: 'check (integrity of the whole database), on the executable', value: took / 1000, unit: 's', note: readOnly ? 'read-only: the file and its folder unchanged' : `WROTE: ${before.files} → ${after.files}` })
+  rows.push({
+    measure: 'check (integrity of the whole database), on the executable',
+    value: took / 1000,
+    unit: 's',
+    note: readOnly ? 'read-only: the file and its folder unchanged' : `WROTE: ${before.files} → ${after.files}`,
+  })
 }
 
 async function measureLists(data: ThreeYears): Promise<void> {
@@ -125,14 +183,21 @@ async function measureLists(data: ThreeYears): Promise<void> {
       let started = performance.now()
       const first = await getOperator(service.url, list.path)
       const cold = performance.now() - started
-      if (first.status !== 200) throw new Error(`GET operador/${list.path}: ${first.status} ${first.text.slice(0, 200)}`)
+      if (first.status !== 200)
+        throw new Error(`GET operador/${list.path}: ${first.status} ${first.text.slice(0, 200)}`)
       const times: number[] = []
       for (let run = 0; run < 7; run++) {
         started = performance.now()
         await getOperator(service.url, list.path)
         times.push(performance.now() - started)
       }
-      rows.push({ measure: `operator list at 3 years: ${list.measure}`, value: median(times), unit: MS, budget: LIST_BUDGET_MS, note: `cold ${format(cold)} ms` })
+      rows.push({
+        measure: `operator list at 3 years: ${list.measure}`,
+        value: median(times),
+        unit: MS,
+        budget: LIST_BUDGET_MS,
+        note: `cold ${format(cold)} ms`,
+      })
     }
   } finally {
     await service.stop()
@@ -162,8 +227,18 @@ async function measureListing(data: ThreeYears): Promise<void> {
       }
     }
     rows.push(
-      { measure: `client's returns listing at 3 years, one day (up to ${listed} returns): cold`, value: median(cold), unit: MS, budget: LISTING_COLD_MS },
-      { measure: "client's returns listing at 3 years: cached", value: median(cached), unit: MS, budget: LISTING_CACHED_MS },
+      {
+        measure: `client's returns listing at 3 years, one day (up to ${listed} returns): cold`,
+        value: median(cold),
+        unit: MS,
+        budget: LISTING_COLD_MS,
+      },
+      {
+        measure: "client's returns listing at 3 years: cached",
+        value: median(cached),
+        unit: MS,
+        budget: LISTING_CACHED_MS,
+      },
     )
   } finally {
     await service.stop()
@@ -189,7 +264,8 @@ async function measureSnapshot(data: ThreeYears): Promise<void> {
       const sent = performance.now()
       const answer = await postBatch(service.url, batchDuring)
       batchMs = performance.now() - sent
-      if (answer.status !== 200) throw new Error(`batch during the snapshot: ${answer.status} ${answer.text.slice(0, 200)}`)
+      if (answer.status !== 200)
+        throw new Error(`batch during the snapshot: ${answer.status} ${answer.text.slice(0, 200)}`)
       return waitForCopies(service)
     })
     const sent = performance.now()
@@ -197,12 +273,30 @@ async function measureSnapshot(data: ThreeYears): Promise<void> {
     const baseline = performance.now() - sent
     const local = status.copias.ultima!
     const remote = status.copias.fuera_del_servidor!.ultima!
-    if (local.resultado !== 'ok' || remote.resultado !== 'ok') throw new Error(`snapshot: ${JSON.stringify(status.copias)}`)
+    if (local.resultado !== 'ok' || remote.resultado !== 'ok')
+      throw new Error(`snapshot: ${JSON.stringify(status.copias)}`)
     rows.push(
-      { measure: 'automatic snapshot of the 3 years (written and checked)', value: local.duracion_segundos!, unit: 's', note: `${format(local.tamano_bytes! / 1024 ** 3)} GB` },
+      {
+        measure: 'automatic snapshot of the 3 years (written and checked)',
+        value: local.duracion_segundos!,
+        unit: 's',
+        note: `${format(local.tamano_bytes! / 1024 ** 3)} GB`,
+      },
       { measure: 'its copy off the machine (copied and checked there)', value: remote.duracion_segundos!, unit: 's' },
-      { measure: 'longest ping wait while both ran', value: stall.longestMs, unit: MS, budget: WAIT_BUDGET_MS, note: `${stall.count} pings` },
-      { measure: 'a 1,000-invoice batch during the snapshot: extra wait', value: Math.max(0, batchMs - baseline), unit: MS, budget: WAIT_BUDGET_MS, note: `${format(batchMs)} ms during, ${format(baseline)} ms after` },
+      {
+        measure: 'longest ping wait while both ran',
+        value: stall.longestMs,
+        unit: MS,
+        budget: WAIT_BUDGET_MS,
+        note: `${stall.count} pings`,
+      },
+      {
+        measure: 'a 1,000-invoice batch during the snapshot: extra wait',
+        value: Math.max(0, batchMs - baseline),
+        unit: MS,
+        budget: WAIT_BUDGET_MS,
+        note: `${format(batchMs)} ms during, ${format(baseline)} ms after`,
+      },
     )
   } finally {
     await service.stop()
@@ -210,7 +304,10 @@ async function measureSnapshot(data: ThreeYears): Promise<void> {
 }
 
 interface Copies {
-  copias: { ultima: { resultado: string; duracion_segundos: number | null; tamano_bytes: number | null } | null; fuera_del_servidor: { ultima: { resultado: string; duracion_segundos: number | null } | null } | null }
+  copias: {
+    ultima: { resultado: string; duracion_segundos: number | null; tamano_bytes: number | null } | null
+    fuera_del_servidor: { ultima: { resultado: string; duracion_segundos: number | null } | null } | null
+  }
 }
 
 async function waitForCopies(service: Service): Promise<Copies> {
@@ -241,7 +338,14 @@ async function measureBatch(data: ThreeYears): Promise<void> {
       await service.stop()
     }
   }
-  rows.push({ measure: `${size.toLocaleString('en')}-invoice batch on the 3 years`, value: median(full), unit: MS, floor: median(empty), basis: 'empty database', ratioBudget: BATCH_RATIO_BUDGET })
+  rows.push({
+    measure: `${size.toLocaleString('en')}-invoice batch on the 3 years`,
+    value: median(full),
+    unit: MS,
+    floor: median(empty),
+    basis: 'empty database',
+    ratioBudget: BATCH_RATIO_BUDGET,
+  })
 }
 
 async function timedBatch(service: Service, body: Buffer): Promise<number> {
@@ -249,7 +353,8 @@ async function timedBatch(service: Service, body: Buffer): Promise<number> {
   const started = performance.now()
   const answer = await postBatch(service.url, body)
   const took = performance.now() - started
-  if (answer.status !== 200 || !answer.text.includes(`"insertadas":${JSON.parse(body.toString('utf8')).length}`)) throw new Error(`batch: ${answer.status} ${answer.text.slice(0, 300)}`)
+  if (answer.status !== 200 || !answer.text.includes(`"insertadas":${JSON.parse(body.toString('utf8')).length}`))
+    throw new Error(`batch: ${answer.status} ${answer.text.slice(0, 300)}`)
   return took
 }
 

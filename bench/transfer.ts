@@ -22,7 +22,8 @@ export async function bareTransfer(body: Buffer): Promise<number> {
     const started = performance.now()
     const answer = await postBatch(`http://127.0.0.1:${port}`, body)
     const ms = performance.now() - started
-    if (answer.status !== 200 || (JSON.parse(answer.text) as { bytes: number }).bytes !== body.length) throw new Error(`bare HTTP transfer answered ${answer.status}: ${answer.text}`)
+    if (answer.status !== 200 || (JSON.parse(answer.text) as { bytes: number }).bytes !== body.length)
+      throw new Error(`bare HTTP transfer answered ${answer.status}: ${answer.text}`)
     return ms
   } finally {
     // Gone before the next measure starts, not dying beside it.

@@ -34,7 +34,8 @@ export async function benchSupplierWorkbook(bench: Bench, lines: number): Promis
     const first = await download()
     const cold = performance.now() - coldStart
     const rows = rowsOf(first.status, first.bytes)
-    if (rows !== returns * LINES_PER_RETURN) throw new Error(`the workbook has ${rows} rows, not ${returns * LINES_PER_RETURN}`)
+    if (rows !== returns * LINES_PER_RETURN)
+      throw new Error(`the workbook has ${rows} rows, not ${returns * LINES_PER_RETURN}`)
     const times: number[] = []
     const pings: number[] = []
     const cpu: number[] = []
@@ -53,8 +54,20 @@ export async function benchSupplierWorkbook(bench: Bench, lines: number): Promis
     }
     const note = `service CPU ${Math.round(median(cpu))} ms (all its threads); first ${Math.round(cold)} ms; ${(first.bytes.length / 1e6).toFixed(1)} MB; ${returns.toLocaleString('en')} returns of as many invoices in ${DAYS} daily batches`
     bench.rows.push(
-      { measure: `supplier workbook, a month (${rows.toLocaleString('en')} returned lines)`, value: median(times), unit: 'ms', budget: BUDGET_MS, note },
-      { measure: 'supplier workbook: longest ping while it is made', value: median(pings), unit: 'ms', budget: PING_BUDGET_MS, note: 'median of the runs\' longest' },
+      {
+        measure: `supplier workbook, a month (${rows.toLocaleString('en')} returned lines)`,
+        value: median(times),
+        unit: 'ms',
+        budget: BUDGET_MS,
+        note,
+      },
+      {
+        measure: 'supplier workbook: longest ping while it is made',
+        value: median(pings),
+        unit: 'ms',
+        budget: PING_BUDGET_MS,
+        note: "median of the runs' longest",
+      },
     )
   } finally {
     await service.stop()
@@ -67,7 +80,12 @@ async function storeInvoices(url: string, today: string, count: number): Promise
   for (let day = 0; day < DAYS; day++) {
     const size = Math.floor((count * (day + 1)) / DAYS) - Math.floor((count * day) / DAYS)
     if (size === 0) continue
-    const batch = generateBatch(size, { fecha: addDays(today, -day), perManifest: 330, prefix: `W${day}`, firstManifest: 800_000 + day * 10 })
+    const batch = generateBatch(size, {
+      fecha: addDays(today, -day),
+      perManifest: 330,
+      prefix: `W${day}`,
+      firstManifest: 800_000 + day * 10,
+    })
     const answer = await postBatch(url, Buffer.from(JSON.stringify(batch)))
     if (answer.status !== 200) throw new Error(`workbook batch refused: ${answer.text.slice(0, 300)}`)
     numbers.push(...batch.map((invoice) => invoice.Nfactura as string))
@@ -77,14 +95,29 @@ async function storeInvoices(url: string, today: string, count: number): Promise
 
 /** One approved return of four lines on each invoice: a unit, a box, a box and loose units of the mixed line, two units. */
 async function registerReturns(url: string, today: string, invoices: readonly string[]): Promise<void> {
-  const created = await postOperator(url, 'conceptos', { codigo: 'DANADO', idProveedor: '7', descripcion: 'Producto dañado' })
+  const created = await postOperator(url, 'conceptos', {
+    codigo: 'DANADO',
+    idProveedor: '7',
+    descripcion: 'Producto dañado',
+  })
   if (created.status !== 201) throw new Error(`reason refused: ${created.text}`)
-  const lineas = [{ numeroLinea: 1, unidades: 1 }, { numeroLinea: 2, cajas: 1 }, { numeroLinea: 3, cajas: 1, unidades: 5 }, { numeroLinea: 4, unidades: 2 }]
+  const lineas = [
+    { numeroLinea: 1, unidades: 1 },
+    { numeroLinea: 2, cajas: 1 },
+    { numeroLinea: 3, cajas: 1, unidades: 5 },
+    { numeroLinea: 4, unidades: 2 },
+  ]
   let next = 0
   const worker = async () => {
     while (next < invoices.length) {
       const factura = invoices[next++]!
-      const answer = await postOperator(url, 'devoluciones', { factura, concepto: 'DANADO', fecha: today, lineas, aprobar: true })
+      const answer = await postOperator(url, 'devoluciones', {
+        factura,
+        concepto: 'DANADO',
+        fecha: today,
+        lineas,
+        aprobar: true,
+      })
       if (answer.status !== 201) throw new Error(`return refused: ${answer.text}`)
     }
   }
@@ -96,7 +129,9 @@ function processedOnInvoiceDays(database: string): void {
   const db = new Database(database, { fileMustExist: true })
   try {
     db.pragma('busy_timeout = 10000')
-    db.prepare('UPDATE returns SET processed_date = (SELECT fecha_factura FROM invoices WHERE invoices.id = returns.invoice_id)').run()
+    db.prepare(
+      'UPDATE returns SET processed_date = (SELECT fecha_factura FROM invoices WHERE invoices.id = returns.invoice_id)',
+    ).run()
   } finally {
     db.close()
   }
@@ -114,7 +149,9 @@ function rowsOf(status: number, bytes: Buffer): number {
  * collector's): on a loaded machine the wall time grows with the load, this much less.
  */
 function cpuMsOf(child: ChildProcess): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ')
   // utime and stime are the 14th and 15th fields, in clock ticks of 10 ms (the state is the 3rd).
   return (Number(fields[11]) + Number(fields[12])) * 10
 }

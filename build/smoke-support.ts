@@ -48,7 +48,12 @@ export function runCommand(launcher: Launcher, args: string[], input?: string): 
   let code: number | null
   try {
     const stdin = input === undefined ? 'ignore' : 'pipe'
-    code = spawnSync(command!, rest, { cwd: launcher.cwd, env: launcher.env, stdio: [stdin, fd, fd], ...(input === undefined ? {} : { input }) }).status
+    code = spawnSync(command!, rest, {
+      cwd: launcher.cwd,
+      env: launcher.env,
+      stdio: [stdin, fd, fd],
+      ...(input === undefined ? {} : { input }),
+    }).status
   } finally {
     closeSync(fd)
   }
@@ -58,7 +63,8 @@ export function runCommand(launcher: Launcher, args: string[], input?: string): 
 /** Runs a command that must exit 0; otherwise the error carries everything it printed. */
 export function runOk(launcher: Launcher, args: string[], input?: string): string {
   const result = runCommand(launcher, args, input)
-  if (result.code !== 0) throw new Error(`manifiesto ${args.join(' ')}: exit code ${result.code}; it printed:\n${result.output}`)
+  if (result.code !== 0)
+    throw new Error(`manifiesto ${args.join(' ')}: exit code ${result.code}; it printed:\n${result.output}`)
   return result.output
 }
 
@@ -76,7 +82,8 @@ export async function waitForPing(url: string, child: ChildProcess): Promise<voi
     try {
       if ((await fetch(`${url}/api/v1/ping`)).ok) return
     } catch {
-      if (child.exitCode !== null) throw new Error(`the service stopped with exit code ${child.exitCode} before answering ping`)
+      if (child.exitCode !== null)
+        throw new Error(`the service stopped with exit code ${child.exitCode} before answering ping`)
     }
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
@@ -86,17 +93,28 @@ export async function waitForPing(url: string, child: ChildProcess): Promise<voi
 /** Sends the two-invoice fixture batch dated today (Honduras) and returns its summary. */
 export async function sendBatch(url: string): Promise<string> {
   const today = new Date(Date.now() - 6 * 3600_000).toISOString().slice(0, 10)
-  const invoices = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/batch-small.json'), 'utf8')) as Array<Record<string, unknown>>
+  const invoices = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/batch-small.json'), 'utf8')) as Array<
+    Record<string, unknown>
+  >
   const batch = invoices.map((invoice) => ({ ...invoice, FechaFactura: `${today}T00:00:00.000Z` }))
-  const response = await fetch(`${url}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY }, body: JSON.stringify(batch) })
+  const response = await fetch(`${url}/api/v1/facturas/insertar`, {
+    method: 'POST',
+    headers: { ApiKey: API_KEY },
+    body: JSON.stringify(batch),
+  })
   const answer = (await response.json()) as { resumen?: { insertadas: number } }
-  if (response.status !== 200 || answer.resumen?.insertadas !== 2) throw new Error(`batch: ${response.status} ${JSON.stringify(answer)}`)
+  if (response.status !== 200 || answer.resumen?.insertadas !== 2)
+    throw new Error(`batch: ${response.status} ${JSON.stringify(answer)}`)
   return JSON.stringify(answer.resumen)
 }
 
 /** The sqlite3 tool (not the executable) opens the snapshot: it is a whole, healthy database. */
 export function checkSnapshot(file: string): string {
-  const lines = execFileSync('sqlite3', [file, 'PRAGMA integrity_check; SELECT count(*) FROM invoices;'], { encoding: 'utf8' }).trim().split('\n')
+  const lines = execFileSync('sqlite3', [file, 'PRAGMA integrity_check; SELECT count(*) FROM invoices;'], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
   if (lines[0] !== 'ok' || lines[1] !== '2') throw new Error(`sqlite3 on the snapshot ${file}: ${lines.join(' ')}`)
   return `integrity_check = ${lines[0]}, invoices = ${lines[1]}`
 }
@@ -123,14 +141,19 @@ export async function checkConsole(url: string): Promise<string> {
   const page = await fetch(`${url}/consola/`)
   const html = await page.text()
   const script = /<script type="module" src="(\/consola\/assets\/app-[A-Za-z0-9]+\.js)"/.exec(html)?.[1]
-  if (page.status !== 200 || !html.includes('<div id="app">') || script === undefined) throw new Error(`/consola/ answered ${page.status}: ${html.slice(0, 300)}`)
-  if (!(page.headers.get('content-security-policy') ?? '').includes("default-src 'self'")) throw new Error('/consola/ has no Content-Security-Policy')
+  if (page.status !== 200 || !html.includes('<div id="app">') || script === undefined)
+    throw new Error(`/consola/ answered ${page.status}: ${html.slice(0, 300)}`)
+  if (!(page.headers.get('content-security-policy') ?? '').includes("default-src 'self'"))
+    throw new Error('/consola/ has no Content-Security-Policy')
   const asset = await fetch(url + script)
   const bytes = (await asset.arrayBuffer()).byteLength
   if (asset.status !== 200 || !(asset.headers.get('cache-control') ?? '').includes('immutable') || bytes < 1000) {
-    throw new Error(`${script} answered ${asset.status}, ${bytes} bytes, cache-control ${asset.headers.get('cache-control')}`)
+    throw new Error(
+      `${script} answered ${asset.status}, ${bytes} bytes, cache-control ${asset.headers.get('cache-control')}`,
+    )
   }
   const deep = await fetch(`${url}/consola/manifiestos/905112`)
-  if (deep.status !== 200 || !(await deep.text()).includes(script)) throw new Error(`a deep link answered ${deep.status}`)
+  if (deep.status !== 200 || !(await deep.text()).includes(script))
+    throw new Error(`a deep link answered ${deep.status}`)
   return `/consola/ and ${script} (${Math.round(bytes / 1024)} KB) served from the executable; a deep link answers the app`
 }

@@ -11,7 +11,19 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from './free-port.ts'
-import { API_KEY, checkConsole, checkSnapshot, type Launcher, ROOT, runOk, sendBatch, type Smoke, startService, step, waitForPing } from './smoke-support.ts'
+import {
+  API_KEY,
+  checkConsole,
+  checkSnapshot,
+  type Launcher,
+  ROOT,
+  runOk,
+  sendBatch,
+  type Smoke,
+  startService,
+  step,
+  waitForPing,
+} from './smoke-support.ts'
 
 const VERSION_KEY = 'HKLM\\Software\\Microsoft\\Windows NT\\CurrentVersion'
 
@@ -21,21 +33,34 @@ export function windowsSmoke(): Smoke {
   const exe = join(dir, 'manifiesto.exe')
   // No node on this PATH (only the system's tools, Wine among them). mscoree and mshtml disabled:
   // a new prefix otherwise offers to download Wine Mono and Gecko, which nothing here needs.
-  const env: NodeJS.ProcessEnv = { PATH: '/usr/bin:/bin', HOME: dir, WINEPREFIX: prefix, WINEDEBUG: '-all', WINEDLLOVERRIDES: 'mscoree,mshtml=' }
+  const env: NodeJS.ProcessEnv = {
+    PATH: '/usr/bin:/bin',
+    HOME: dir,
+    WINEPREFIX: prefix,
+    WINEDEBUG: '-all',
+    WINEDLLOVERRIDES: 'mscoree,mshtml=',
+  }
   const launcher: Launcher = { command: ['wine', exe], cwd: dir, env, logs: dir }
   let service: ChildProcess | undefined
 
   const run = async () => {
-    if (spawnSync('wine', ['--version'], { env, stdio: 'ignore' }).error) throw new Error('wine is not installed (Debian: apt-get install wine)')
+    if (spawnSync('wine', ['--version'], { env, stdio: 'ignore' }).error)
+      throw new Error('wine is not installed (Debian: apt-get install wine)')
     // winecfg -v creates the prefix (wineboot) and sets the version, without a window.
     execFileSync('winecfg', ['-v', 'win10'], { env, stdio: 'ignore' })
     const version = registryValue('CurrentVersion')
     if (version !== '10.0') throw new Error(`the Wine prefix says Windows ${version}, not 10.0`)
-    step('own Wine prefix set to Windows 10', `${prefix}: CurrentVersion ${version}, build ${registryValue('CurrentBuild')}`)
+    step(
+      'own Wine prefix set to Windows 10',
+      `${prefix}: CurrentVersion ${version}, build ${registryValue('CurrentBuild')}`,
+    )
 
     copyFileSync(join(ROOT, 'build/dist/manifiesto-win-x64.exe'), exe)
     const port = await freePort()
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port }, auth: { apiKey: API_KEY }, backup: { everyHours: 0 } }))
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ server: { host: '127.0.0.1', port }, auth: { apiKey: API_KEY }, backup: { everyHours: 0 } }),
+    )
     step('version', runOk(launcher, ['version']).trim())
 
     const started = performance.now()
@@ -55,8 +80,12 @@ export function windowsSmoke(): Smoke {
     // «Restaurar una copia» on a new server: no data folder; restaurar makes it and puts the copy in.
     rmSync(join(dir, 'data'), { recursive: true, force: true })
     const restored = runOk(launcher, ['restaurar', 'copia.db'])
-    if (!/^restaurada: /m.test(restored) || !/Start-Service manifiesto/.test(restored)) throw new Error(`restaurar printed:\n${restored}`)
-    step('restaurar the backup on a new server', restored.split(/\r?\n/).find((line) => line.startsWith('restaurada: '))!)
+    if (!/^restaurada: /m.test(restored) || !/Start-Service manifiesto/.test(restored))
+      throw new Error(`restaurar printed:\n${restored}`)
+    step(
+      'restaurar the backup on a new server',
+      restored.split(/\r?\n/).find((line) => line.startsWith('restaurada: '))!,
+    )
     step('check after restaurar', runOk(launcher, ['check']).trim().split('\n').pop()!)
     stopWine()
     // The prefix is some hundred megabytes; after a failure it stays, with the logs, to look into.

@@ -40,7 +40,12 @@ function Shell() {
   const user = currentUser.value
   const [location] = useLocation()
   const search = useSearch()
-  if (user === undefined) return <p class="cargando-inicial" role="status">Cargando la consola…</p>
+  if (user === undefined)
+    return (
+      <p class="cargando-inicial" role="status">
+        Cargando la consola…
+      </p>
+    )
   if (user === null) {
     if (location === '/entrar') return <LoginScreen />
     // Back here after logging in: the screen the person asked for.
@@ -78,12 +83,16 @@ function Shell() {
           <Route path="/manifiestos" component={ManifestsScreen} />
           <Route path="/manifiestos/:numero">{(params) => <ManifestScreen numero={params.numero} />}</Route>
           <Route path="/facturas/:nfactura">{() => <InvoiceScreen nfactura={addressSegmentAfter('facturas')} />}</Route>
-          <Route path="/facturas/:nfactura/devolver">{() => <RegisterReturnScreen nfactura={addressSegmentAfter('facturas')} />}</Route>
+          <Route path="/facturas/:nfactura/devolver">
+            {() => <RegisterReturnScreen nfactura={addressSegmentAfter('facturas')} />}
+          </Route>
           <Route path="/devoluciones" component={ReturnsScreen} />
           <Route path="/devoluciones/:id">{(params) => <ReturnScreen id={params.id} />}</Route>
           <Route path="/conflictos">{isSupervisor.value ? <ConflictsScreen /> : <NotAllowed />}</Route>
           <Route path="/lotes">{isSupervisor.value ? <BatchesScreen /> : <NotAllowed />}</Route>
-          <Route path="/lotes/:uuid">{(params) => (isSupervisor.value ? <BatchScreen uuid={params.uuid} /> : <NotAllowed />)}</Route>
+          <Route path="/lotes/:uuid">
+            {(params) => (isSupervisor.value ? <BatchScreen uuid={params.uuid} /> : <NotAllowed />)}
+          </Route>
           <Route path="/depositos">{canSeeDeposits.value ? <DepositsScreen /> : <NotAllowed />}</Route>
           <Route path="/conceptos" component={ConceptsScreen} />
           <Route path="/auditoria">{canReadAudit.value ? <AuditScreen /> : <NotAllowed />}</Route>
@@ -115,8 +124,8 @@ function NotAllowed() {
     <section class="pantalla">
       <h1>Esta pantalla no es para su rol</h1>
       <p>
-        Su rol ({ROLES[currentUser.value?.rol ?? 'operador']}) no permite verla. Si la necesita, pídaselo a un supervisor o al administrador. Vuelva a{' '}
-        <Link href="/">Inicio</Link>.
+        Su rol ({ROLES[currentUser.value?.rol ?? 'operador']}) no permite verla. Si la necesita, pídaselo a un
+        supervisor o al administrador. Vuelva a <Link href="/">Inicio</Link>.
       </p>
     </section>
   )
@@ -147,7 +156,8 @@ function shown(who: (typeof LINKS)[number]['who']): boolean {
 function waiting(href: string): { count: number; what: string } | null {
   const counts = pendingCounts.value
   if (counts === null) return null
-  if (href === '/devoluciones' && counts.devoluciones !== null) return { count: counts.devoluciones, what: 'por aprobar' }
+  if (href === '/devoluciones' && counts.devoluciones !== null)
+    return { count: counts.devoluciones, what: 'por aprobar' }
   if (href === '/conflictos' && counts.conflictos !== null) return { count: counts.conflictos, what: 'por decidir' }
   return null
 }
@@ -168,7 +178,8 @@ function Navigation() {
     <nav aria-label="Secciones">
       <ul>
         {visible.map((link) => {
-          const current = link.href === '/' ? location === '/' : location === link.href || location.startsWith(`${link.href}/`)
+          const current =
+            link.href === '/' ? location === '/' : location === link.href || location.startsWith(`${link.href}/`)
           return (
             <li key={link.href}>
               <Link href={link.href} aria-current={current ? 'page' : undefined}>
@@ -188,7 +199,8 @@ function Waiting({ href }: { href: string }) {
   if (what === null || what.count === 0) return null
   return (
     <span class="contador" title={`${what.count} ${what.what}`}>
-      {' '}({what.count > 99 ? '99+' : what.count})<span class="oculto"> {what.what}</span>
+      {' '}
+      ({what.count > 99 ? '99+' : what.count})<span class="oculto"> {what.what}</span>
     </span>
   )
 }

@@ -55,16 +55,31 @@ export function count(value: number, singular: string, plural = `${singular}s`):
 
 /** Today in Honduras as `YYYY-MM-DD`, from an instant (the browser's clock unless the service said otherwise). */
 export function hondurasDate(instant: Date, timeZone = 'America/Tegucigalpa'): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant)
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(instant)
   const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? ''
   return `${part('year')}-${part('month')}-${part('day')}`
 }
 
 /** State names as the warehouse says them. */
-export const RETURN_STATES = { pending: 'Pendiente', approved: 'Aprobada', rejected: 'Rechazada', cancelled: 'Anulada' } as const
+export const RETURN_STATES = {
+  pending: 'Pendiente',
+  approved: 'Aprobada',
+  rejected: 'Rechazada',
+  cancelled: 'Anulada',
+} as const
 export const MANIFEST_STATES = { imported: 'Abierto', closed: 'Cerrado' } as const
 export const BATCH_STATES = { received: 'En proceso', processed: 'Procesado', failed: 'Fallido' } as const
-export const ROLES = { operador: 'Operador', supervisor: 'Supervisor', finanzas: 'Finanzas', admin: 'Administrador' } as const
+export const ROLES = {
+  operador: 'Operador',
+  supervisor: 'Supervisor',
+  finanzas: 'Finanzas',
+  admin: 'Administrador',
+} as const
 /** How the service names an invoice of a warehouse the person does not have (it gives no number). */
 export const OTHER_WAREHOUSE_INVOICE = 'otra factura de otro almacén'
 

@@ -14,7 +14,9 @@ export const isAdmin = computed(() => role.value === 'admin')
 /** Finance (issue 40): the money, never the returns' decisions. */
 export const isFinance = computed(() => role.value === 'finanzas')
 /** What each role may do with the money, as the service's rights say (src/actor.ts). */
-export const canSeeDeposits = computed(() => role.value === 'supervisor' || role.value === 'finanzas' || role.value === 'admin')
+export const canSeeDeposits = computed(
+  () => role.value === 'supervisor' || role.value === 'finanzas' || role.value === 'admin',
+)
 export const canRegisterDeposits = canSeeDeposits
 export const canCancelDeposits = computed(() => role.value === 'finanzas' || role.value === 'admin')
 export const canAdjust = canCancelDeposits

@@ -46,7 +46,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     configuredDatabase = loaded.config.database.path
     const run: Record<Exclude<CommandName, 'version'>, () => Promise<number>> = {
       usuario: async () => {
-        const result = await runUserCommand(loaded, rest[0], rest[1], { rol: options.rol, nombre: options.nombre, almacenes: options.almacenes, contrasenaStdin: options['contrasena-stdin'] }, io)
+        const result = await runUserCommand(
+          loaded,
+          rest[0],
+          rest[1],
+          {
+            rol: options.rol,
+            nombre: options.nombre,
+            almacenes: options.almacenes,
+            contrasenaStdin: options['contrasena-stdin'],
+          },
+          io,
+        )
         for (const line of result.lines) (result.code === 0 ? say : complain)(io, line)
         return result.code
       },
@@ -62,7 +73,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return await run[command]()
   } catch (error) {
     if (error instanceof ConfigError) {
-      complain(io, `${error.unreadable ? 'No se puede leer la configuración' : 'Configuración inválida'}: ${error.message}`)
+      complain(
+        io,
+        `${error.unreadable ? 'No se puede leer la configuración' : 'Configuración inválida'}: ${error.message}`,
+      )
       return 2
     }
     if (error instanceof DatabaseTooNewError || error instanceof ForeignDatabaseError) {

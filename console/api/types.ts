@@ -4,18 +4,49 @@
  * type check, not the warehouse.
  */
 import type { Static } from 'typebox'
-import type { CreateUserBody, SessionView, UpdateUserBody, UserView, WarehouseList } from '../../src/accounts/accounts.schemas.ts'
+import type {
+  CreateUserBody,
+  SessionView,
+  UpdateUserBody,
+  UserView,
+  WarehouseList,
+} from '../../src/accounts/accounts.schemas.ts'
 import type { AuditEntryView, AuditQuery } from '../../src/audit/audit.schemas.ts'
 import type { BatchView } from '../../src/batches/batches.schemas.ts'
 import type { ConflictDetail, ConflictView } from '../../src/conflicts/conflicts.schemas.ts'
 import type { DashboardView, PendingCounts } from '../../src/dashboard/dashboard.schemas.ts'
 import type { SearchAnswer } from '../../src/search/search.schemas.ts'
-import type { ManifestPrint, MarkedPrints, PrintInvoice, PrintLine, ProductReport, ProductsQuery } from '../../src/printing/printing.schemas.ts'
+import type {
+  ManifestPrint,
+  MarkedPrints,
+  PrintInvoice,
+  PrintLine,
+  ProductReport,
+  ProductsQuery,
+} from '../../src/printing/printing.schemas.ts'
 import type { InvoiceView } from '../../src/lookup/lookup.schemas.ts'
-import type { ManifestDetail, ManifestInvoice, ManifestInvoicePage, ManifestInvoiceQuery, ManifestListItem, ManifestListQuery, ManifestPage, ManifestView } from '../../src/manifests/manifests.schemas.ts'
+import type {
+  ManifestDetail,
+  ManifestInvoice,
+  ManifestInvoicePage,
+  ManifestInvoiceQuery,
+  ManifestListItem,
+  ManifestListQuery,
+  ManifestPage,
+  ManifestView,
+} from '../../src/manifests/manifests.schemas.ts'
 import type { CreateReasonBody, Reason, UpdateReasonBody } from '../../src/reasons/reasons.schemas.ts'
 import type { ReissueView } from '../../src/reissues/reissues.schemas.ts'
-import type { BulkApproval, RegisterReturnBody, ReturnExportQuery, ReturnListItem, ReturnPage, ReturnsQuery, ReturnState, ReturnView } from '../../src/returns/returns.schemas.ts'
+import type {
+  BulkApproval,
+  RegisterReturnBody,
+  ReturnExportQuery,
+  ReturnListItem,
+  ReturnPage,
+  ReturnsQuery,
+  ReturnState,
+  ReturnView,
+} from '../../src/returns/returns.schemas.ts'
 import type {
   AdjustmentView,
   DepositChangeBody,

@@ -7,7 +7,17 @@ import { refreshPending } from './pending.ts'
 import { asApiError } from './data.ts'
 
 /** A screen: its title (also the window's), actions beside it, its content. */
-export function Page({ title, subtitle, actions, children }: { title: string; subtitle?: ComponentChildren; actions?: ComponentChildren; children: ComponentChildren }) {
+export function Page({
+  title,
+  subtitle,
+  actions,
+  children,
+}: {
+  title: string
+  subtitle?: ComponentChildren
+  actions?: ComponentChildren
+  children: ComponentChildren
+}) {
   useEffect(() => {
     document.title = `${title} · Manifiesto`
   }, [title])
@@ -56,10 +66,25 @@ export function Money({ amount }: { amount: number }) {
  * Previous / next page. Long lists show it above and below (`where`): each has its own name, so a
  * screen reader tells the two apart.
  */
-export function Pager({ page, pages, onPage, label = 'Páginas', where }: { page: number; pages: number; onPage: (page: number) => void; label?: string; where?: 'arriba' | 'abajo' }) {
+export function Pager({
+  page,
+  pages,
+  onPage,
+  label = 'Páginas',
+  where,
+}: {
+  page: number
+  pages: number
+  onPage: (page: number) => void
+  label?: string
+  where?: 'arriba' | 'abajo'
+}) {
   if (pages <= 1) return null
   return (
-    <nav class={where === 'arriba' ? 'paginador arriba' : 'paginador'} aria-label={where ? `${label} (${where})` : label}>
+    <nav
+      class={where === 'arriba' ? 'paginador arriba' : 'paginador'}
+      aria-label={where ? `${label} (${where})` : label}
+    >
       <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         ← Anterior
       </button>
@@ -97,7 +122,17 @@ export function StateTag({ state, label }: { state: string; label: string }) {
 }
 
 /** A labelled field; the label is the control's accessible name. */
-export function Field({ label, hint, children, wide }: { label: string; hint?: string; children: (id: string, describedBy: string | undefined) => JSX.Element; wide?: boolean }) {
+export function Field({
+  label,
+  hint,
+  children,
+  wide,
+}: {
+  label: string
+  hint?: string
+  children: (id: string, describedBy: string | undefined) => JSX.Element
+  wide?: boolean
+}) {
   const id = useId()
   const hintId = hint ? `${id}-ayuda` : undefined
   return (
@@ -130,7 +165,16 @@ export interface ActionDialogProps {
  * A modal confirmation (the browser's own <dialog>: focus stays inside, Escape cancels), with an
  * optional reason, progress while the service works, and the service's message on failure.
  */
-export function ActionDialog({ title, message, confirmLabel, reason, danger, onConfirm, onDone, onCancel }: ActionDialogProps) {
+export function ActionDialog({
+  title,
+  message,
+  confirmLabel,
+  reason,
+  danger,
+  onConfirm,
+  onDone,
+  onCancel,
+}: ActionDialogProps) {
   const ref = useRef<HTMLDialogElement>(null)
   const [text, setText] = useState('')
   const [busy, setBusy] = useState(false)
@@ -159,22 +203,42 @@ export function ActionDialog({ title, message, confirmLabel, reason, danger, onC
     }
   }
   return (
-    <dialog ref={ref} class="dialogo" aria-labelledby={titleId} onCancel={(event) => (busy ? event.preventDefault() : onCancel())}>
+    <dialog
+      ref={ref}
+      class="dialogo"
+      aria-labelledby={titleId}
+      onCancel={(event) => (busy ? event.preventDefault() : onCancel())}
+    >
       <form onSubmit={submit} noValidate>
         <h2 id={titleId}>{title}</h2>
         <div class="mensaje">{message}</div>
         {reason && (
           <Field label={reason.label + (reason.required ? '' : ' (opcional)')}>
-            {(id) => <textarea id={id} rows={3} maxLength={500} value={text} onInput={(event) => {
+            {(id) => (
+              <textarea
+                id={id}
+                rows={3}
+                maxLength={500}
+                value={text}
+                onInput={(event) => {
                   setText(event.currentTarget.value)
                   setError(null)
                 }}
-                aria-required={reason.required} />}
+                aria-required={reason.required}
+              />
+            )}
           </Field>
         )}
         <ErrorNote error={error} />
         <div class="botones">
-          <button type="button" onClick={() => { ref.current?.close(); onCancel() }} disabled={busy}>
+          <button
+            type="button"
+            onClick={() => {
+              ref.current?.close()
+              onCancel()
+            }}
+            disabled={busy}
+          >
             Cancelar
           </button>
           <button type="submit" class={danger ? 'peligro' : 'principal'} disabled={busy} aria-busy={busy}>
@@ -212,12 +276,37 @@ export function Notice({ text }: { text: string | null }) {
  * A column header that sorts its list: a button that cycles largest first → smallest first (the
  * list's order in the address as `orden`: `-total`, `total`), `aria-sort` saying the order now.
  */
-export function SortHeader({ label, field, order, onOrder, numeric, defaultOrder }: { label: string; field: string; order: string; onOrder: (order: string) => void; numeric?: boolean; defaultOrder: string }) {
+export function SortHeader({
+  label,
+  field,
+  order,
+  onOrder,
+  numeric,
+  defaultOrder,
+}: {
+  label: string
+  field: string
+  order: string
+  onOrder: (order: string) => void
+  numeric?: boolean
+  defaultOrder: string
+}) {
   const current = order === field ? 'ascending' : order === `-${field}` ? 'descending' : 'none'
   const next = current === 'descending' ? field : current === 'ascending' ? defaultOrder : `-${field}`
   return (
     <th scope="col" class={numeric ? 'num' : undefined} aria-sort={current}>
-      <button type="button" class="ordenar" onClick={() => onOrder(next)} title={current === 'descending' ? 'Ordenar de menor a mayor' : current === 'ascending' ? 'Quitar el orden' : 'Ordenar de mayor a menor'}>
+      <button
+        type="button"
+        class="ordenar"
+        onClick={() => onOrder(next)}
+        title={
+          current === 'descending'
+            ? 'Ordenar de menor a mayor'
+            : current === 'ascending'
+              ? 'Quitar el orden'
+              : 'Ordenar de mayor a menor'
+        }
+      >
         {label}
         <span aria-hidden="true">{current === 'descending' ? ' ▼' : current === 'ascending' ? ' ▲' : ' ⇅'}</span>
       </button>
@@ -238,7 +327,21 @@ export function BackLink({ href, children }: { href: string; children: Component
  * given and taken is `YYYY-MM-DD`; a complete valid date is taken as it is typed, an empty field
  * clears it, anything else is marked and explained.
  */
-export function DateField({ label, value, onChange, hint, min, max }: { label: string; value: string; onChange: (iso: string) => void; hint?: string; min?: string; max?: string }) {
+export function DateField({
+  label,
+  value,
+  onChange,
+  hint,
+  min,
+  max,
+}: {
+  label: string
+  value: string
+  onChange: (iso: string) => void
+  hint?: string
+  min?: string
+  max?: string
+}) {
   const [text, setText] = useState(value ? date(value) : '')
   useEffect(() => {
     if (parseDayMonthYear(text) !== value && !(value === '' && text.trim() === '')) setText(value ? date(value) : '')
@@ -246,7 +349,12 @@ export function DateField({ label, value, onChange, hint, min, max }: { label: s
   }, [value])
   const iso = parseDayMonthYear(text)
   const outside = iso !== null && ((min !== undefined && iso < min) || (max !== undefined && iso > max))
-  const problem = text.trim() !== '' && iso === null && text.trim().length >= 8 ? 'Escriba la fecha como 22/11/2026.' : outside ? `La fecha debe estar entre ${date(min ?? '')} y ${date(max ?? '')}.` : null
+  const problem =
+    text.trim() !== '' && iso === null && text.trim().length >= 8
+      ? 'Escriba la fecha como 22/11/2026.'
+      : outside
+        ? `La fecha debe estar entre ${date(min ?? '')} y ${date(max ?? '')}.`
+        : null
   return (
     <Field label={label} hint={problem ?? hint ?? 'Por ejemplo 22/11/2026'}>
       {(id, hintId) => (
@@ -276,7 +384,15 @@ export function DateField({ label, value, onChange, hint, min, max }: { label: s
  * A button that downloads a file the service makes, showing progress while it is prepared and
  * the service's message if it refuses (too many rows, a bad filter).
  */
-export function DownloadButton({ href, label, onError }: { href: string; label: string; onError: (error: ApiError | null) => void }) {
+export function DownloadButton({
+  href,
+  label,
+  onError,
+}: {
+  href: string
+  label: string
+  onError: (error: ApiError | null) => void
+}) {
   const [busy, setBusy] = useState(false)
   const start = async () => {
     setBusy(true)

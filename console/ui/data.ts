@@ -11,7 +11,11 @@ export interface Loaded<T> {
 
 /** Loads once per change of `deps`; an answer that arrives after a newer request is ignored. */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: ApiError | null; loading: boolean }>({ data: undefined, error: null, loading: true })
+  const [state, setState] = useState<{ data: T | undefined; error: ApiError | null; loading: boolean }>({
+    data: undefined,
+    error: null,
+    loading: true,
+  })
   const [round, setRound] = useState(0)
   const latest = useRef(0)
   useEffect(() => {
@@ -19,7 +23,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
     setState((previous) => ({ ...previous, loading: true, error: null }))
     load().then(
       (data) => mine === latest.current && setState({ data, error: null, loading: false }),
-      (error: unknown) => mine === latest.current && setState({ data: undefined, error: asApiError(error), loading: false }),
+      (error: unknown) =>
+        mine === latest.current && setState({ data: undefined, error: asApiError(error), loading: false }),
     )
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, round])
@@ -28,14 +33,18 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
 }
 
 export function asApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError(0, `Error inesperado en la consola: ${String(error)}. Recargue la página.`, null)
+  return error instanceof ApiError
+    ? error
+    : new ApiError(0, `Error inesperado en la consola: ${String(error)}. Recargue la página.`, null)
 }
 
 /**
  * A list's filters, kept in the address (`?estado=pending&q=912`): a link reproduces the view,
  * and the browser's back button undoes a filter. Empty values are left out.
  */
-export function useFilters<K extends string>(defaults: Record<K, string>): [Record<K, string>, (changes: Partial<Record<K, string>>, options?: { replace?: boolean }) => void] {
+export function useFilters<K extends string>(
+  defaults: Record<K, string>,
+): [Record<K, string>, (changes: Partial<Record<K, string>>, options?: { replace?: boolean }) => void] {
   const search = useSearch()
   const [location, navigate] = useLocation()
   const params = new URLSearchParams(search)
@@ -59,7 +68,11 @@ export function useFilters<K extends string>(defaults: Record<K, string>): [Reco
 export const PAGE_SIZE = 50
 
 /** One page of rows (1-based), and how many pages there are. */
-export function pageOf<T>(rows: readonly T[], page: number, size = PAGE_SIZE): { rows: T[]; page: number; pages: number } {
+export function pageOf<T>(
+  rows: readonly T[],
+  page: number,
+  size = PAGE_SIZE,
+): { rows: T[]; page: number; pages: number } {
   const pages = Math.max(1, Math.ceil(rows.length / size))
   const current = Math.min(Math.max(1, Number.isFinite(page) ? Math.floor(page) : 1), pages)
   return { rows: rows.slice((current - 1) * size, current * size), page: current, pages }

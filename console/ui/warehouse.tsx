@@ -10,7 +10,10 @@ import { useLoad } from './data.ts'
 export function WarehouseFilter({ value, onChange }: { value: string; onChange: (code: string) => void }) {
   const mine = currentUser.value?.almacenes ?? 'todos'
   // Whoever sees every warehouse chooses among the configured ones.
-  const configured = useLoad(() => (mine === 'todos' ? api.warehouses() : Promise.resolve({ almacenes: [...mine] })), [mine === 'todos'])
+  const configured = useLoad(
+    () => (mine === 'todos' ? api.warehouses() : Promise.resolve({ almacenes: [...mine] })),
+    [mine === 'todos'],
+  )
   if (mine !== 'todos' && mine.length <= 1) return null
   const codes = configured.data?.almacenes ?? (value ? [value] : [])
   return (

@@ -34,9 +34,27 @@ export type Right =
   | 'ajustar_liquidacion'
 
 const OPERADOR: readonly Right[] = ['leer', 'registrar_devolucion']
-const SUPERVISOR: readonly Right[] = [...OPERADOR, 'decidir_devolucion', 'cerrar_manifiesto', 'decidir_conflicto', 'gestionar_conceptos', 'leer_lotes', 'leer_auditoria', 'ver_estado', 'ver_liquidacion', 'registrar_deposito']
+const SUPERVISOR: readonly Right[] = [
+  ...OPERADOR,
+  'decidir_devolucion',
+  'cerrar_manifiesto',
+  'decidir_conflicto',
+  'gestionar_conceptos',
+  'leer_lotes',
+  'leer_auditoria',
+  'ver_estado',
+  'ver_liquidacion',
+  'registrar_deposito',
+]
 /** Finance (issue 40): sees what the warehouse sees and its money, settles it; never registers or decides returns. */
-const FINANZAS: readonly Right[] = ['leer', 'leer_auditoria', 'ver_liquidacion', 'registrar_deposito', 'anular_deposito', 'ajustar_liquidacion']
+const FINANZAS: readonly Right[] = [
+  'leer',
+  'leer_auditoria',
+  'ver_liquidacion',
+  'registrar_deposito',
+  'anular_deposito',
+  'ajustar_liquidacion',
+]
 const RIGHTS: Record<Role, ReadonlySet<Right>> = {
   operador: new Set(OPERADOR),
   supervisor: new Set(SUPERVISOR),

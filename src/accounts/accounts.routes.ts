@@ -2,7 +2,17 @@ import Type from 'typebox'
 import { sessionCookie } from '../http/authentication.ts'
 import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse } from '../http/schemas.ts'
-import { ChangeOwnPasswordBody, CreateUserBody, WarehouseList, LoginBody, SessionView, SetPasswordBody, UpdateUserBody, UserParams, UserView } from './accounts.schemas.ts'
+import {
+  ChangeOwnPasswordBody,
+  CreateUserBody,
+  WarehouseList,
+  LoginBody,
+  SessionView,
+  SetPasswordBody,
+  UpdateUserBody,
+  UserParams,
+  UserView,
+} from './accounts.schemas.ts'
 import { changeOwnPassword, logIn, logOut, sessionViewOf, type SessionDeps } from './sessions.service.ts'
 import { changeUser, createUser, listUsers, setUserPassword, unlockUser, type AccountsDeps } from './users.service.ts'
 
@@ -32,7 +42,11 @@ export function accountRoutes(deps: AccountRouteDeps): Route[] {
       },
       handle: async ({ body, clientIp, secure }) => {
         const login = await logIn(deps, body.usuario, body.contrasena, clientIp)
-        return { status: 200, body: login.user, headers: { 'Set-Cookie': sessionCookie(login.token, secure), 'Cache-Control': 'no-store' } }
+        return {
+          status: 200,
+          body: login.user,
+          headers: { 'Set-Cookie': sessionCookie(login.token, secure), 'Cache-Control': 'no-store' },
+        }
       },
     }),
     defineRoute({
@@ -57,7 +71,12 @@ export function accountRoutes(deps: AccountRouteDeps): Route[] {
       responses: { 204: { description: 'Sesión cerrada; la cookie se borra' } },
       handle: ({ sessionToken, secure }) => {
         if (sessionToken !== null) logOut(deps, sessionToken)
-        return { status: 204, bytes: Buffer.alloc(0), contentType: 'text/plain', headers: { 'Set-Cookie': sessionCookie(null, secure) } }
+        return {
+          status: 204,
+          bytes: Buffer.alloc(0),
+          contentType: 'text/plain',
+          headers: { 'Set-Cookie': sessionCookie(null, secure) },
+        }
       },
     }),
     defineRoute({
@@ -69,7 +88,10 @@ export function accountRoutes(deps: AccountRouteDeps): Route[] {
       tag: SESSIONS,
       summary: 'Cambia la contraseña propia y cierra las demás sesiones de la persona',
       body: { description: 'La contraseña actual y la nueva', schema: ChangeOwnPasswordBody },
-      responses: { 204: { description: 'Contraseña cambiada' }, 422: errorResponse('Contraseña actual incorrecta, o la nueva no cumple las reglas') },
+      responses: {
+        204: { description: 'Contraseña cambiada' },
+        422: errorResponse('Contraseña actual incorrecta, o la nueva no cumple las reglas'),
+      },
       handle: async ({ actor, sessionToken, body }) => {
         await changeOwnPassword(deps, actor, sessionToken ?? '', body.actual, body.nueva)
         return { status: 204, bytes: Buffer.alloc(0), contentType: 'text/plain' }
@@ -110,7 +132,10 @@ export function accountRoutes(deps: AccountRouteDeps): Route[] {
       tag: USERS,
       summary: 'Crea un usuario con su contraseña inicial (solo administradores)',
       body: { description: 'El usuario', schema: CreateUserBody },
-      responses: { 201: { description: 'Usuario creado', schema: UserView }, 422: errorResponse('Usuario existente, almacén desconocido o contraseña que no cumple las reglas') },
+      responses: {
+        201: { description: 'Usuario creado', schema: UserView },
+        422: errorResponse('Usuario existente, almacén desconocido o contraseña que no cumple las reglas'),
+      },
       handle: async ({ actor, body }) => ({ status: 201, body: await createUser(deps, actor, body) }),
     }),
     defineRoute({
@@ -144,8 +169,15 @@ export function accountRoutes(deps: AccountRouteDeps): Route[] {
       params: UserParams,
       paramsNotFound: notFoundUser,
       body: { description: 'La contraseña nueva', schema: SetPasswordBody },
-      responses: { 200: { description: 'Contraseña puesta', schema: UserView }, 404: errorResponse('No existe el usuario'), 422: errorResponse('La contraseña no cumple las reglas') },
-      handle: async ({ actor, params, body }) => ({ status: 200, body: await setUserPassword(deps, actor, params.usuario, body.contrasena) }),
+      responses: {
+        200: { description: 'Contraseña puesta', schema: UserView },
+        404: errorResponse('No existe el usuario'),
+        422: errorResponse('La contraseña no cumple las reglas'),
+      },
+      handle: async ({ actor, params, body }) => ({
+        status: 200,
+        body: await setUserPassword(deps, actor, params.usuario, body.contrasena),
+      }),
     }),
     defineRoute({
       method: 'POST',
@@ -155,7 +187,8 @@ export function accountRoutes(deps: AccountRouteDeps): Route[] {
       operationId: 'desbloquearUsuario',
       rateGroup: 'operator',
       tag: USERS,
-      summary: 'Desbloquea un usuario bloqueado por intentos fallidos, sin esperar los 15 minutos (solo administradores)',
+      summary:
+        'Desbloquea un usuario bloqueado por intentos fallidos, sin esperar los 15 minutos (solo administradores)',
       description:
         'Tras 5 intentos fallidos en 15 minutos un usuario queda bloqueado 15 minutos (bloqueado_hasta en su vista). Desbloquearlo lo deja entrar enseguida con su contraseña ' +
         'y olvida los intentos fallidos; sus sesiones y su contraseña no cambian. Queda en la auditoría (usuario.desbloqueado). Un usuario que no está bloqueado responde 422 y nada cambia.',

@@ -28,12 +28,25 @@ export function insertUser(db: Database, row: Omit<UserTable, 'id'>): number {
   return Number(run(db, db.query.insertInto('users').values(row)).lastInsertRowid)
 }
 
-export function updateUser(db: Database, id: number, changes: Partial<Omit<UserTable, 'id' | 'usuario' | 'created_at'>>): void {
+export function updateUser(
+  db: Database,
+  id: number,
+  changes: Partial<Omit<UserTable, 'id' | 'usuario' | 'created_at'>>,
+): void {
   run(db, db.query.updateTable('users').set(changes).where('id', '=', id))
 }
 
 export function countActiveAdmins(db: Database): number {
-  return Number(first(db, db.query.selectFrom('users').select(sql<number>`count(*)`.as('n')).where('rol', '=', 'admin').where('activo', '=', 1))?.n ?? 0)
+  return Number(
+    first(
+      db,
+      db.query
+        .selectFrom('users')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('rol', '=', 'admin')
+        .where('activo', '=', 1),
+    )?.n ?? 0,
+  )
 }
 
 /** A session with its user, by the SHA-256 of its token. */
@@ -43,12 +56,25 @@ export function findSession(db: Database, tokenHash: string) {
     db.query
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.token_hash', 's.created_at', 's.last_used_at', 'u.id as user_id', 'u.usuario', 'u.nombre', 'u.rol', 'u.almacenes', 'u.activo'])
+      .select([
+        's.token_hash',
+        's.created_at',
+        's.last_used_at',
+        'u.id as user_id',
+        'u.usuario',
+        'u.nombre',
+        'u.rol',
+        'u.almacenes',
+        'u.activo',
+      ])
       .where('s.token_hash', '=', tokenHash),
   )
 }
 
-export function insertSession(db: Database, row: { token_hash: string; user_id: number; created_at: string; last_used_at: string; ip: string }): void {
+export function insertSession(
+  db: Database,
+  row: { token_hash: string; user_id: number; created_at: string; last_used_at: string; ip: string },
+): void {
   run(db, db.query.insertInto('sessions').values(row))
 }
 
@@ -69,7 +95,12 @@ export function deleteUserSessions(db: Database, userId: number, keepTokenHash?:
 
 /** Sessions idle since before `idleCutoff`, or begun before `absoluteCutoff` (stored instants). */
 export function deleteExpiredSessions(db: Database, idleCutoff: string, absoluteCutoff: string): number {
-  return run(db, db.query.deleteFrom('sessions').where((eb) => eb.or([eb('last_used_at', '<', idleCutoff), eb('created_at', '<', absoluteCutoff)]))).changes
+  return run(
+    db,
+    db.query
+      .deleteFrom('sessions')
+      .where((eb) => eb.or([eb('last_used_at', '<', idleCutoff), eb('created_at', '<', absoluteCutoff)])),
+  ).changes
 }
 
 export function findLockout(db: Database, usuarioKey: string): LoginLockoutTable | undefined {
@@ -77,7 +108,17 @@ export function findLockout(db: Database, usuarioKey: string): LoginLockoutTable
 }
 
 export function saveLockout(db: Database, row: LoginLockoutTable): void {
-  run(db, db.query.insertInto('login_lockouts').values(row).onConflict((conflict) => conflict.column('usuario_key').doUpdateSet({ failures: row.failures, window_start: row.window_start, locked_until: row.locked_until })))
+  run(
+    db,
+    db.query
+      .insertInto('login_lockouts')
+      .values(row)
+      .onConflict((conflict) =>
+        conflict
+          .column('usuario_key')
+          .doUpdateSet({ failures: row.failures, window_start: row.window_start, locked_until: row.locked_until }),
+      ),
+  )
 }
 
 export function deleteLockout(db: Database, usuarioKey: string): void {
@@ -86,5 +127,11 @@ export function deleteLockout(db: Database, usuarioKey: string): void {
 
 /** Failure windows and lockouts that ended before `cutoff`: nothing left to remember. */
 export function deleteStaleLockouts(db: Database, cutoff: string): number {
-  return run(db, db.query.deleteFrom('login_lockouts').where('window_start', '<', cutoff).where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', cutoff)]))).changes
+  return run(
+    db,
+    db.query
+      .deleteFrom('login_lockouts')
+      .where('window_start', '<', cutoff)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', cutoff)])),
+  ).changes
 }

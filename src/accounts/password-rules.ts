@@ -29,35 +29,46 @@ export class PasswordRules {
 }
 
 /** What to choose instead, after every refusal. */
-export const ADVICE = 'Elija otra que nadie pueda adivinar: por ejemplo, tres o cuatro palabras que no tengan relación entre sí, separadas por espacios.'
+export const ADVICE =
+  'Elija otra que nadie pueda adivinar: por ejemplo, tres o cuatro palabras que no tengan relación entre sí, separadas por espacios.'
 
 export const MIN_PASSWORD_LENGTH = 10
 
 /** Why `password` may not be `usuario`'s, or null when it may. `common` holds normalized passwords. */
 export function refusalOf(usuario: string, password: string, common: ReadonlySet<string>): string | null {
-  if ([...password].length < MIN_PASSWORD_LENGTH) return `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`
+  if ([...password].length < MIN_PASSWORD_LENGTH)
+    return `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`
   const text = normalized(password)
   const name = normalized(usuario)
   if (text.trim() === name) return 'La contraseña no puede ser igual al nombre de usuario.'
   const length = [...text].length
   const period = periodOf(text)
   if (period === 1) return 'La contraseña es un mismo carácter repetido, y eso se adivina en segundos.'
-  if (length >= 3 * period) return 'La contraseña repite un mismo grupo de caracteres (como «abcabcabc»), y eso se adivina en segundos.'
+  if (length >= 3 * period)
+    return 'La contraseña repite un mismo grupo de caracteres (como «abcabcabc»), y eso se adivina en segundos.'
   // The keyboard has ñ (`asdfghjklñ`); the lists are written without it.
-  if (isWalk(text) || isWalk(password.toLowerCase())) return 'La contraseña es una secuencia seguida de letras, números o teclas vecinas (como «123456…», «abcdef…» o «qwerty…»), y eso se adivina en segundos.'
-  if (common.has(text) || common.has(squeezed(text))) return 'La contraseña está en la lista de las contraseñas más usadas, que son las primeras que se prueban.'
+  if (isWalk(text) || isWalk(password.toLowerCase()))
+    return 'La contraseña es una secuencia seguida de letras, números o teclas vecinas (como «123456…», «abcdef…» o «qwerty…»), y eso se adivina en segundos.'
+  if (common.has(text) || common.has(squeezed(text)))
+    return 'La contraseña está en la lista de las contraseñas más usadas, que son las primeras que se prueban.'
   const core = coreOf(text)
-  if (core === squeezed(name)) return 'La contraseña es el nombre de usuario con números o signos añadidos, y eso es lo primero que se prueba.'
-  if (common.has(core)) return 'La contraseña es una contraseña o palabra muy usada con números, signos o cambios de letras (como «Honduras2026!» o «p4ssw0rd»), que son de las primeras que se prueban.'
+  if (core === squeezed(name))
+    return 'La contraseña es el nombre de usuario con números o signos añadidos, y eso es lo primero que se prueba.'
+  if (common.has(core))
+    return 'La contraseña es una contraseña o palabra muy usada con números, signos o cambios de letras (como «Honduras2026!» o «p4ssw0rd»), que son de las primeras que se prueban.'
   if (length >= 2 * period) {
     const block = [...text].slice(0, period).join('')
-    if (isWalk(block) || common.has(block) || common.has(coreOf(block))) return 'La contraseña repite dos veces una secuencia o una contraseña muy usada, y eso se adivina en segundos.'
+    if (isWalk(block) || common.has(block) || common.has(coreOf(block)))
+      return 'La contraseña repite dos veces una secuencia o una contraseña muy usada, y eso se adivina en segundos.'
   }
   return null
 }
 
 async function loadCommonPasswords(): Promise<ReadonlySet<string>> {
-  const [{ COMMON_PASSWORDS }, { SPANISH_PASSWORDS }] = await Promise.all([import('./common-passwords.ts'), import('./spanish-passwords.ts')])
+  const [{ COMMON_PASSWORDS }, { SPANISH_PASSWORDS }] = await Promise.all([
+    import('./common-passwords.ts'),
+    import('./spanish-passwords.ts'),
+  ])
   const words = new Set<string>()
   for (const list of [COMMON_PASSWORDS, SPANISH_PASSWORDS]) {
     for (const line of list.split('\n')) if (line !== '') words.add(normalized(line))
@@ -75,7 +86,17 @@ function squeezed(text: string): string {
   return text.replace(/[\s._-]+/g, '')
 }
 
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's', '!': 'i' }
+const LEET: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+  '!': 'i',
+}
 
 /**
  * The word inside a password: without the digits and signs around it, without separators, and

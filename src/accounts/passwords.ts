@@ -33,7 +33,11 @@ export interface Verification {
  * Compares in constant time. A malformed stored hash never matches. Pass null as `stored` for an
  * unknown user: the same work is done against a dummy hash, so the answer takes the same time.
  */
-export async function verifyPassword(password: string, stored: string | null, current: PasswordCost): Promise<Verification> {
+export async function verifyPassword(
+  password: string,
+  stored: string | null,
+  current: PasswordCost,
+): Promise<Verification> {
   const parsed = stored === null ? null : parseHash(stored)
   const target = parsed ?? { cost: current, salt: DUMMY_SALT, hash: Buffer.alloc(KEY_LENGTH) }
   const hash = await derive(password, target.salt, target.cost)
@@ -47,10 +51,18 @@ const DUMMY_SALT = Buffer.alloc(16, 7)
 function parseHash(stored: string): { cost: PasswordCost; salt: Buffer; hash: Buffer } | null {
   const match = /^scrypt\$N=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/.exec(stored)
   if (match === null) return null
-  return { cost: { N: Number(match[1]), r: Number(match[2]), p: Number(match[3]) }, salt: Buffer.from(match[4]!, 'base64'), hash: Buffer.from(match[5]!, 'base64') }
+  return {
+    cost: { N: Number(match[1]), r: Number(match[2]), p: Number(match[3]) },
+    salt: Buffer.from(match[4]!, 'base64'),
+    hash: Buffer.from(match[5]!, 'base64'),
+  }
 }
 
 function derive(password: string, salt: Buffer, cost: PasswordCost): Promise<Buffer> {
   const options: ScryptOptions = { N: cost.N, r: cost.r, p: cost.p, maxmem: 256 * cost.N * cost.r + 1024 * 1024 }
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))))
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  )
 }

@@ -70,9 +70,20 @@ export async function logIn(deps: SessionDeps, usuario: string, password: string
     deleteLockout(db, key)
     updateUser(db, user.id, { last_login_at: at, ...(rehashed === null ? {} : { password_hash: rehashed }) })
     insertSession(db, { token_hash: tokenHash(token), user_id: user.id, created_at: at, last_used_at: at, ip })
-    insertAuditEntry(db, { at, actor: user.nombre, actorUsuario: user.usuario, action: 'sesion.iniciada', subjectType: 'usuario', subjectId: user.usuario, detail: { ip } })
+    insertAuditEntry(db, {
+      at,
+      actor: user.nombre,
+      actorUsuario: user.usuario,
+      action: 'sesion.iniciada',
+      subjectType: 'usuario',
+      subjectId: user.usuario,
+      detail: { ip },
+    })
   })
-  return { user: { usuario: user.usuario, nombre: user.nombre, rol: user.rol, almacenes: parseWarehouses(user.almacenes) }, token }
+  return {
+    user: { usuario: user.usuario, nombre: user.nombre, rol: user.rol, almacenes: parseWarehouses(user.almacenes) },
+    token,
+  }
 }
 
 /**
@@ -93,12 +104,23 @@ export function actorOfSession(deps: SessionDeps, token: string): Actor | null {
   }
   if (now - Date.parse(session.last_used_at) > TOUCH_EVERY_MS) touchSession(db, hash, toStoredInstant(clock.now()))
   const almacenes = parseWarehouses(session.almacenes)
-  return { kind: 'persona', nombre: session.nombre, usuario: session.usuario, rol: session.rol, almacenes: almacenes === 'todos' ? null : almacenes }
+  return {
+    kind: 'persona',
+    nombre: session.nombre,
+    usuario: session.usuario,
+    rol: session.rol,
+    almacenes: almacenes === 'todos' ? null : almacenes,
+  }
 }
 
 /** The person of a valid session, as the console shows it. */
 export function sessionViewOf(actor: Actor): SessionView {
-  return { usuario: actor.usuario ?? '', nombre: actor.nombre, rol: actor.rol, almacenes: actor.almacenes === null ? 'todos' : [...actor.almacenes] }
+  return {
+    usuario: actor.usuario ?? '',
+    nombre: actor.nombre,
+    rol: actor.rol,
+    almacenes: actor.almacenes === null ? 'todos' : [...actor.almacenes],
+  }
 }
 
 export function logOut(deps: Pick<SessionDeps, 'db'>, token: string): void {
@@ -109,7 +131,13 @@ export function logOut(deps: Pick<SessionDeps, 'db'>, token: string): void {
  * Changes one's own password (the current one is asked again) and ends one's other sessions.
  * @throws DomainError INVALID_INPUT for a wrong current password or a password against the rules.
  */
-export async function changeOwnPassword(deps: SessionDeps & { passwordRules: PasswordRules }, actor: Actor, token: string, current: string, next: string): Promise<void> {
+export async function changeOwnPassword(
+  deps: SessionDeps & { passwordRules: PasswordRules },
+  actor: Actor,
+  token: string,
+  current: string,
+  next: string,
+): Promise<void> {
   const user = findUser(deps.db, actor.usuario ?? '')
   if (user === undefined) throw new DomainError('UNAUTHORIZED', 'La sesión ya no es válida: inicie sesión de nuevo.')
   const verdict = await verifyPassword(current, user.password_hash, deps.passwordCost)
@@ -121,7 +149,15 @@ export async function changeOwnPassword(deps: SessionDeps & { passwordRules: Pas
   transaction(deps.db, () => {
     updateUser(deps.db, user.id, { password_hash: hash, updated_at: at })
     const ended = deleteUserSessions(deps.db, user.id, tokenHash(token))
-    insertAuditEntry(deps.db, { at, actor: user.nombre, actorUsuario: user.usuario, action: 'usuario.contrasena_cambiada', subjectType: 'usuario', subjectId: user.usuario, detail: { otras_sesiones_terminadas: ended } })
+    insertAuditEntry(deps.db, {
+      at,
+      actor: user.nombre,
+      actorUsuario: user.usuario,
+      action: 'usuario.contrasena_cambiada',
+      subjectType: 'usuario',
+      subjectId: user.usuario,
+      detail: { otras_sesiones_terminadas: ended },
+    })
   })
 }
 
@@ -164,8 +200,28 @@ function recordFailure(deps: SessionDeps, key: string, attempted: string, ip: st
     const fresh = previous === undefined || now - Date.parse(previous.window_start) > FAILURE_WINDOW_MS
     const failures = fresh ? 1 : previous.failures + 1
     const locked = failures >= MAX_FAILURES
-    saveLockout(db, { usuario_key: key, failures, window_start: fresh ? at : previous.window_start, locked_until: locked ? toStoredInstant(clock.now().plusMillis(LOCK_MS)) : null })
-    insertAuditEntry(db, { at, actor: 'sistema', action: 'sesion.fallida', subjectType: 'usuario', subjectId: attempted, detail: { ip, intentos: failures } })
-    if (locked) insertAuditEntry(db, { at, actor: 'sistema', action: 'sesion.bloqueada', subjectType: 'usuario', subjectId: attempted, detail: { ip, minutos: LOCK_MS / 60_000 } })
+    saveLockout(db, {
+      usuario_key: key,
+      failures,
+      window_start: fresh ? at : previous.window_start,
+      locked_until: locked ? toStoredInstant(clock.now().plusMillis(LOCK_MS)) : null,
+    })
+    insertAuditEntry(db, {
+      at,
+      actor: 'sistema',
+      action: 'sesion.fallida',
+      subjectType: 'usuario',
+      subjectId: attempted,
+      detail: { ip, intentos: failures },
+    })
+    if (locked)
+      insertAuditEntry(db, {
+        at,
+        actor: 'sistema',
+        action: 'sesion.bloqueada',
+        subjectType: 'usuario',
+        subjectId: attempted,
+        detail: { ip, minutos: LOCK_MS / 60_000 },
+      })
   })
 }

@@ -6,7 +6,17 @@ import { transaction, type Database } from '../db/database.ts'
 import type { Role } from '../db/tables.ts'
 import { DomainError, invalidInput, notFound } from '../core/errors.ts'
 import type { CreateUserBody, UpdateUserBody, UserView } from './accounts.schemas.ts'
-import { countActiveAdmins, deleteLockout, deleteUserSessions, findLockout, findUser, findUsers, insertUser, updateUser, type UserRow } from './accounts.store.ts'
+import {
+  countActiveAdmins,
+  deleteLockout,
+  deleteUserSessions,
+  findLockout,
+  findUser,
+  findUsers,
+  insertUser,
+  updateUser,
+  type UserRow,
+} from './accounts.store.ts'
 import type { PasswordRules } from './password-rules.ts'
 import { hashPassword, type PasswordCost } from './passwords.ts'
 
@@ -29,7 +39,11 @@ export function listUsers(deps: AccountsDeps): UserView[] {
  * every warehouse. @throws DomainError INVALID_INPUT for a taken name, an unknown warehouse, or a
  * password against the rules (password-rules.ts).
  */
-export async function createUser(deps: AccountsDeps, actor: Actor | null, input: StaticDecode<typeof CreateUserBody>): Promise<UserView> {
+export async function createUser(
+  deps: AccountsDeps,
+  actor: Actor | null,
+  input: StaticDecode<typeof CreateUserBody>,
+): Promise<UserView> {
   await deps.passwordRules.require(input.usuario, input.contrasena)
   const almacenes = requireNewUserAllowed(deps, input.usuario, input.rol, input.almacenes)
   const hash = await hashPassword(input.contrasena, deps.passwordCost)
@@ -37,9 +51,26 @@ export async function createUser(deps: AccountsDeps, actor: Actor | null, input:
   return transaction(db, () => {
     requireNewUserAllowed(deps, input.usuario, input.rol, input.almacenes)
     const at = toStoredInstant(clock.now())
-    insertUser(db, { usuario: input.usuario, nombre: input.nombre.trim(), rol: input.rol, almacenes: JSON.stringify(almacenes), activo: 1, password_hash: hash, created_at: at, updated_at: null, last_login_at: null })
+    insertUser(db, {
+      usuario: input.usuario,
+      nombre: input.nombre.trim(),
+      rol: input.rol,
+      almacenes: JSON.stringify(almacenes),
+      activo: 1,
+      password_hash: hash,
+      created_at: at,
+      updated_at: null,
+      last_login_at: null,
+    })
     const view = toUserView(clock, findUser(db, input.usuario)!)
-    insertAuditEntry(db, { at, ...auditor(actor), action: 'usuario.creado', subjectType: 'usuario', subjectId: view.usuario, after: JSON.stringify(view) })
+    insertAuditEntry(db, {
+      at,
+      ...auditor(actor),
+      action: 'usuario.creado',
+      subjectType: 'usuario',
+      subjectId: view.usuario,
+      after: JSON.stringify(view),
+    })
     return view
   })
 }
@@ -49,19 +80,31 @@ export async function createUser(deps: AccountsDeps, actor: Actor | null, input:
  * sessions. @throws DomainError NOT_FOUND; INVALID_INPUT when it would leave no active admin, renames
  * the user, or names an unknown warehouse.
  */
-export function changeUser(deps: AccountsDeps, actor: Actor, usuario: string, input: StaticDecode<typeof UpdateUserBody>): UserView {
+export function changeUser(
+  deps: AccountsDeps,
+  actor: Actor,
+  usuario: string,
+  input: StaticDecode<typeof UpdateUserBody>,
+): UserView {
   const { db, clock } = deps
   return transaction(db, () => {
     const row = requireUser(db, usuario)
     if (input.usuario !== undefined && input.usuario.toLowerCase() !== row.usuario.toLowerCase()) {
-      throw invalidInput(`Los nombres de usuario no se pueden cambiar: la ruta es de ${row.usuario} y el cuerpo dice ${input.usuario}. Cree un usuario nuevo y desactive este.`)
+      throw invalidInput(
+        `Los nombres de usuario no se pueden cambiar: la ruta es de ${row.usuario} y el cuerpo dice ${input.usuario}. Cree un usuario nuevo y desactive este.`,
+      )
     }
     const rol = input.rol ?? row.rol
     const activo = input.activo ?? row.activo === 1
     if (row.rol === 'admin' && row.activo === 1 && (rol !== 'admin' || !activo) && countActiveAdmins(db) <= 1) {
-      throw invalidInput(`${row.usuario} es el último administrador activo: cree o active otro administrador antes de ${activo ? 'cambiarle el rol' : 'desactivarlo'}.`)
+      throw invalidInput(
+        `${row.usuario} es el último administrador activo: cree o active otro administrador antes de ${activo ? 'cambiarle el rol' : 'desactivarlo'}.`,
+      )
     }
-    const almacenes = input.almacenes !== undefined || input.rol !== undefined ? warehousesFor(deps, rol, input.almacenes ?? parseWarehouses(row.almacenes)) : parseWarehouses(row.almacenes)
+    const almacenes =
+      input.almacenes !== undefined || input.rol !== undefined
+        ? warehousesFor(deps, rol, input.almacenes ?? parseWarehouses(row.almacenes))
+        : parseWarehouses(row.almacenes)
     const before = toUserView(clock, row)
     const at = toStoredInstant(clock.now())
     updateUser(db, row.id, {
@@ -73,7 +116,15 @@ export function changeUser(deps: AccountsDeps, actor: Actor, usuario: string, in
     })
     if (!activo) deleteUserSessions(db, row.id)
     const after = toUserView(clock, requireUser(db, usuario))
-    insertAuditEntry(db, { at, ...auditedBy(actor), action: 'usuario.modificado', subjectType: 'usuario', subjectId: row.usuario, before: JSON.stringify(before), after: JSON.stringify(after) })
+    insertAuditEntry(db, {
+      at,
+      ...auditedBy(actor),
+      action: 'usuario.modificado',
+      subjectType: 'usuario',
+      subjectId: row.usuario,
+      before: JSON.stringify(before),
+      after: JSON.stringify(after),
+    })
     return after
   })
 }
@@ -83,7 +134,12 @@ export function changeUser(deps: AccountsDeps, actor: Actor, usuario: string, in
  * sessions and lifts a login lockout; audited without the password.
  * @throws DomainError NOT_FOUND; INVALID_INPUT for a password against the rules (password-rules.ts).
  */
-export async function setUserPassword(deps: AccountsDeps, actor: Actor | null, usuario: string, password: string): Promise<UserView> {
+export async function setUserPassword(
+  deps: AccountsDeps,
+  actor: Actor | null,
+  usuario: string,
+  password: string,
+): Promise<UserView> {
   const existing = findUser(deps.db, usuario)
   if (!existing) throw userNotFound(usuario)
   await deps.passwordRules.require(existing.usuario, password)
@@ -95,7 +151,14 @@ export async function setUserPassword(deps: AccountsDeps, actor: Actor | null, u
     updateUser(db, row.id, { password_hash: hash, updated_at: at })
     const ended = deleteUserSessions(db, row.id)
     deleteLockout(db, row.usuario.toLowerCase())
-    insertAuditEntry(db, { at, ...auditor(actor), action: 'usuario.contrasena_restablecida', subjectType: 'usuario', subjectId: row.usuario, detail: { sesiones_terminadas: ended } })
+    insertAuditEntry(db, {
+      at,
+      ...auditor(actor),
+      action: 'usuario.contrasena_restablecida',
+      subjectType: 'usuario',
+      subjectId: row.usuario,
+      detail: { sesiones_terminadas: ended },
+    })
     return toUserView(clock, row)
   })
 }
@@ -113,7 +176,10 @@ export function unlockUser(deps: Pick<AccountsDeps, 'db' | 'clock'>, actor: Acto
     const row = requireUser(db, usuario)
     const lockout = findLockout(db, row.usuario.toLowerCase())
     if (lockout === undefined || !isLocked(clock, lockout.locked_until)) {
-      throw new DomainError('INVALID_TRANSITION', `El usuario ${row.usuario} no está bloqueado: puede entrar con su contraseña. Si la olvidó, póngale una contraseña nueva.`)
+      throw new DomainError(
+        'INVALID_TRANSITION',
+        `El usuario ${row.usuario} no está bloqueado: puede entrar con su contraseña. Si la olvidó, póngale una contraseña nueva.`,
+      )
     }
     deleteLockout(db, lockout.usuario_key)
     const at = toStoredInstant(clock.now())
@@ -123,7 +189,10 @@ export function unlockUser(deps: Pick<AccountsDeps, 'db' | 'clock'>, actor: Acto
       action: 'usuario.desbloqueado',
       subjectType: 'usuario',
       subjectId: row.usuario,
-      detail: { bloqueado_hasta: formatLocalDateTime(clock, lockout.locked_until!), intentos_fallidos: lockout.failures },
+      detail: {
+        bloqueado_hasta: formatLocalDateTime(clock, lockout.locked_until!),
+        intentos_fallidos: lockout.failures,
+      },
     })
     return toUserView(clock, requireUser(db, usuario))
   })
@@ -134,8 +203,14 @@ export function unlockUser(deps: Pick<AccountsDeps, 'db' | 'clock'>, actor: Acto
  * checked again inside the creation's transaction. @returns the warehouses to store.
  * @throws DomainError INVALID_INPUT
  */
-export function requireNewUserAllowed(deps: Pick<AccountsDeps, 'db' | 'warehouses'>, usuario: string, rol: Role, almacenes: 'todos' | string[] | undefined): 'todos' | string[] {
-  if (findUser(deps.db, usuario)) throw invalidInput(`Ya existe el usuario ${usuario} (los nombres de usuario no distinguen mayúsculas).`)
+export function requireNewUserAllowed(
+  deps: Pick<AccountsDeps, 'db' | 'warehouses'>,
+  usuario: string,
+  rol: Role,
+  almacenes: 'todos' | string[] | undefined,
+): 'todos' | string[] {
+  if (findUser(deps.db, usuario))
+    throw invalidInput(`Ya existe el usuario ${usuario} (los nombres de usuario no distinguen mayúsculas).`)
   return warehousesFor(deps, rol, almacenes)
 }
 
@@ -173,7 +248,11 @@ export function parseWarehouses(text: string): 'todos' | string[] {
   return Array.isArray(value) ? (value as string[]) : 'todos'
 }
 
-function warehousesFor(deps: Pick<AccountsDeps, 'warehouses'>, rol: Role, requested: 'todos' | string[] | undefined): 'todos' | string[] {
+function warehousesFor(
+  deps: Pick<AccountsDeps, 'warehouses'>,
+  rol: Role,
+  requested: 'todos' | string[] | undefined,
+): 'todos' | string[] {
   if (rol === 'admin' || requested === undefined || requested === 'todos') return 'todos'
   const unknown = requested.filter((code) => !deps.warehouses.includes(code))
   if (unknown.length > 0) {

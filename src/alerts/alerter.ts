@@ -37,7 +37,15 @@ export function createAlerter(options: { webhookUrl: string; log: Logger; clock:
   const raised = new Set<string>()
 
   const send = (level: 'error' | 'aviso', kind: string, message: string, context: Record<string, unknown>) => {
-    const body = JSON.stringify({ service: 'manifiesto', version: VERSION, level, kind, message, at: toStoredInstant(options.clock.now()), ...context })
+    const body = JSON.stringify({
+      service: 'manifiesto',
+      version: VERSION,
+      level,
+      kind,
+      message,
+      at: toStoredInstant(options.clock.now()),
+      ...context,
+    })
     fetch(options.webhookUrl, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -45,7 +53,8 @@ export function createAlerter(options: { webhookUrl: string; log: Logger; clock:
       signal: AbortSignal.timeout(10_000),
     })
       .then((response) => {
-        if (!response.ok) options.log.warn({ kind, status: response.status }, 'la alerta no fue aceptada por el webhook')
+        if (!response.ok)
+          options.log.warn({ kind, status: response.status }, 'la alerta no fue aceptada por el webhook')
       })
       .catch((failure: unknown) => options.log.warn({ kind, err: failure }, 'no se pudo enviar la alerta'))
   }

@@ -14,7 +14,10 @@ export const DOCS_FILES = {
   'pagina.css': { contentType: 'text/css; charset=utf-8', source: './static/pagina.css' },
   'inicio.js': { contentType: 'text/javascript; charset=utf-8', source: './static/inicio.js' },
   'swagger-ui.css': { contentType: 'text/css; charset=utf-8', source: 'swagger-ui-dist/swagger-ui.css' },
-  'swagger-ui-bundle.js': { contentType: 'text/javascript; charset=utf-8', source: 'swagger-ui-dist/swagger-ui-bundle.js' },
+  'swagger-ui-bundle.js': {
+    contentType: 'text/javascript; charset=utf-8',
+    source: 'swagger-ui-dist/swagger-ui-bundle.js',
+  },
 } as const
 
 export type DocsFileName = keyof typeof DOCS_FILES

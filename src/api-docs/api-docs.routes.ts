@@ -59,7 +59,8 @@ export function apiDocsRoutes(files = new DocsFiles()): Route[] {
       tag: 'cliente: documentación',
       summary: 'Un archivo de la página de referencia (Swagger UI y su inicio)',
       params: DocsFileParams,
-      paramsNotFound: (raw) => `No existe el archivo ${raw.archivo ?? ''} de la referencia de la API; ábrala en /api/v1/docs.`,
+      paramsNotFound: (raw) =>
+        `No existe el archivo ${raw.archivo ?? ''} de la referencia de la API; ábrala en /api/v1/docs.`,
       responses: { 200: { description: 'El archivo (JavaScript o CSS)' } },
       handle: ({ params }) => reply(params.archivo as DocsFileName),
     }),

@@ -72,7 +72,16 @@ export interface ManifiestoApp {
 }
 
 /** Builds the service: every route registered here, from one list. Starts nothing. */
-export function createApp({ config, db, clock, log, passwordCost = DEFAULT_PASSWORD_COST, readFreeDisk: readDisk = readFreeDisk, consoleFiles = defaultConsoleFiles(), copyFile }: AppDeps): ManifiestoApp {
+export function createApp({
+  config,
+  db,
+  clock,
+  log,
+  passwordCost = DEFAULT_PASSWORD_COST,
+  readFreeDisk: readDisk = readFreeDisk,
+  consoleFiles = defaultConsoleFiles(),
+  copyFile,
+}: AppDeps): ManifiestoApp {
   const startedAt = clock.now()
   const rateLimits = {
     insert: config.rateLimits.insertPerMinute,

@@ -30,7 +30,10 @@ export interface RunningService {
  * background work (pruning, snapshots, the disk watch), and on SIGTERM/SIGINT drains and closes
  * cleanly. Throws (before anything runs in the background) on an unusable database or address.
  */
-export async function serve({ config, file }: LoadedConfig, options: { stdout?: DestinationStream } = {}): Promise<RunningService> {
+export async function serve(
+  { config, file }: LoadedConfig,
+  options: { stdout?: DestinationStream } = {},
+): Promise<RunningService> {
   const clock = systemClock(config.dates.timezone)
   const log = createLogger(config.log, { clock, ...(options.stdout === undefined ? {} : { stdout: options.stdout }) })
   const db = openDatabase(config.database.path)
@@ -44,28 +47,56 @@ export async function serve({ config, file }: LoadedConfig, options: { stdout?: 
     }
     prepareInvoiceInserts(db)
     const interrupted = failInterruptedBatches({ db, clock })
-    if (interrupted > 0) log.warn({ lotes: interrupted }, 'lotes interrumpidos por una detención anterior: marcados como fallidos (un reenvío se procesa)')
-    const { listener: requestListener, monitor, snapshots, errors, close: closeApp } = createApp({ config, db, clock, log })
+    if (interrupted > 0)
+      log.warn(
+        { lotes: interrupted },
+        'lotes interrumpidos por una detención anterior: marcados como fallidos (un reenvío se procesa)',
+      )
+    const {
+      listener: requestListener,
+      monitor,
+      snapshots,
+      errors,
+      close: closeApp,
+    } = createApp({ config, db, clock, log })
     const checkpoints = new QuietCheckpoints(db, (error) => {
-      log.error({ err: error }, 'no se pudo copiar el registro WAL a la base de datos; se reintenta en el próximo momento sin solicitudes')
+      log.error(
+        { err: error },
+        'no se pudo copiar el registro WAL a la base de datos; se reintenta en el próximo momento sin solicitudes',
+      )
       errors.record(error)
     })
-    const listener = await startServer((request, response) => {
-      checkpoints.track(request, response)
-      return requestListener(request, response)
-    }, config.server, { log, clock })
+    const listener = await startServer(
+      (request, response) => {
+        checkpoints.track(request, response)
+        return requestListener(request, response)
+      },
+      config.server,
+      { log, clock },
+    )
     checkpoints.soon()
 
     const prune = () => {
       try {
         const removed = pruneRawPayloads({ db, clock }, config.intake.rawPayloadRetentionDays)
-        if (removed > 0) log.info({ lotes: removed, dias: config.intake.rawPayloadRetentionDays }, 'cuerpos originales de lotes antiguos eliminados')
+        if (removed > 0)
+          log.info(
+            { lotes: removed, dias: config.intake.rawPayloadRetentionDays },
+            'cuerpos originales de lotes antiguos eliminados',
+          )
         const sessions = pruneSessions({ db, clock, settings: config.auth, passwordCost: DEFAULT_PASSWORD_COST })
         if (sessions > 0) log.info({ sesiones: sessions }, 'sesiones vencidas eliminadas')
         const receipts = pruneReceipts({ db, clock, config })
-        if (receipts > 0) log.info({ comprobantes: receipts, dias: config.settlement.receiptRetentionDays }, 'comprobantes de depósitos antiguos eliminados (los depósitos se conservan)')
+        if (receipts > 0)
+          log.info(
+            { comprobantes: receipts, dias: config.settlement.receiptRetentionDays },
+            'comprobantes de depósitos antiguos eliminados (los depósitos se conservan)',
+          )
       } catch (error) {
-        log.error({ err: error }, 'no se pudieron eliminar los cuerpos originales antiguos, las sesiones vencidas o los comprobantes antiguos; se reintenta mañana')
+        log.error(
+          { err: error },
+          'no se pudieron eliminar los cuerpos originales antiguos, las sesiones vencidas o los comprobantes antiguos; se reintenta mañana',
+        )
         errors.record(error)
       }
     }
@@ -75,7 +106,14 @@ export async function serve({ config, file }: LoadedConfig, options: { stdout?: 
     watch()
     const monitorTimer = setInterval(watch, MONITOR_EVERY_MS).unref()
 
-    announce({ config, file, log, url: serviceUrl(config.server, listener.address.port), schema: migration.to, administrators: countAdministrators({ db }) })
+    announce({
+      config,
+      file,
+      log,
+      url: serviceUrl(config.server, listener.address.port),
+      schema: migration.to,
+      administrators: countAdministrators({ db }),
+    })
     collectStartupGarbage()
 
     const stop = () =>
@@ -148,10 +186,15 @@ function announce(options: {
   log.info({ contrato: config.clientContract }, `contrato con el cliente: ${config.clientContract}`)
   if (options.administrators === 0) {
     const command = `manifiesto usuario crear admin --rol admin${file === null ? '' : ` --config ${file}`}`
-    log.warn({ comando: command }, `no hay ningún administrador activo: créelo con «${command}» (pide la contraseña), y entre a la consola con él`)
+    log.warn(
+      { comando: command },
+      `no hay ningún administrador activo: créelo con «${command}» (pide la contraseña), y entre a la consola con él`,
+    )
   }
   if (clientKeys === 0) {
-    log.warn('sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver la guía de administración, "Referencia de la configuración")')
+    log.warn(
+      'sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver la guía de administración, "Referencia de la configuración")',
+    )
   }
   if (operatorKeys === 0 && options.administrators === 0) {
     log.warn('sin auth.operatorKey ni cuentas personales: nadie puede usar la API de operadores ni la consola todavía')

@@ -23,7 +23,11 @@ export function auditRoutes(deps: AuditDeps): Route[] {
         200: {
           description: `Entradas en orden, ${AUDIT_PAGE_SIZE} por página`,
           schema: Type.Array(AuditEntryView),
-          headers: { 'X-Pagina': 'La página respondida', 'X-Por-Pagina': `Entradas por página (${AUDIT_PAGE_SIZE})`, 'X-Hay-Mas': 'true si existe la página siguiente, si no false' },
+          headers: {
+            'X-Pagina': 'La página respondida',
+            'X-Por-Pagina': `Entradas por página (${AUDIT_PAGE_SIZE})`,
+            'X-Hay-Mas': 'true si existe la página siguiente, si no false',
+          },
         },
       },
       handle: ({ actor, query }) => {

@@ -36,12 +36,23 @@ export interface AuditListFilters {
  * with what else they name of other warehouses concealed — and whether a next page exists
  * (one entry more is read to know it, rather than counting the whole log).
  */
-export function listAuditEntries(deps: AuditDeps, actor: Actor, filters: AuditListFilters): { entries: AuditEntryView[]; page: number; hasMore: boolean } {
+export function listAuditEntries(
+  deps: AuditDeps,
+  actor: Actor,
+  filters: AuditListFilters,
+): { entries: AuditEntryView[]; page: number; hasMore: boolean } {
   const page = filters.pagina ?? 1
   const scope = scopeOf(actor)
   const rows = findAuditEntries(
     deps.db,
-    { ...localDaysRange(deps.clock, filters.desde, filters.hasta), subjectType: filters.tipo, subjectId: filters.sujeto, actorTerms: filters.usuario === undefined ? undefined : searchTerms(filters.usuario), actionKind: filters.accion, scope },
+    {
+      ...localDaysRange(deps.clock, filters.desde, filters.hasta),
+      subjectType: filters.tipo,
+      subjectId: filters.sujeto,
+      actorTerms: filters.usuario === undefined ? undefined : searchTerms(filters.usuario),
+      actionKind: filters.accion,
+      scope,
+    },
     (page - 1) * AUDIT_PAGE_SIZE,
     AUDIT_PAGE_SIZE + 1,
   )

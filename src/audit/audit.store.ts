@@ -53,8 +53,12 @@ export interface AuditFilters {
 export function findAuditEntries(db: Database, filters: AuditFilters, offset: number, limit: number) {
   let select = db.query.selectFrom('audit_log').selectAll()
   if (filters.scope !== null) select = select.where(visibleTo(filters.scope))
-  if (filters.actorTerms !== undefined) select = select.where(sql<boolean>`matches_search(actor || ' ' || coalesce(actor_usuario, ''), ${JSON.stringify(filters.actorTerms)})`)
-  if (filters.actionKind !== undefined) select = select.where('action', '>=', `${filters.actionKind}.`).where('action', '<', `${filters.actionKind}/`)
+  if (filters.actorTerms !== undefined)
+    select = select.where(
+      sql<boolean>`matches_search(actor || ' ' || coalesce(actor_usuario, ''), ${JSON.stringify(filters.actorTerms)})`,
+    )
+  if (filters.actionKind !== undefined)
+    select = select.where('action', '>=', `${filters.actionKind}.`).where('action', '<', `${filters.actionKind}/`)
   if (filters.from !== undefined) select = select.where('at', '>=', filters.from)
   if (filters.to !== undefined) select = select.where('at', '<', filters.to)
   if (filters.subjectType !== undefined) select = select.where('subject_type', '=', filters.subjectType)

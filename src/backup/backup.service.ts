@@ -35,14 +35,21 @@ export class SnapshotDamaged extends Error {
  * batch committed meanwhile is carried into the copy rather than restarting it.
  * @throws SnapshotDamaged, or the file system's or SQLite's error (nothing is left behind).
  */
-export async function backupDatabase(deps: { db: Database }, file: string, options: BackupOptions = {}): Promise<BackupResult> {
+export async function backupDatabase(
+  deps: { db: Database },
+  file: string,
+  options: BackupOptions = {},
+): Promise<BackupResult> {
   mkdirSync(dirname(file), { recursive: true })
   const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`)
   rmSync(temporary, { force: true })
   try {
     await writeSnapshot(deps.db, temporary, options.onProgress ?? (() => {}), options)
     const problems = await (options.verify ?? ((copy) => problemsOf(copy, options.signal)))(temporary)
-    if (problems.length > 0) throw new SnapshotDamaged(`la copia no pasó la verificación de integridad de SQLite (${problems.slice(0, 3).join('; ')})`)
+    if (problems.length > 0)
+      throw new SnapshotDamaged(
+        `la copia no pasó la verificación de integridad de SQLite (${problems.slice(0, 3).join('; ')})`,
+      )
     renameSync(temporary, file)
   } catch (error) {
     rmSync(temporary, { force: true })
@@ -71,7 +78,12 @@ export interface SnapshotOptions {
 }
 
 /** The backup API into `file` (which must not exist), then a single-file journal on the copy. */
-export async function writeSnapshot(db: Database, file: string, onProgress: SnapshotProgress, options: SnapshotOptions = {}): Promise<void> {
+export async function writeSnapshot(
+  db: Database,
+  file: string,
+  onProgress: SnapshotProgress,
+  options: SnapshotOptions = {},
+): Promise<void> {
   if (options.holdReadTransaction) {
     db.sqlite.exec('BEGIN')
     db.sqlite.prepare('SELECT count(*) FROM sqlite_schema').get()
@@ -90,7 +102,10 @@ export async function writeSnapshot(db: Database, file: string, onProgress: Snap
     if (options.holdReadTransaction) db.sqlite.exec('COMMIT')
   }
   const addon = nativeAddon()
-  const copy = new BetterSqlite3(file, { fileMustExist: true, ...(addon === undefined ? {} : { nativeBinding: addon as unknown as string }) })
+  const copy = new BetterSqlite3(file, {
+    fileMustExist: true,
+    ...(addon === undefined ? {} : { nativeBinding: addon as unknown as string }),
+  })
   try {
     copy.pragma('journal_mode = DELETE')
   } finally {
@@ -154,7 +169,10 @@ export class Snapshotter {
   offMachineFreshness(): { newestAt: number | null; late: boolean } | null {
     if (this.offMachine === null || this.settings.everyHours <= 0) return null
     const newestAt = this.offMachine.copies()[0]?.takenAt ?? null
-    return { newestAt, late: nowMillis(this.clock) - (newestAt ?? this.since) > 2 * this.settings.everyHours * 3_600_000 }
+    return {
+      newestAt,
+      late: nowMillis(this.clock) - (newestAt ?? this.since) > 2 * this.settings.everyHours * 3_600_000,
+    }
   }
 
   /**
@@ -168,7 +186,8 @@ export class Snapshotter {
     const newest = this.snapshots()[0]
     if (newest && nowMillis(this.clock) - newest.takenAt < this.settings.everyHours * 3_600_000) {
       const offMachine = this.offMachine
-      if (offMachine !== null && !offMachine.holds(newest.file)) await this.whileRunning(async (signal) => void (await offMachine.copy(newest.file, signal)))
+      if (offMachine !== null && !offMachine.holds(newest.file))
+        await this.whileRunning(async (signal) => void (await offMachine.copy(newest.file, signal)))
       return null
     }
     let result: BackupResult | null = null
@@ -179,12 +198,21 @@ export class Snapshotter {
       try {
         result = await backupDatabase({ db: this.db }, file, { signal })
       } catch (error) {
-        this.attempt = { at, file, bytes: null, error: error instanceof Error ? error.message : String(error), durationMs: nowMillis(this.clock) - at }
+        this.attempt = {
+          at,
+          file,
+          bytes: null,
+          error: error instanceof Error ? error.message : String(error),
+          durationMs: nowMillis(this.clock) - at,
+        }
         throw error
       }
       this.attempt = { at, file, bytes: result.bytes, error: null, durationMs: nowMillis(this.clock) - at }
       this.rotate()
-      this.log.info({ file: result.file, bytes: result.bytes, segundos: Math.round(this.attempt.durationMs / 100) / 10 }, 'copia de seguridad automática creada')
+      this.log.info(
+        { file: result.file, bytes: result.bytes, segundos: Math.round(this.attempt.durationMs / 100) / 10 },
+        'copia de seguridad automática creada',
+      )
       await this.offMachine?.copy(result.file, signal)
     })
     return result

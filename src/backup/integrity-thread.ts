@@ -28,28 +28,45 @@ export class IntegrityCheckFailed extends Error {
  * without, SQLite's one pass. Opens `file` read-only.
  * @throws IntegrityCheckFailed when the file cannot be opened as a database; `signal`'s reason when it aborts.
  */
-export function checkIntegrityInThread(file: string, onProgress?: (progress: IntegrityProgress) => void, signal?: AbortSignal): Promise<IntegrityResult> {
+export function checkIntegrityInThread(
+  file: string,
+  onProgress?: (progress: IntegrityProgress) => void,
+  signal?: AbortSignal,
+): Promise<IntegrityResult> {
   signal?.throwIfAborted()
   const job: IntegrityJob = { file, addonFile: nativeAddonFile(), progress: onProgress !== undefined }
   const worker = startWorker(job)
   return new Promise<IntegrityResult>((resolve, reject) => {
     let settled = false
     // Stopped (the service is closing): the worker is ended where it is; it only ever reads.
-    signal?.addEventListener('abort', () => {
-      if (settled) return
-      settled = true
-      void worker.terminate()
-      reject(signal.reason)
-    }, { once: true })
-    worker.on('message', (message: ({ kind: 'progress' } & IntegrityProgress) | { kind: 'done'; result: IntegrityResult } | { kind: 'failed'; message: string; code: string | null }) => {
-      if (settled) return
-      if (message.kind === 'progress') onProgress?.({ phase: message.phase, done: message.done, total: message.total })
-      else {
+    signal?.addEventListener(
+      'abort',
+      () => {
+        if (settled) return
         settled = true
-        if (message.kind === 'done') resolve(message.result)
-        else reject(new IntegrityCheckFailed(message.message, message.code))
-      }
-    })
+        void worker.terminate()
+        reject(signal.reason)
+      },
+      { once: true },
+    )
+    worker.on(
+      'message',
+      (
+        message:
+          | ({ kind: 'progress' } & IntegrityProgress)
+          | { kind: 'done'; result: IntegrityResult }
+          | { kind: 'failed'; message: string; code: string | null },
+      ) => {
+        if (settled) return
+        if (message.kind === 'progress')
+          onProgress?.({ phase: message.phase, done: message.done, total: message.total })
+        else {
+          settled = true
+          if (message.kind === 'done') resolve(message.result)
+          else reject(new IntegrityCheckFailed(message.message, message.code))
+        }
+      },
+    )
     worker.on('error', (error) => {
       settled = true
       reject(error)
@@ -71,5 +88,8 @@ function startWorker(job: IntegrityJob): Worker {
   if (!here.endsWith('.ts')) return new Worker(new URL(`./${INTEGRITY_WORKER_BUNDLE}`, here), { workerData: job })
   const source = JSON.stringify(new URL('./integrity.worker.ts', here).href)
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'))
-  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${source}) })`, { eval: true, workerData: job })
+  return new Worker(`import(${tsx}).then(({ register }) => { register(); return import(${source}) })`, {
+    eval: true,
+    workerData: job,
+  })
 }

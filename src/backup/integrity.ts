@@ -34,7 +34,10 @@ const REPORT_EVERY_PAGES = 4096
  * Without `onProgress`, only SQLite's full check runs (one pass, nothing to show).
  * Read-only: `db` may be opened with `readonly: true`.
  */
-export function checkIntegrity(db: BetterSqlite3.Database, onProgress?: (progress: IntegrityProgress) => void): IntegrityResult {
+export function checkIntegrity(
+  db: BetterSqlite3.Database,
+  onProgress?: (progress: IntegrityProgress) => void,
+): IntegrityResult {
   const pages = db.pragma('page_count', { simple: true }) as number
   const pageSize = db.pragma('page_size', { simple: true }) as number
   // The steps read every page twice (the walk, then each table's check): with nobody watching
@@ -50,12 +53,19 @@ export function checkIntegrity(db: BetterSqlite3.Database, onProgress?: (progres
   // SQLite's own check decides (the steps exist to show progress): its lines are the problems.
   const rows = db.prepare(`PRAGMA integrity_check(${MAX_PROBLEMS})`).pluck().all() as string[]
   // A row may hold several lines, under a heading naming the schema ("*** in database main ***").
-  const problems = rows.flatMap((row) => row.split('\n')).filter((line) => line !== 'ok' && !/^\*\*\* in database \w+ \*\*\*$/.test(line))
+  const problems = rows
+    .flatMap((row) => row.split('\n'))
+    .filter((line) => line !== 'ok' && !/^\*\*\* in database \w+ \*\*\*$/.test(line))
   return { problems, pages, pageSize }
 }
 
 /** Steps 1 and 2; true when neither found anything. */
-function checkInSteps(db: BetterSqlite3.Database, pages: number, pageSize: number, onProgress: (progress: IntegrityProgress) => void): boolean {
+function checkInSteps(
+  db: BetterSqlite3.Database,
+  pages: number,
+  pageSize: number,
+  onProgress: (progress: IntegrityProgress) => void,
+): boolean {
   const perTable = accountForPages(db, pages, pageSize, onProgress)
   if (perTable === null) return false
   const total = [...perTable.values()].reduce((sum, count) => sum + count, 0)
@@ -64,7 +74,10 @@ function checkInSteps(db: BetterSqlite3.Database, pages: number, pageSize: numbe
   // The schema's table first: its check is the one that walks the free list.
   const tables = [...perTable].sort(([a], [b]) => Number(b === 'sqlite_schema') - Number(a === 'sqlite_schema'))
   for (const [table, count] of tables) {
-    const lines = db.prepare(`PRAGMA integrity_check(${quoteIdentifier(table)})`).pluck().all() as string[]
+    const lines = db
+      .prepare(`PRAGMA integrity_check(${quoteIdentifier(table)})`)
+      .pluck()
+      .all() as string[]
     if (lines.some((line) => line !== 'ok')) return false
     done += count
     onProgress({ phase: 'tablas', done, total })
@@ -83,14 +96,22 @@ function accountForPages(
   pageSize: number,
   onProgress: (progress: IntegrityProgress) => void,
 ): Map<string, number> | null {
-  const tableOf = new Map((db.prepare("SELECT name, tbl_name FROM sqlite_schema WHERE type IN ('table', 'index')").raw().all() as Array<[string, string]>).map(([name, table]) => [name, table]))
+  const tableOf = new Map(
+    (
+      db.prepare("SELECT name, tbl_name FROM sqlite_schema WHERE type IN ('table', 'index')").raw().all() as Array<
+        [string, string]
+      >
+    ).map(([name, table]) => [name, table]),
+  )
   tableOf.set('sqlite_schema', 'sqlite_schema')
   const perTable = new Map<string, number>([['sqlite_schema', 0]])
   const seen = new Uint8Array(Math.ceil((pages + 1) / 8))
   let walked = 0
   let misplaced = 0
   onProgress({ phase: 'paginas', done: 0, total: pages })
-  for (const [name, pageno] of db.prepare('SELECT name, pageno FROM dbstat').raw().iterate() as IterableIterator<[string, number]>) {
+  for (const [name, pageno] of db.prepare('SELECT name, pageno FROM dbstat').raw().iterate() as IterableIterator<
+    [string, number]
+  >) {
     const table = tableOf.get(name) ?? name
     perTable.set(table, (perTable.get(table) ?? 0) + 1)
     const byte = pageno >> 3
@@ -98,7 +119,8 @@ function accountForPages(
     // Outside the file, or already claimed by a tree.
     if (pageno < 1 || pageno > pages || (seen[byte]! & bit) !== 0) misplaced++
     else seen[byte]! |= bit
-    if (++walked % REPORT_EVERY_PAGES === 0) onProgress({ phase: 'paginas', done: Math.min(walked, pages), total: pages })
+    if (++walked % REPORT_EVERY_PAGES === 0)
+      onProgress({ phase: 'paginas', done: Math.min(walked, pages), total: pages })
   }
   onProgress({ phase: 'paginas', done: pages, total: pages })
   const free = db.pragma('freelist_count', { simple: true }) as number

@@ -25,11 +25,18 @@ try {
   }
   const db = openToRead(file, nativeBinding)
   try {
-    const result = checkIntegrity(db, progress ? (report) => parentPort!.postMessage({ kind: 'progress', ...report }) : undefined)
+    const result = checkIntegrity(
+      db,
+      progress ? (report) => parentPort!.postMessage({ kind: 'progress', ...report }) : undefined,
+    )
     parentPort!.postMessage({ kind: 'done', result })
   } finally {
     db.close()
   }
 } catch (error) {
-  parentPort!.postMessage({ kind: 'failed', message: error instanceof Error ? error.message : String(error), code: (error as { code?: unknown }).code ?? null })
+  parentPort!.postMessage({
+    kind: 'failed',
+    message: error instanceof Error ? error.message : String(error),
+    code: (error as { code?: unknown }).code ?? null,
+  })
 }

@@ -60,17 +60,35 @@ export class OffMachineCopies {
       written = true
       await this.copyFile(snapshot, temporary, signal)
       const bytes = statSync(snapshot).size
-      if (statSync(temporary).size !== bytes) throw new CopyProblem(`la copia en ${this.folder} quedó incompleta (${statSync(temporary).size} de ${bytes} bytes)`)
+      if (statSync(temporary).size !== bytes)
+        throw new CopyProblem(
+          `la copia en ${this.folder} quedó incompleta (${statSync(temporary).size} de ${bytes} bytes)`,
+        )
       const { problems } = await checkIntegrityInThread(temporary, undefined, signal)
-      if (problems.length > 0) throw new CopyProblem(`la copia en ${this.folder} no pasó la verificación de integridad de SQLite (${problems.slice(0, 3).join('; ')})`)
+      if (problems.length > 0)
+        throw new CopyProblem(
+          `la copia en ${this.folder} no pasó la verificación de integridad de SQLite (${problems.slice(0, 3).join('; ')})`,
+        )
       renameSync(temporary, file)
       this.prune()
       this.attempt = { at, file, bytes, error: null, durationMs: nowMillis(this.clock) - at }
-      this.log.info({ file, bytes, segundos: Math.round(this.attempt.durationMs / 100) / 10 }, 'copia fuera del servidor creada')
+      this.log.info(
+        { file, bytes, segundos: Math.round(this.attempt.durationMs / 100) / 10 },
+        'copia fuera del servidor creada',
+      )
     } catch (error) {
       if (written) rmSync(temporary, { force: true, maxRetries: 2 })
-      this.attempt = { at, file, bytes: null, error: describeCopyError(error, this.folder), durationMs: nowMillis(this.clock) - at }
-      this.log.error({ file, carpeta: this.folder, error: this.attempt.error }, 'no se pudo crear la copia fuera del servidor (backup.copyTo)')
+      this.attempt = {
+        at,
+        file,
+        bytes: null,
+        error: describeCopyError(error, this.folder),
+        durationMs: nowMillis(this.clock) - at,
+      }
+      this.log.error(
+        { file, carpeta: this.folder, error: this.attempt.error },
+        'no se pudo crear la copia fuera del servidor (backup.copyTo)',
+      )
     }
     return this.attempt
   }
@@ -101,13 +119,17 @@ class CopyProblem extends Error {}
 /** The reason a copy failed, in Spanish, naming the folder. */
 function describeCopyError(error: unknown, folder: string): string {
   if (error instanceof CopyProblem) return error.message
-  if (error instanceof IntegrityCheckFailed) return `SQLite no pudo abrir la copia en ${folder} para verificarla (${error.message})`
+  if (error instanceof IntegrityCheckFailed)
+    return `SQLite no pudo abrir la copia en ${folder} para verificarla (${error.message})`
   const code = (error as NodeJS.ErrnoException).code
   const name = (error as Error).name
-  if (name === 'AbortError' || (error instanceof Error && error.message.startsWith('se interrumpió'))) return 'se interrumpió: el servicio se detuvo durante la copia'
+  if (name === 'AbortError' || (error instanceof Error && error.message.startsWith('se interrumpió')))
+    return 'se interrumpió: el servicio se detuvo durante la copia'
   if (code === 'ENOSPC' || code === 'EDQUOT') return `no queda espacio en ${folder} (${code})`
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `el servicio no puede escribir en ${folder} (${code})`
-  if (code === 'ENOENT' || code === 'ENOTDIR') return `la carpeta ${folder} dejó de existir durante la copia (${code}): ¿se desmontó?`
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+    return `el servicio no puede escribir en ${folder} (${code})`
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return `la carpeta ${folder} dejó de existir durante la copia (${code}): ¿se desmontó?`
   return `${folder}: ${error instanceof Error ? error.message : String(error)}${code === undefined ? '' : ` (${code})`}`
 }
 

@@ -19,7 +19,10 @@ export function snapshotsIn(folder: string, clock: Clock): Array<{ file: string;
   return names
     .map((name) => ({ name, match: SNAPSHOT.exec(name) }))
     .filter((entry) => entry.match !== null)
-    .map((entry) => ({ file: join(folder, entry.name), takenAt: LocalDateTime.parse(entry.match![1]!, STAMP).atZone(clock.zone).toInstant().toEpochMilli() }))
+    .map((entry) => ({
+      file: join(folder, entry.name),
+      takenAt: LocalDateTime.parse(entry.match![1]!, STAMP).atZone(clock.zone).toInstant().toEpochMilli(),
+    }))
     .sort((a, b) => b.takenAt - a.takenAt)
 }
 
@@ -34,5 +37,6 @@ export function removeLeftovers(folder: string): void {
   } catch {
     return
   }
-  for (const name of names) if (/^\.manifiesto-.*\.db\.\d+\.tmp$/.test(name)) rmSync(join(folder, name), { force: true })
+  for (const name of names)
+    if (/^\.manifiesto-.*\.db\.\d+\.tmp$/.test(name)) rmSync(join(folder, name), { force: true })
 }

@@ -51,7 +51,11 @@ export function batchRoutes(deps: BatchDeps): Route[] {
         200: { description: 'Los bytes recibidos (application/json)' },
         404: errorResponse('No existe el lote, o su cuerpo ya se eliminó por la regla de retención'),
       },
-      handle: ({ params }) => ({ status: 200, bytes: getBatchPayload(deps, params.uuid), contentType: 'application/json; charset=utf-8' }),
+      handle: ({ params }) => ({
+        status: 200,
+        bytes: getBatchPayload(deps, params.uuid),
+        contentType: 'application/json; charset=utf-8',
+      }),
     }),
   ]
 }

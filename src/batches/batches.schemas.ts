@@ -12,8 +12,13 @@ export const BatchView = Type.Object({
   terminado_en: Type.Union([Type.String(), Type.Null()]),
   ip: Type.String(),
   clave: Type.String({ description: 'Huella de la ApiKey usada (nunca la clave)' }),
-  manifiestos: Type.Array(Type.String(), { description: 'Los manifiestos de las facturas que trajo (insertó) de sus almacenes, por número' }),
-  facturas_de_sus_almacenes: Type.Integer({ minimum: 0, description: 'Cuántas de las facturas que trajo son de sus almacenes' }),
+  manifiestos: Type.Array(Type.String(), {
+    description: 'Los manifiestos de las facturas que trajo (insertó) de sus almacenes, por número',
+  }),
+  facturas_de_sus_almacenes: Type.Integer({
+    minimum: 0,
+    description: 'Cuántas de las facturas que trajo son de sus almacenes',
+  }),
   cuerpo: Type.Object({
     guardado: Type.Boolean(),
     bytes: Type.Union([Type.Integer(), Type.Null()]),
@@ -22,8 +27,13 @@ export const BatchView = Type.Object({
 })
 export type BatchView = Static<typeof BatchView>
 
-export const BatchListQuery = Type.Object({ fecha: Type.Optional(LocalDate('Día de recepción, YYYY-MM-DD, hora de Honduras (por defecto hoy)')) })
+export const BatchListQuery = Type.Object({
+  fecha: Type.Optional(LocalDate('Día de recepción, YYYY-MM-DD, hora de Honduras (por defecto hoy)')),
+})
 
 export const BatchParams = Type.Object({
-  uuid: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description: 'batch_uuid' }),
+  uuid: Type.String({
+    pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+    description: 'batch_uuid',
+  }),
 })

@@ -36,10 +36,18 @@ export function getBatch(deps: BatchDeps, actor: Actor, uuid: string): BatchView
 }
 
 function withContents(deps: BatchDeps, actor: Actor, records: BatchRecord[]): BatchView[] {
-  const contents = findBatchContents(deps.db, records.map((record) => record.id), scopeOf(actor))
+  const contents = findBatchContents(
+    deps.db,
+    records.map((record) => record.id),
+    scopeOf(actor),
+  )
   return records.map((record) => {
     const content = contents.get(record.id)!
-    return { ...toView(deps.clock, record), manifiestos: content.manifests, facturas_de_sus_almacenes: content.invoices }
+    return {
+      ...toView(deps.clock, record),
+      manifiestos: content.manifests,
+      facturas_de_sus_almacenes: content.invoices,
+    }
   })
 }
 
@@ -100,7 +108,11 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 /** At start: a batch still `received` was interrupted by a crash or kill; it is marked failed. */
 export function failInterruptedBatches(deps: Pick<BatchDeps, 'db' | 'clock'>): number {
-  return failReceivedBatches(deps.db, 'interrumpido: el servicio se detuvo mientras se procesaba', toStoredInstant(deps.clock.now()))
+  return failReceivedBatches(
+    deps.db,
+    'interrumpido: el servicio se detuvo mientras se procesaba',
+    toStoredInstant(deps.clock.now()),
+  )
 }
 
 /**

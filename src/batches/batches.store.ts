@@ -82,7 +82,11 @@ export function findProcessedBatchByBody(db: Database, bodyHash: string, receive
  * The batches of that day (received or processed) that could have the same content: the same
  * invoice numbers in the same order, or recorded before their numbers were (migration 8).
  */
-export function findBatchesWithSameNumbers(db: Database, receivedDate: string, numbersHash: string): Array<BatchRow & { content_hash: string | null }> {
+export function findBatchesWithSameNumbers(
+  db: Database,
+  receivedDate: string,
+  numbersHash: string,
+): Array<BatchRow & { content_hash: string | null }> {
   return all(
     db,
     db.query
@@ -100,7 +104,13 @@ export function setBatchContentHash(db: Database, id: number, contentHash: strin
   run(db, db.query.updateTable('batches').set({ content_hash: contentHash }).where('id', '=', id))
 }
 
-export function markBatchProcessed(db: Database, id: number, summary: string, httpStatus: number, finishedAt: string): void {
+export function markBatchProcessed(
+  db: Database,
+  id: number,
+  summary: string,
+  httpStatus: number,
+  finishedAt: string,
+): void {
   run(
     db,
     db.query
@@ -127,7 +137,13 @@ export function markBatchFailed(db: Database, id: number, failure: string, finis
  * is `failed` — it holds no claim on the day, and the identical body is processed when resent —
  * with its 422 summary and why.
  */
-export function markBatchRejectedWhole(db: Database, id: number, summary: string, failure: string, finishedAt: string): void {
+export function markBatchRejectedWhole(
+  db: Database,
+  id: number,
+  summary: string,
+  failure: string,
+  finishedAt: string,
+): void {
   run(
     db,
     db.query
@@ -142,7 +158,10 @@ export function markBatchRejectedWhole(db: Database, id: number, summary: string
 export function failReceivedBatches(db: Database, failure: string, finishedAt: string): number {
   const result = run(
     db,
-    db.query.updateTable('batches').set({ estado: 'failed', failure, finished_at: finishedAt }).where('estado', '=', 'received'),
+    db.query
+      .updateTable('batches')
+      .set({ estado: 'failed', failure, finished_at: finishedAt })
+      .where('estado', '=', 'received'),
   )
   return result.changes
 }
@@ -159,7 +178,9 @@ export function deletePayloadsReceivedBefore(db: Database, cutoff: string, prune
     .select('id')
     .where('received_at', '<', cutoff)
     .where('payload_pruned_at', 'is', null)
-    .where(sql<boolean>`(id IN (SELECT batch_id FROM batch_payloads) OR id IN (SELECT batch_id FROM batch_body_chunks))`)
+    .where(
+      sql<boolean>`(id IN (SELECT batch_id FROM batch_payloads) OR id IN (SELECT batch_id FROM batch_body_chunks))`,
+    )
   const ids = all(db, kept).map((row) => row.id)
   if (ids.length === 0) return 0
   run(db, db.query.updateTable('batches').set({ payload_pruned_at: prunedAt }).where('id', 'in', ids))
@@ -169,18 +190,33 @@ export function deletePayloadsReceivedBefore(db: Database, cutoff: string, prune
 }
 
 /** A batch as the operator API shows it: its record and the size of its raw body, if kept. */
-export type BatchRecord = Omit<Selectable<BatchTable>, 'content_hash' | 'body_hash' | 'body_bytes' | 'numbers_hash'> & { payload_bytes: number | null }
+export type BatchRecord = Omit<Selectable<BatchTable>, 'content_hash' | 'body_hash' | 'body_bytes' | 'numbers_hash'> & {
+  payload_bytes: number | null
+}
 
 function records(db: Database) {
   return db.query
     .selectFrom('batches as b')
     .leftJoin('batch_payloads as p', 'p.batch_id', 'b.id')
     .select([
-      'b.id', 'b.uuid', 'b.received_at', 'b.received_date', 'b.estado', 'b.invoice_count', 'b.http_status', 'b.summary',
-      'b.failure', 'b.finished_at', 'b.client_ip', 'b.key_fingerprint', 'b.payload_pruned_at',
+      'b.id',
+      'b.uuid',
+      'b.received_at',
+      'b.received_date',
+      'b.estado',
+      'b.invoice_count',
+      'b.http_status',
+      'b.summary',
+      'b.failure',
+      'b.finished_at',
+      'b.client_ip',
+      'b.key_fingerprint',
+      'b.payload_pruned_at',
       // A body in chunks is kept while its first chunk is and its retention has not ended.
       sql<number | null>`coalesce(p.byte_length, CASE WHEN b.payload_pruned_at IS NULL AND EXISTS (
-        SELECT 1 FROM batch_body_chunks c WHERE c.batch_id = b.id AND c.chunk = 0) THEN b.body_bytes END)`.as('payload_bytes'),
+        SELECT 1 FROM batch_body_chunks c WHERE c.batch_id = b.id AND c.chunk = 0) THEN b.body_bytes END)`.as(
+        'payload_bytes',
+      ),
     ])
 }
 
@@ -250,7 +286,11 @@ export function findTroubledBatches(db: Database, from: string, to: string) {
  * What each of the batches brought into the warehouses of `scope` (the index invoices_batch): the
  * manifests of the invoices it inserted, by number, and how many of those invoices.
  */
-export function findBatchContents(db: Database, batchIds: readonly number[], scope: WarehouseScope): Map<number, { manifests: string[]; invoices: number }> {
+export function findBatchContents(
+  db: Database,
+  batchIds: readonly number[],
+  scope: WarehouseScope,
+): Map<number, { manifests: string[]; invoices: number }> {
   const rows = all(
     db,
     db.query
@@ -276,7 +316,12 @@ export function findBatchContents(db: Database, batchIds: readonly number[], sco
  * The batches received in an instant range (`from` inclusive, `to` exclusive) that brought
  * invoices of `scope`, and those invoices (not annulled): how many and their exact sum.
  */
-export function findScopedBatchDay(db: Database, from: string, to: string, scope: WarehouseScope): { batches: number; invoices: number; micros: number } {
+export function findScopedBatchDay(
+  db: Database,
+  from: string,
+  to: string,
+  scope: WarehouseScope,
+): { batches: number; invoices: number; micros: number } {
   const row = first(
     db,
     db.query

@@ -21,7 +21,8 @@ export interface OriginalPlace {
 /** The body's chunks as [start, end) byte ranges. */
 export function chunkRanges(bodyLength: number): Array<[number, number]> {
   const ranges: Array<[number, number]> = []
-  for (let start = 0; start < bodyLength; start += BODY_CHUNK_BYTES) ranges.push([start, Math.min(bodyLength, start + BODY_CHUNK_BYTES)])
+  for (let start = 0; start < bodyLength; start += BODY_CHUNK_BYTES)
+    ranges.push([start, Math.min(bodyLength, start + BODY_CHUNK_BYTES)])
   return ranges
 }
 
@@ -36,7 +37,10 @@ export function insertBodyChunks(db: Database, batchId: number, chunks: readonly
  * (the retention deleted those no invoice needed).
  */
 export function findChunkedBody(db: Database, batchId: number): Buffer | undefined {
-  const rows = all(db, db.query.selectFrom('batch_body_chunks').select(['chunk', 'data']).where('batch_id', '=', batchId).orderBy('chunk'))
+  const rows = all(
+    db,
+    db.query.selectFrom('batch_body_chunks').select(['chunk', 'data']).where('batch_id', '=', batchId).orderBy('chunk'),
+  )
   if (rows.length === 0 || rows.some((row, i) => row.chunk !== i)) return undefined
   const body = Buffer.concat(rows.map((row) => brotliDecompressSync(row.data)))
   const expected = first(db, db.query.selectFrom('batches').select('body_bytes').where('id', '=', batchId))?.body_bytes
@@ -58,7 +62,8 @@ export function readOriginalBytes(db: Database, batchId: number, place: Original
   const firstChunk = Math.floor(place.offset / BODY_CHUNK_BYTES)
   const lastChunk = Math.floor((place.offset + place.length - 1) / BODY_CHUNK_BYTES)
   const start = place.offset - firstChunk * BODY_CHUNK_BYTES
-  if (firstChunk === lastChunk) return decompressedChunk(db, batchId, firstChunk, cache).subarray(start, start + place.length)
+  if (firstChunk === lastChunk)
+    return decompressedChunk(db, batchId, firstChunk, cache).subarray(start, start + place.length)
   const parts: Buffer[] = []
   for (let chunk = firstChunk; chunk <= lastChunk; chunk++) parts.push(decompressedChunk(db, batchId, chunk, cache))
   return Buffer.concat(parts).subarray(start, start + place.length)
@@ -80,7 +85,10 @@ function decompressedChunk(db: Database, batchId: number, chunk: number, cache: 
   const key = `${batchId}:${chunk}`
   const cached = cache.get(key)
   if (cached) return cached
-  const row = first(db, db.query.selectFrom('batch_body_chunks').select('data').where('batch_id', '=', batchId).where('chunk', '=', chunk))
+  const row = first(
+    db,
+    db.query.selectFrom('batch_body_chunks').select('data').where('batch_id', '=', batchId).where('chunk', '=', chunk),
+  )
   if (!row) throw new Error(`falta el fragmento ${chunk} del cuerpo del lote ${batchId}`)
   const data = brotliDecompressSync(row.data)
   cache.set(key, data)

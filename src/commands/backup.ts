@@ -19,14 +19,20 @@ export async function runBackupCommand({ config }: LoadedConfig, argument: strin
   const file = resolve(io.cwd, argument)
   const source = config.database.path
   if (!existsSync(source)) {
-    complain(io, `No hay base de datos que copiar: ${source} no existe (database.path). Revise que --config sea la configuración del servicio; en una instalación nueva, la base se crea al iniciar el servicio.`)
+    complain(
+      io,
+      `No hay base de datos que copiar: ${source} no existe (database.path). Revise que --config sea la configuración del servicio; en una instalación nueva, la base se crea al iniciar el servicio.`,
+    )
     return 1
   }
   let db: Database
   try {
     db = openDatabase(source, { readonly: true })
   } catch (error) {
-    complain(io, `No se pudo abrir la base de datos ${source} (database.path) para copiarla: ${reasonOf(error)}. Revise database.path y que el usuario que ejecuta backup pueda leerla.`)
+    complain(
+      io,
+      `No se pudo abrir la base de datos ${source} (database.path) para copiarla: ${reasonOf(error)}. Revise database.path y que el usuario que ejecuta backup pueda leerla.`,
+    )
     return 1
   }
   const started = performance.now()
@@ -44,7 +50,10 @@ export async function runBackupCommand({ config }: LoadedConfig, argument: strin
         return check.problems
       },
     })
-    say(io, `copia de seguridad creada: ${result.file} (${formatBytes(result.bytes)}) en ${formatDuration(performance.now() - started)}; integridad: ok (${verified}). Restáurela, si algún día hace falta, con: manifiesto restaurar ${result.file}`)
+    say(
+      io,
+      `copia de seguridad creada: ${result.file} (${formatBytes(result.bytes)}) en ${formatDuration(performance.now() - started)}; integridad: ok (${verified}). Restáurela, si algún día hace falta, con: manifiesto restaurar ${result.file}`,
+    )
     return 0
   } catch (error) {
     complain(io, describeBackupFailure(error, file, source))
@@ -68,7 +77,8 @@ function describeBackupFailure(error: unknown, file: string, source: string): st
     return `No se escribió la copia en ${file}: ${error.message}; se borró. Ejecute manifiesto check para revisar la base de datos, y pruebe en otra carpeta o disco (el de ${folder} puede tener fallas).`
   }
   const where = (error as NodeJS.ErrnoException).path ?? folder
-  const reason = typeof code === 'string' ? `${REASONS[code] ?? (error as Error).message} (${code})` : (error as Error).message
+  const reason =
+    typeof code === 'string' ? `${REASONS[code] ?? (error as Error).message} (${code})` : (error as Error).message
   return (
     `No se pudo escribir la copia en ${folder}: ${where === folder ? '' : `${where}: `}${reason}. La base de datos no tiene problemas. ` +
     'Elija una carpeta donde el usuario que ejecuta backup pueda escribir y con espacio (por ejemplo la de backup.dir), o dele permiso a ese usuario en esta.'

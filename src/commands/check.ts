@@ -18,7 +18,11 @@ import { REASONS } from './start-failure.ts'
  * as it goes.
  * @returns 0 healthy, 1 a problem (each named with what to do).
  */
-export async function runCheckCommand({ config, file }: LoadedConfig, argument: string | undefined, io: CliIo): Promise<number> {
+export async function runCheckCommand(
+  { config, file }: LoadedConfig,
+  argument: string | undefined,
+  io: CliIo,
+): Promise<number> {
   const path = argument === undefined ? config.database.path : resolve(io.cwd, argument)
   say(io, `configuración: ok (${file ?? 'valores por defecto'})`)
   say(io, `contrato con el cliente: ${config.clientContract}`)
@@ -26,20 +30,31 @@ export async function runCheckCommand({ config, file }: LoadedConfig, argument: 
   let healthy = true
   if (argument === undefined) {
     for (const folder of checkServiceFolders(config)) {
-      say(io, folder.problem === null ? `carpeta de ${folder.key}: ${folder.folder} (${folder.note})` : `error: carpeta de ${folder.key}: ${folder.problem}`)
+      say(
+        io,
+        folder.problem === null
+          ? `carpeta de ${folder.key}: ${folder.folder} (${folder.note})`
+          : `error: carpeta de ${folder.key}: ${folder.problem}`,
+      )
       healthy &&= folder.problem === null
     }
   }
   if (!existsSync(path)) {
     if (argument !== undefined) return fail(io, 'error: el archivo no existe')
-    say(io, 'la base de datos todavía no existe: el servicio la creará, con su carpeta, al iniciar por primera vez (manifiesto serve)')
+    say(
+      io,
+      'la base de datos todavía no existe: el servicio la creará, con su carpeta, al iniciar por primera vez (manifiesto serve)',
+    )
     return healthy ? 0 : 1
   }
   if (argument === undefined) {
     for (const candidate of [path, `${path}-wal`, `${path}-shm`].filter((candidate) => existsSync(candidate))) {
       const denied = writeDenied(candidate)
       if (denied === null) continue
-      say(io, `error: el servicio no podrá escribir en ${candidate}: ${denied}. Dele el archivo al usuario del servicio (Linux: sudo chown manifiesto:manifiesto ${candidate}).`)
+      say(
+        io,
+        `error: el servicio no podrá escribir en ${candidate}: ${denied}. Dele el archivo al usuario del servicio (Linux: sudo chown manifiesto:manifiesto ${candidate}).`,
+      )
       healthy = false
     }
   }
@@ -48,14 +63,27 @@ export async function runCheckCommand({ config, file }: LoadedConfig, argument: 
   say(io, schema.line)
   let integrity
   try {
-    integrity = await verifyWithProgress(path, io, argument === undefined ? 'verificando la base de datos' : 'verificando la copia')
+    integrity = await verifyWithProgress(
+      path,
+      io,
+      argument === undefined ? 'verificando la base de datos' : 'verificando la copia',
+    )
   } catch (error) {
     if (error instanceof IntegrityCheckFailed) return fail(io, `error: ${reasonOf(error.code, error.message)}`)
     throw error
   }
   const { problems } = integrity
-  say(io, problems.length === 0 ? `integridad: ok (${integrity.summary})` : `integridad: ${problems.length} problemas\n  ${problems.slice(0, 20).join('\n  ')}`)
-  if (problems.length > 0) say(io, 'La base de datos está dañada: detenga el servicio y restaure la copia más reciente que pase check (manifiesto restaurar COPIA).')
+  say(
+    io,
+    problems.length === 0
+      ? `integridad: ok (${integrity.summary})`
+      : `integridad: ${problems.length} problemas\n  ${problems.slice(0, 20).join('\n  ')}`,
+  )
+  if (problems.length > 0)
+    say(
+      io,
+      'La base de datos está dañada: detenga el servicio y restaure la copia más reciente que pase check (manifiesto restaurar COPIA).',
+    )
   return healthy && problems.length === 0 && !schema.newer ? 0 : 1
 }
 
@@ -70,12 +98,15 @@ function describeSchema(path: string): { line: string; newer: boolean } | { prob
   try {
     db = openDatabase(path, { readonly: true })
   } catch (error) {
-    return { problem: reasonOf((error as { code?: string }).code ?? null, `no se puede abrir: ${(error as Error).message}`) }
+    return {
+      problem: reasonOf((error as { code?: string }).code ?? null, `no se puede abrir: ${(error as Error).message}`),
+    }
   }
   try {
     const foreign = foreignDatabaseProblem(db)
     const tables = db.sqlite.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").pluck().get() as number
-    if (foreign !== null || tables === 0) return { problem: `no es una base de datos de manifiesto: ${foreign ?? 'está vacía (0 bytes o sin tablas)'}` }
+    if (foreign !== null || tables === 0)
+      return { problem: `no es una base de datos de manifiesto: ${foreign ?? 'está vacía (0 bytes o sin tablas)'}` }
     const version = schemaVersion(db)
     const newer = version > LATEST_SCHEMA_VERSION
     return {

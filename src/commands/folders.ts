@@ -35,7 +35,9 @@ function usable(key: string, folder: string, create: boolean): { problem: string
   if (existsSync(folder)) {
     if (!statSync(folder).isDirectory()) return { problem: `${folder} no es una carpeta: corrija ${key}.`, note: '' }
     const denied = writeDenied(folder)
-    return denied === null ? { problem: null, note: 'se puede escribir' } : { problem: `no se puede escribir en ${folder}: ${denied}. ${advice(folder)}`, note: '' }
+    return denied === null
+      ? { problem: null, note: 'se puede escribir' }
+      : { problem: `no se puede escribir en ${folder}: ${denied}. ${advice(folder)}`, note: '' }
   }
   if (!create) {
     return {
@@ -45,10 +47,14 @@ function usable(key: string, folder: string, create: boolean): { problem: string
   }
   let above = dirname(folder)
   while (!existsSync(above) && dirname(above) !== above) above = dirname(above)
-  if (!statSync(above).isDirectory()) return { problem: `no se puede crear ${folder}: ${above} no es una carpeta. Corrija ${key}.`, note: '' }
+  if (!statSync(above).isDirectory())
+    return { problem: `no se puede crear ${folder}: ${above} no es una carpeta. Corrija ${key}.`, note: '' }
   const denied = writeDenied(above)
   if (denied === null) return { problem: null, note: `todavía no existe: el servicio la creará en ${above}` }
-  return { problem: `el servicio no podrá crear ${folder}: no se puede escribir en ${above} (${denied}). Créela antes para el usuario del servicio: ${advice(folder)}`, note: '' }
+  return {
+    problem: `el servicio no podrá crear ${folder}: no se puede escribir en ${above} (${denied}). Créela antes para el usuario del servicio: ${advice(folder)}`,
+    note: '',
+  }
 }
 
 /** Why the file or folder cannot be written by this process's user (a Spanish reason), or null when it can. */

@@ -7,8 +7,16 @@ export type CommandName = (typeof COMMANDS)[number]
 export const ARGUMENTS: Record<CommandName, { required: string[]; optional: string[]; example?: string }> = {
   serve: { required: [], optional: [] },
   check: { required: [], optional: ['BASE'] },
-  backup: { required: ['ARCHIVO'], optional: [], example: '(la ruta de la copia, por ejemplo /var/lib/manifiesto/backups/manual.db)' },
-  restaurar: { required: ['COPIA'], optional: [], example: '(el archivo de la copia, por ejemplo /var/lib/manifiesto/backups/manifiesto-2026-11-22T10-00-00.db)' },
+  backup: {
+    required: ['ARCHIVO'],
+    optional: [],
+    example: '(la ruta de la copia, por ejemplo /var/lib/manifiesto/backups/manual.db)',
+  },
+  restaurar: {
+    required: ['COPIA'],
+    optional: [],
+    example: '(el archivo de la copia, por ejemplo /var/lib/manifiesto/backups/manifiesto-2026-11-22T10-00-00.db)',
+  },
   version: { required: [], optional: [] },
   usuario: { required: ['crear|restablecer|desbloquear|listar'], optional: ['NOMBRE'] },
 }

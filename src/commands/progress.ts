@@ -32,7 +32,12 @@ const PLAIN_STEP = 0.1
  * at least every ten seconds. The time left is estimated from the pace so far.
  * @param unit how `done` and `total` are shown: 'bytes' as sizes, 'paginas' as pages of the database.
  */
-export function startProgress(output: CliOutput, label: string, unit: 'bytes' | 'paginas', options: ProgressOptions = {}): Progress {
+export function startProgress(
+  output: CliOutput,
+  label: string,
+  unit: 'bytes' | 'paginas',
+  options: ProgressOptions = {},
+): Progress {
   const now = options.now ?? (() => performance.now())
   const started = now()
   const terminal = output.isTTY === true
@@ -45,7 +50,10 @@ export function startProgress(output: CliOutput, label: string, unit: 'bytes' | 
     const share = total > 0 ? Math.min(1, done / total) : 1
     const elapsed = now() - started
     const left = share > 0.01 && share < 1 && elapsed > 1000 ? (elapsed / share) * (1 - share) : null
-    const amount = unit === 'bytes' ? `${formatBytes(done)} de ${formatBytes(total)}` : `página ${formatCount(done)} de ${formatCount(total)}`
+    const amount =
+      unit === 'bytes'
+        ? `${formatBytes(done)} de ${formatBytes(total)}`
+        : `página ${formatCount(done)} de ${formatCount(total)}`
     return `${label}: ${Math.floor(Math.round(share * 10_000) / 100)} % (${amount})${left === null ? '' : `, quedan unos ${formatDuration(left)}`}`
   }
 

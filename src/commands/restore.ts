@@ -23,7 +23,12 @@ import { verifyWithProgress } from './verify.ts'
  * batches to ask the supplier for again. Should the copy fail, the current database is put back.
  * @returns 0 restored, 1 refused or failed (the current database untouched), 2 bad usage.
  */
-export async function runRestoreCommand({ config, file: configFile }: LoadedConfig, argument: string, options: { owner: string | undefined }, io: CliIo): Promise<number> {
+export async function runRestoreCommand(
+  { config, file: configFile }: LoadedConfig,
+  argument: string,
+  options: { owner: string | undefined },
+  io: CliIo,
+): Promise<number> {
   const started = performance.now()
   const clock = io.clock ?? systemClock(config.dates.timezone)
   const copy = resolve(io.cwd, argument)
@@ -32,13 +37,20 @@ export async function runRestoreCommand({ config, file: configFile }: LoadedConf
     complain(io, `No se restauró nada: ${line}`)
     return 1
   }
-  if (!existsSync(copy) || !statSync(copy).isFile()) return refuse(`${copy} no existe o no es un archivo. ${whereCopiesAre(config, clock, copy)}`)
-  if (resolve(copy) === resolve(target)) return refuse(`${copy} es la base de datos misma (database.path), no una copia.`)
+  if (!existsSync(copy) || !statSync(copy).isFile())
+    return refuse(`${copy} no existe o no es un archivo. ${whereCopiesAre(config, clock, copy)}`)
+  if (resolve(copy) === resolve(target))
+    return refuse(`${copy} es la base de datos misma (database.path), no una copia.`)
 
   const running = await findRunningService(config.server)
-  if (running !== null) return refuse(`el servicio está en marcha (responde en ${running}). Deténgalo primero: ${stopCommand()}; luego vuelva a ejecutar este comando.`)
+  if (running !== null)
+    return refuse(
+      `el servicio está en marcha (responde en ${running}). Deténgalo primero: ${stopCommand()}; luego vuelva a ejecutar este comando.`,
+    )
   if (existsSync(target) && isDatabaseInUse(target)) {
-    return refuse(`otro programa tiene abierta la base de datos ${target}: el servicio, o un check o backup en curso. Deténgalo (${stopCommand()}) o espere a que termine, y vuelva a ejecutar este comando.`)
+    return refuse(
+      `otro programa tiene abierta la base de datos ${target}: el servicio, o un check o backup en curso. Deténgalo (${stopCommand()}) o espere a que termine, y vuelva a ejecutar este comando.`,
+    )
   }
 
   let owner: Owner
@@ -59,7 +71,9 @@ export async function runRestoreCommand({ config, file: configFile }: LoadedConf
     throw error
   }
   if (check.problems.length > 0) {
-    return refuse(`la copia ${copy} está dañada (${check.problems.length} problemas: ${check.problems.slice(0, 3).join('; ')}). Elija otra: ${whereCopiesAre(config, clock, copy)}`)
+    return refuse(
+      `la copia ${copy} está dañada (${check.problems.length} problemas: ${check.problems.slice(0, 3).join('; ')}). Elija otra: ${whereCopiesAre(config, clock, copy)}`,
+    )
   }
   say(io, `integridad de la copia: ok (${check.summary})`)
 
@@ -67,7 +81,9 @@ export async function runRestoreCommand({ config, file: configFile }: LoadedConf
   try {
     for (const line of makeDataFolder(folder, owner)) say(io, line)
   } catch (error) {
-    return refuse(`no se pudo crear la carpeta ${folder}: ${reasonOf(error)}. Ejecute el comando como administrador (Linux: sudo; Windows: un PowerShell de administrador).`)
+    return refuse(
+      `no se pudo crear la carpeta ${folder}: ${reasonOf(error)}. Ejecute el comando como administrador (Linux: sudo; Windows: un PowerShell de administrador).`,
+    )
   }
 
   const kept = existsSync(target) ? keepCurrent(target, clock) : null
@@ -80,12 +96,20 @@ export async function runRestoreCommand({ config, file: configFile }: LoadedConf
   } catch (error) {
     rmSync(temporary, { force: true })
     if (kept !== null) putBack(kept, target)
-    return refuse(`no se pudo escribir ${target}: ${reasonOf(error)}. ${kept === null ? '' : 'La base de datos anterior volvió a su lugar. '}Revise el espacio libre y los permisos de ${folder}.`)
+    return refuse(
+      `no se pudo escribir ${target}: ${reasonOf(error)}. ${kept === null ? '' : 'La base de datos anterior volvió a su lugar. '}Revise el espacio libre y los permisos de ${folder}.`,
+    )
   }
 
-  say(io, `restaurada: ${target} ← ${copy} (${formatBytes(statSync(target).size)}) en ${formatDuration(performance.now() - started)}`)
+  say(
+    io,
+    `restaurada: ${target} ← ${copy} (${formatBytes(statSync(target).size)}) en ${formatDuration(performance.now() - started)}`,
+  )
   if (described.lastBatch !== null) {
-    say(io, `la copia tiene los lotes recibidos hasta el ${formatLocalDateTime(clock, described.lastBatch)} (hora de Honduras): pida al proveedor que reenvíe los lotes de después (las facturas que ya estén responden sin_cambios)`)
+    say(
+      io,
+      `la copia tiene los lotes recibidos hasta el ${formatLocalDateTime(clock, described.lastBatch)} (hora de Honduras): pida al proveedor que reenvíe los lotes de después (las facturas que ya estén responden sin_cambios)`,
+    )
   }
   const config_ = configFile === null ? '' : ` --config ${configFile}`
   say(io, `Ahora inicie el servicio: ${startCommand()}; y compruébelo con: manifiesto check${config_}`)
@@ -103,13 +127,19 @@ function describeCopy(copy: string): { schema: string; lastBatch: string | null 
   try {
     const foreign = foreignDatabaseProblem(db)
     const tables = db.sqlite.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").pluck().get() as number
-    if (foreign !== null || tables === 0) return { problem: `no es una copia de manifiesto: ${foreign ?? 'está vacía (0 bytes o sin tablas)'}` }
+    if (foreign !== null || tables === 0)
+      return { problem: `no es una copia de manifiesto: ${foreign ?? 'está vacía (0 bytes o sin tablas)'}` }
     const version = schemaVersion(db)
     if (version > LATEST_SCHEMA_VERSION) {
-      return { problem: `es de una versión más nueva de manifiesto (esquema ${version}; esta versión conoce hasta la ${LATEST_SCHEMA_VERSION}): restáurela con el programa de esa versión o una posterior.` }
+      return {
+        problem: `es de una versión más nueva de manifiesto (esquema ${version}; esta versión conoce hasta la ${LATEST_SCHEMA_VERSION}): restáurela con el programa de esa versión o una posterior.`,
+      }
     }
     const lastBatch = db.sqlite.prepare('SELECT max(received_at) FROM batches').pluck().get() as string | null
-    const schema = version === LATEST_SCHEMA_VERSION ? `esquema versión ${version}` : `esquema versión ${version}: el servicio la llevará a la ${LATEST_SCHEMA_VERSION} al iniciar`
+    const schema =
+      version === LATEST_SCHEMA_VERSION
+        ? `esquema versión ${version}`
+        : `esquema versión ${version}: el servicio la llevará a la ${LATEST_SCHEMA_VERSION} al iniciar`
     return { schema, lastBatch }
   } catch (error) {
     return { problem: `no se puede leer: ${reasonOf(error)}` }
@@ -121,7 +151,10 @@ function describeCopy(copy: string): { schema: string; lastBatch: string | null 
 /** Renames the database and its -wal and -shm (a -wal may hold its last batches) to a dated name beside it. */
 function keepCurrent(target: string, clock: Clock): string {
   const extension = extname(target)
-  const kept = join(dirname(target), `${basename(target, extension)}-antes-de-restaurar-${localDateTime(clock).format(STAMP)}${extension}`)
+  const kept = join(
+    dirname(target),
+    `${basename(target, extension)}-antes-de-restaurar-${localDateTime(clock).format(STAMP)}${extension}`,
+  )
   for (const suffix of ['', '-wal', '-shm']) if (existsSync(target + suffix)) renameSync(target + suffix, kept + suffix)
   return kept
 }
@@ -151,8 +184,17 @@ async function copyInto(copy: string, temporary: string, io: CliIo): Promise<voi
 /** Where the automatic copies are, and the newest of them (other than `not`): where to look for a COPIA. */
 function whereCopiesAre(config: LoadedConfig['config'], clock: Clock, not: string): string {
   const folders = [config.backup.dir, ...(config.backup.copyTo === '' ? [] : [config.backup.copyTo])]
-  const newest = folders.map((folder) => ({ folder, newest: snapshotsIn(folder, clock).find((snapshot) => resolve(snapshot.file) !== resolve(not)) }))
-  return newest.map(({ folder, newest }) => (newest === undefined ? `en ${folder} no hay otras copias` : `la más reciente de ${folder} es ${newest.file}`)).join('; ') + '.'
+  const newest = folders.map((folder) => ({
+    folder,
+    newest: snapshotsIn(folder, clock).find((snapshot) => resolve(snapshot.file) !== resolve(not)),
+  }))
+  return (
+    newest
+      .map(({ folder, newest }) =>
+        newest === undefined ? `en ${folder} no hay otras copias` : `la más reciente de ${folder} es ${newest.file}`,
+      )
+      .join('; ') + '.'
+  )
 }
 
 function stopCommand(): string {

@@ -19,13 +19,19 @@ export async function findRunningService(server: Config['server']): Promise<stri
   const url = `${https ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${server.port}/api/v1/ping`
   if (server.port === 0) return null
   return new Promise((resolve) => {
-    const request = (https ? getHttps : getHttp)(url, { timeout: PING_WAIT_MS, rejectUnauthorized: false }, (response) => {
-      let body = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => (body += chunk.slice(0, 2000)))
-      response.on('end', () => resolve(/"service"\s*:\s*"manifiesto"/.test(body) ? url.replace(/\/api\/v1\/ping$/, '/') : null))
-      response.on('error', () => resolve(null))
-    })
+    const request = (https ? getHttps : getHttp)(
+      url,
+      { timeout: PING_WAIT_MS, rejectUnauthorized: false },
+      (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (body += chunk.slice(0, 2000)))
+        response.on('end', () =>
+          resolve(/"service"\s*:\s*"manifiesto"/.test(body) ? url.replace(/\/api\/v1\/ping$/, '/') : null),
+        )
+        response.on('error', () => resolve(null))
+      },
+    )
     request.on('timeout', () => request.destroy())
     request.on('error', () => resolve(null))
   })
@@ -40,7 +46,11 @@ export function isDatabaseInUse(path: string): boolean {
   const addon = nativeAddon()
   let probe: BetterSqlite3.Database
   try {
-    probe = new BetterSqlite3(path, { fileMustExist: true, timeout: 0, ...(addon === undefined ? {} : { nativeBinding: addon as unknown as string }) })
+    probe = new BetterSqlite3(path, {
+      fileMustExist: true,
+      timeout: 0,
+      ...(addon === undefined ? {} : { nativeBinding: addon as unknown as string }),
+    })
   } catch {
     return false
   }
@@ -52,7 +62,9 @@ export function isDatabaseInUse(path: string): boolean {
     probe.exec('COMMIT')
     return false
   } catch (error) {
-    return (error as { code?: unknown }).code === 'SQLITE_BUSY' || (error as { code?: unknown }).code === 'SQLITE_LOCKED'
+    return (
+      (error as { code?: unknown }).code === 'SQLITE_BUSY' || (error as { code?: unknown }).code === 'SQLITE_LOCKED'
+    )
   } finally {
     probe.close()
   }

@@ -7,7 +7,8 @@ import { dirname } from 'node:path'
  * (files are given to it); otherwise whoever runs the command (Linux), or the service's virtual
  * account, given the right to modify by ACL (Windows).
  */
-export type Owner = { kind: 'user'; name: string; uid: number; gid: number } | { kind: 'self' } | { kind: 'windows'; account: string }
+export type Owner =
+  { kind: 'user'; name: string; uid: number; gid: number } | { kind: 'self' } | { kind: 'windows'; account: string }
 
 /** The service's user by default: the one the systemd unit and the guide create. */
 const SERVICE_USER = 'manifiesto'
@@ -23,7 +24,10 @@ export function ownerFor(folder: string, name: string | undefined): Owner {
   if (process.getuid?.() !== 0) return { kind: 'self' }
   if (name !== undefined) {
     const user = lookUpUser(name)
-    if (user === null) throw new Error(`El usuario «${name}» no existe en este servidor: créelo como dice la guía (useradd --system … ${name}) o corrija --propietario.`)
+    if (user === null)
+      throw new Error(
+        `El usuario «${name}» no existe en este servidor: créelo como dice la guía (useradd --system … ${name}) o corrija --propietario.`,
+      )
     return user
   }
   for (let at = folder; ; at = dirname(at)) {
@@ -49,7 +53,8 @@ export function makeDataFolder(folder: string, owner: Owner): string[] {
   const lines: string[] = []
   for (const created of missing) {
     if (owner.kind === 'windows') {
-      const granted = spawnSync('icacls', [created, '/grant', `${owner.account}:(OI)(CI)M`], { stdio: 'ignore' }).status === 0
+      const granted =
+        spawnSync('icacls', [created, '/grant', `${owner.account}:(OI)(CI)M`], { stdio: 'ignore' }).status === 0
       lines.push(
         granted
           ? `carpeta creada: ${created} (${owner.account} puede modificarla)`

@@ -23,7 +23,9 @@ export const REASONS: Record<string, string> = {
  */
 export function describeCommandFailure(command: string, error: unknown, databasePath: string): string {
   const line = describeStartFailure(error, databasePath)
-  return command === 'serve' ? line : line.replace(/^No se pudo iniciar manifiesto/, `No se pudo completar «manifiesto ${command}»`)
+  return command === 'serve'
+    ? line
+    : line.replace(/^No se pudo iniciar manifiesto/, `No se pudo completar «manifiesto ${command}»`)
 }
 
 /**

@@ -3,7 +3,15 @@ import { Compile } from 'typebox/compile'
 import { CreateUserBody, Password } from '../accounts/accounts.schemas.ts'
 import { PasswordRules } from '../accounts/password-rules.ts'
 import { DEFAULT_PASSWORD_COST } from '../accounts/passwords.ts'
-import { createUser, getUser, listUsers, requireNewUserAllowed, setUserPassword, unlockUser, type AccountsDeps } from '../accounts/users.service.ts'
+import {
+  createUser,
+  getUser,
+  listUsers,
+  requireNewUserAllowed,
+  setUserPassword,
+  unlockUser,
+  type AccountsDeps,
+} from '../accounts/users.service.ts'
 import { systemClock } from '../core/clock.ts'
 import type { LoadedConfig } from '../config/config.ts'
 import { closeDatabase, openDatabase } from '../db/database.ts'
@@ -49,22 +57,36 @@ export async function runUserCommand(
   if (action !== 'crear' && action !== 'restablecer' && action !== 'desbloquear' && action !== 'listar') {
     return {
       code: 2,
-      lines: ['Use: manifiesto usuario crear NOMBRE --rol admin|supervisor|finanzas|operador, manifiesto usuario restablecer NOMBRE, manifiesto usuario desbloquear NOMBRE, o manifiesto usuario listar.'],
+      lines: [
+        'Use: manifiesto usuario crear NOMBRE --rol admin|supervisor|finanzas|operador, manifiesto usuario restablecer NOMBRE, manifiesto usuario desbloquear NOMBRE, o manifiesto usuario listar.',
+      ],
     }
   }
-  if (action !== 'listar' && name === undefined) return { code: 2, lines: [`Falta el nombre de usuario: manifiesto usuario ${action} NOMBRE`] }
+  if (action !== 'listar' && name === undefined)
+    return { code: 2, lines: [`Falta el nombre de usuario: manifiesto usuario ${action} NOMBRE`] }
   const { config } = loaded
   const db = openDatabase(config.database.path)
   try {
     migrateDatabase(db, DERIVED_VALUES)
-    const deps: AccountsDeps = { db, clock: systemClock(config.dates.timezone), warehouses: config.warehouses, passwordCost: DEFAULT_PASSWORD_COST, passwordRules: new PasswordRules() }
+    const deps: AccountsDeps = {
+      db,
+      clock: systemClock(config.dates.timezone),
+      warehouses: config.warehouses,
+      passwordCost: DEFAULT_PASSWORD_COST,
+      passwordRules: new PasswordRules(),
+    }
     if (action === 'listar') return { code: 0, lines: formatUsers(listUsers(deps)) }
     if (action === 'crear') {
       const input = {
         usuario: name!,
         nombre: options.nombre ?? name!,
         rol: options.rol ?? '',
-        ...(options.almacenes === undefined ? {} : { almacenes: options.almacenes === 'todos' ? 'todos' : options.almacenes.split(',').map((code) => code.trim()) }),
+        ...(options.almacenes === undefined
+          ? {}
+          : {
+              almacenes:
+                options.almacenes === 'todos' ? 'todos' : options.almacenes.split(',').map((code) => code.trim()),
+            }),
         contrasena: 'x'.repeat(10),
       }
       const refused = refusalOf(creation, input)
@@ -74,7 +96,12 @@ export async function runUserCommand(
       const secret = await askPassword(options, io)
       if (typeof secret !== 'string') return secret
       const user = await createUser(deps, null, { ...checked, contrasena: secret })
-      return { code: 0, lines: [`usuario creado: ${user.usuario} (${user.nombre}), rol ${user.rol}, almacenes ${describeWarehouses(user.almacenes)}`] }
+      return {
+        code: 0,
+        lines: [
+          `usuario creado: ${user.usuario} (${user.nombre}), rol ${user.rol}, almacenes ${describeWarehouses(user.almacenes)}`,
+        ],
+      }
     }
     if (action === 'desbloquear') {
       const user = unlockUser(deps, null, name!)
@@ -84,7 +111,10 @@ export async function runUserCommand(
     const secret = await askPassword(options, io)
     if (typeof secret !== 'string') return secret
     const user = await setUserPassword(deps, null, name!, secret)
-    return { code: 0, lines: [`contraseña restablecida para ${user.usuario}: sus sesiones se cerraron y quedó desbloqueado`] }
+    return {
+      code: 0,
+      lines: [`contraseña restablecida para ${user.usuario}: sus sesiones se cerraron y quedó desbloqueado`],
+    }
   } catch (error) {
     if (error instanceof SecretCancelled) return { code: 130, lines: ['Cancelado: no se cambió nada.'] }
     if (error instanceof DomainError) return { code: error.code === 'INVALID_INPUT' ? 2 : 1, lines: [error.message] }
@@ -94,7 +124,10 @@ export async function runUserCommand(
   }
 }
 
-async function askPassword(options: UserCommandOptions, io: Pick<CliIo, 'stdin' | 'stderr'>): Promise<string | CommandResult> {
+async function askPassword(
+  options: UserCommandOptions,
+  io: Pick<CliIo, 'stdin' | 'stderr'>,
+): Promise<string | CommandResult> {
   let secret: string
   if (options.contrasenaStdin) {
     secret = (await readStandardInput(io.stdin)).replace(/\r?\n$/, '')
@@ -103,7 +136,12 @@ async function askPassword(options: UserCommandOptions, io: Pick<CliIo, 'stdin' 
     const again = await readSecret('Repita la contraseña: ', io)
     if (again !== secret) return { code: 2, lines: ['Las contraseñas no coinciden; no se cambió nada.'] }
   } else {
-    return { code: 2, lines: ['No hay una terminal para pedir la contraseña: use --contrasena-stdin y envíela por la entrada estándar.'] }
+    return {
+      code: 2,
+      lines: [
+        'No hay una terminal para pedir la contraseña: use --contrasena-stdin y envíela por la entrada estándar.',
+      ],
+    }
   }
   const refused = refusalOf(password, secret, 'contraseña')
   return refused === null ? secret : { code: 2, lines: [refused] }
@@ -111,7 +149,9 @@ async function askPassword(options: UserCommandOptions, io: Pick<CliIo, 'stdin' 
 
 function refusalOf(validator: ReturnType<typeof Compile>, value: unknown, name?: string): string | null {
   if (validator.Check(value)) return null
-  const problems = problemsOf(validator, value).map((problem) => `${name ?? (dottedPath(problem.path) || 'valor')}: ${problem.phrase}`)
+  const problems = problemsOf(validator, value).map(
+    (problem) => `${name ?? (dottedPath(problem.path) || 'valor')}: ${problem.phrase}`,
+  )
   return `Datos inválidos: ${problems.join('; ')}.`
 }
 
@@ -126,11 +166,14 @@ function readStandardInput(input: CliIo['stdin']): Promise<string> {
 }
 
 function formatUsers(users: ReturnType<typeof listUsers>): string[] {
-  if (users.length === 0) return ['No hay usuarios. Cree el primer administrador: manifiesto usuario crear admin --rol admin']
+  if (users.length === 0)
+    return ['No hay usuarios. Cree el primer administrador: manifiesto usuario crear admin --rol admin']
   return users.map(
     (user) =>
       `${user.usuario.padEnd(20)} ${user.rol.padEnd(10)} ${user.activo ? 'activo  ' : 'inactivo'} ${describeWarehouses(user.almacenes).padEnd(16)} ${user.nombre}` +
-      (user.bloqueado_hasta === null ? '' : ` (bloqueado hasta ${user.bloqueado_hasta}: manifiesto usuario desbloquear ${user.usuario})`),
+      (user.bloqueado_hasta === null
+        ? ''
+        : ` (bloqueado hasta ${user.bloqueado_hasta}: manifiesto usuario desbloquear ${user.usuario})`),
   )
 }
 

@@ -9,7 +9,12 @@ import { formatBytes, formatDuration, startProgress, type Progress } from './pro
  * @returns the problems found, and a summary for the last line: size, pages and time taken.
  * @throws IntegrityCheckFailed when the file cannot be opened as a database.
  */
-export async function verifyWithProgress(file: string, io: Pick<CliIo, 'stderr'>, label: string, now: () => number = () => performance.now()): Promise<{ problems: string[]; summary: string }> {
+export async function verifyWithProgress(
+  file: string,
+  io: Pick<CliIo, 'stderr'>,
+  label: string,
+  now: () => number = () => performance.now(),
+): Promise<{ problems: string[]; summary: string }> {
   const started = now()
   const labels: Record<IntegrityProgress['phase'], string> = {
     paginas: `${label}: leyendo sus páginas`,
@@ -25,5 +30,8 @@ export async function verifyWithProgress(file: string, io: Pick<CliIo, 'stderr'>
   })
   ;(current as { progress: Progress } | null)?.progress.finish()
   const bytes = result.pages * result.pageSize
-  return { problems: result.problems, summary: `${formatBytes(bytes)}, ${result.pages.toLocaleString('en-US')} páginas, verificada en ${formatDuration(now() - started)}` }
+  return {
+    problems: result.problems,
+    summary: `${formatBytes(bytes)}, ${result.pages.toLocaleString('en-US')} páginas, verificada en ${formatDuration(now() - started)}`,
+  }
 }

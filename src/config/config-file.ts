@@ -9,14 +9,23 @@
  * what to say when it is UTF-16 (Notepad's «Unicode») or not UTF-8 at all (ANSI).
  */
 export function decodeConfigText(file: string, bytes: Buffer): { text: string } | { problem: string } {
-  const save = 'Ábralo en el Bloc de notas (o su editor), Archivo → Guardar como, Codificación: UTF-8, y guárdelo con el mismo nombre.'
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || bytes.subarray(0, 64).includes(0)) {
-    return { problem: `${file}: está guardado en UTF-16 (el Bloc de notas lo llama «Unicode»), y manifiesto lee UTF-8. ${save}` }
+  const save =
+    'Ábralo en el Bloc de notas (o su editor), Archivo → Guardar como, Codificación: UTF-8, y guárdelo con el mismo nombre.'
+  if (
+    (bytes[0] === 0xff && bytes[1] === 0xfe) ||
+    (bytes[0] === 0xfe && bytes[1] === 0xff) ||
+    bytes.subarray(0, 64).includes(0)
+  ) {
+    return {
+      problem: `${file}: está guardado en UTF-16 (el Bloc de notas lo llama «Unicode»), y manifiesto lee UTF-8. ${save}`,
+    }
   }
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) }
   } catch {
-    return { problem: `${file}: no está guardado en UTF-8 (¿ANSI o Windows-1252?: una ñ o una tilde lo delatan). ${save}` }
+    return {
+      problem: `${file}: no está guardado en UTF-8 (¿ANSI o Windows-1252?: una ñ o una tilde lo delatan). ${save}`,
+    }
   }
 }
 
@@ -45,7 +54,10 @@ export function describeJsonError(file: string, text: string, error: Error): str
   const line = before.split('\n').length
   const column = offset - before.lastIndexOf('\n')
   const shown = text.split('\n')[line - 1]?.trim().slice(0, 80) ?? ''
-  const where = offset >= text.length ? 'al final del archivo' : `en la línea ${line}, columna ${column}${shown === '' ? '' : ` («${shown}»)`}`
+  const where =
+    offset >= text.length
+      ? 'al final del archivo'
+      : `en la línea ${line}, columna ${column}${shown === '' ? '' : ` («${shown}»)`}`
   return `${file}: no es JSON válido ${where}: ${reasonAt(text, offset)}. Corríjalo y compruébelo con manifiesto check.`
 }
 
@@ -64,11 +76,15 @@ function errorOffset(text: string, message: string): number {
 function reasonAt(text: string, offset: number): string {
   const character = text[offset]
   const previous = text.slice(0, offset).trimEnd().slice(-1)
-  if (character === undefined) return 'el texto termina antes de cerrar todas las llaves { } y corchetes [ ] (¿falta una } al final?)'
-  if ((character === '}' || character === ']') && previous === ',') return `sobra la coma antes de «${character}»: el último valor de un objeto o una lista no lleva coma`
+  if (character === undefined)
+    return 'el texto termina antes de cerrar todas las llaves { } y corchetes [ ] (¿falta una } al final?)'
+  if ((character === '}' || character === ']') && previous === ',')
+    return `sobra la coma antes de «${character}»: el último valor de un objeto o una lista no lleva coma`
   if (character === '/' || character === '#') return 'JSON no admite comentarios (// … o /* … */): quítelos'
   if (character === "'") return 'los textos y los nombres de las claves van entre comillas dobles " ", no simples'
-  if (previous === '"' || previous === '}' || previous === ']' || /[0-9el]/.test(previous)) return `falta una coma antes de «${character}» (entre dos valores)`
-  if (/[A-Za-z_]/.test(character)) return 'los nombres de las claves y los textos van entre comillas dobles, por ejemplo "port": 8080'
+  if (previous === '"' || previous === '}' || previous === ']' || /[0-9el]/.test(previous))
+    return `falta una coma antes de «${character}» (entre dos valores)`
+  if (/[A-Za-z_]/.test(character))
+    return 'los nombres de las claves y los textos van entre comillas dobles, por ejemplo "port": 8080'
   return `sobra o falta algo antes de «${character}»`
 }

@@ -6,7 +6,9 @@ import { LocalDate } from '../schemas/vocabulary.ts'
  * defaults. `config.example.json` shows the same values; a test keeps them equal.
  */
 /** One or several keys: an array lets a key be rotated without downtime. */
-const KeySet = Type.Union([Type.String(), Type.Array(Type.String({ minLength: 1 }))], { errorMessage: 'una cadena o una lista de cadenas no vacías' })
+const KeySet = Type.Union([Type.String(), Type.Array(Type.String({ minLength: 1 }))], {
+  errorMessage: 'una cadena o una lista de cadenas no vacías',
+})
 const PerMinute = Type.Integer({ minimum: 1 })
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
 
@@ -25,7 +27,8 @@ export const ConfigSchema = Type.Object(
         port: Port,
         // How many proxies stand in front (0 = none); true and false, as the first release wrote it, are 1 and 0.
         trustProxy: Type.Union([Type.Integer({ minimum: 0 }), Type.Boolean()], {
-          errorMessage: 'el número de proxies delante del servicio: un entero desde 0, o true, que vale 1, o false, que vale 0',
+          errorMessage:
+            'el número de proxies delante del servicio: un entero desde 0, o true, que vale 1, o false, que vale 0',
         }),
         maxBodyMB: Type.Number({ exclusiveMinimum: 0, maximum: 2048 }),
         bodyTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
@@ -34,10 +37,7 @@ export const ConfigSchema = Type.Object(
         // limit (1,024 by default on Linux), so SQLite, the log and the backups always find theirs.
         maxConnections: Type.Integer({ minimum: 1, maximum: 100_000 }),
         maxConnectionsPerIp: Type.Integer({ minimum: 1, maximum: 100_000 }),
-        https: Type.Object(
-          { certFile: Type.String(), keyFile: Type.String() },
-          { additionalProperties: false },
-        ),
+        https: Type.Object({ certFile: Type.String(), keyFile: Type.String() }, { additionalProperties: false }),
       },
       { additionalProperties: false },
     ),
@@ -97,7 +97,10 @@ export const ConfigSchema = Type.Object(
       {
         windowBusinessDays: Type.Integer({ minimum: 0, maximum: 60 }),
         holidays: Type.Array(LocalDate('Feriado: no es día hábil para el plazo de devoluciones'), { maxItems: 1000 }),
-        listing: Type.Object({ maxRangeDays: Type.Integer({ minimum: 1, maximum: 366 }) }, { additionalProperties: false }),
+        listing: Type.Object(
+          { maxRangeDays: Type.Integer({ minimum: 1, maximum: 366 }) },
+          { additionalProperties: false },
+        ),
       },
       { additionalProperties: false },
     ),
@@ -138,7 +141,14 @@ export const ConfigSchema = Type.Object(
     log: Type.Object(
       {
         level: Type.Union(
-          [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace')],
+          [
+            Type.Literal('fatal'),
+            Type.Literal('error'),
+            Type.Literal('warn'),
+            Type.Literal('info'),
+            Type.Literal('debug'),
+            Type.Literal('trace'),
+          ],
           { errorMessage: 'fatal, error, warn, info, debug o trace' },
         ),
         file: Type.String(),
@@ -155,7 +165,9 @@ export const ConfigSchema = Type.Object(
 export type ConfigFile = Static<typeof ConfigSchema>
 
 /** The configuration the service runs on: `server.trustProxy` is the number of proxies in front. */
-export type Config = Omit<ConfigFile, 'server'> & { server: Omit<ConfigFile['server'], 'trustProxy'> & { trustProxy: number } }
+export type Config = Omit<ConfigFile, 'server'> & {
+  server: Omit<ConfigFile['server'], 'trustProxy'> & { trustProxy: number }
+}
 
 /** The built-in defaults; `config.example.json` shows the same values (a test keeps them equal). */
 export const DEFAULT_CONFIG: Config = {
@@ -174,7 +186,14 @@ export const DEFAULT_CONFIG: Config = {
   auth: { apiKey: '', operatorKey: '', sessionIdleHours: 12, sessionMaxDays: 7 },
   warehouses: ['OAC', 'OAS', 'OAO'],
   dates: { timezone: 'America/Tegucigalpa', maxAgeDays: 30, strictMixedDates: false },
-  rateLimits: { insertPerMinute: 5, validatePerMinute: 30, returnsPerMinute: 10, generalPerMinute: 60, operatorPerMinute: 600, loginPerMinute: 10 },
+  rateLimits: {
+    insertPerMinute: 5,
+    validatePerMinute: 30,
+    returnsPerMinute: 10,
+    generalPerMinute: 60,
+    operatorPerMinute: 600,
+    loginPerMinute: 10,
+  },
   returnsCache: { pastDateMinutes: 60, todayMinutes: 5 },
   intake: {
     autoUpdateFields: [],
@@ -195,7 +214,6 @@ export const DEFAULT_CONFIG: Config = {
   },
   log: { level: 'info', file: '', keepDays: 30 },
 }
-
 
 /**
  * The keys whose default depends on the client contract (issue 19): in v2 the supplier expects

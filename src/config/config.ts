@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { Compile } from 'typebox/compile'
 import { isKnownZone } from '../core/clock.ts'
-import { ConfigSchema, DEFAULT_CONFIG, defaultConfigFor, KEEP_ALIVE_SECONDS, type Config, type ConfigFile } from './config.schema.ts'
+import {
+  ConfigSchema,
+  DEFAULT_CONFIG,
+  defaultConfigFor,
+  KEEP_ALIVE_SECONDS,
+  type Config,
+  type ConfigFile,
+} from './config.schema.ts'
 import { parseJsonText } from '../core/json-text.ts'
 import { describeJsonError, describeUnreadableFile, decodeConfigText } from './config-file.ts'
 import { problemsOf, shown, type Problem } from '../schemas/schema-errors.ts'
@@ -51,11 +58,16 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const fromFile = file === null ? {} : readConfigFile(file)
   const merged = mergeDefaults(defaultConfigFor(contractIn(fromFile)), fromFile)
   const fromEnv = applyEnvOverrides(merged, env)
-  const config = resolvePaths(validateConfig(merged, file ?? 'configuración', fromEnv), file === null ? cwd : dirname(file))
+  const config = resolvePaths(
+    validateConfig(merged, file ?? 'configuración', fromEnv),
+    file === null ? cwd : dirname(file),
+  )
   const database = config.database.path
   if ([database, `${database}-wal`, `${database}-shm`].includes(config.log.file)) {
     // The log writer would open the database's own files (and drop SQLite's locks on them).
-    throw new ConfigError(`${file ?? 'configuración'}: «log.file» no puede ser la base de datos ni sus archivos -wal/-shm (${config.log.file})`)
+    throw new ConfigError(
+      `${file ?? 'configuración'}: «log.file» no puede ser la base de datos ni sus archivos -wal/-shm (${config.log.file})`,
+    )
   }
   return { config, file }
 }
@@ -68,13 +80,22 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
  * @param fromEnv dotted key → `NAME=value` of the variable that set it.
  * @throws ConfigError
  */
-export function validateConfig(value: unknown, source: string, fromEnv: ReadonlyMap<string, string> = new Map()): Config {
-  const schemaProblems = compiled.Check(value) ? [] : problemsOf(compiled, value).map((problem) => describeProblem(problem, fromEnv))
+export function validateConfig(
+  value: unknown,
+  source: string,
+  fromEnv: ReadonlyMap<string, string> = new Map(),
+): Config {
+  const schemaProblems = compiled.Check(value)
+    ? []
+    : problemsOf(compiled, value).map((problem) => describeProblem(problem, fromEnv))
   const problems = [...schemaProblems, ...findImpossibleValues(value as PartialConfig)]
   if (problems.length > 0) throw new ConfigError(`${source}: ${problems.join('; ')}`)
   const file = value as ConfigFile
   const { trustProxy } = file.server
-  return { ...file, server: { ...file.server, trustProxy: typeof trustProxy === 'boolean' ? Number(trustProxy) : trustProxy } }
+  return {
+    ...file,
+    server: { ...file.server, trustProxy: typeof trustProxy === 'boolean' ? Number(trustProxy) : trustProxy },
+  }
 }
 
 /**
@@ -159,7 +180,10 @@ function applyEnvOverrides(config: Record<string, unknown>, env: NodeJS.ProcessE
 
 /** Several keys in one variable are separated by commas (rotation). */
 function splitKeys(raw: string): string | string[] {
-  const keys = raw.split(',').map((key) => key.trim()).filter((key) => key.length > 0)
+  const keys = raw
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key.length > 0)
   return keys.length === 1 ? keys[0]! : keys
 }
 
@@ -171,7 +195,10 @@ const BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaxi
 
 /** One problem, named by its key as written in the file (`«server.port»`). */
 function describeProblem(problem: Problem, fromEnv: ReadonlyMap<string, string>): string {
-  const key = problem.path.map((part) => (/^\d+$/.test(part) ? `[${part}]` : part)).join('.').replace(/\.\[/g, '[')
+  const key = problem.path
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : part))
+    .join('.')
+    .replace(/\.\[/g, '[')
   if (problem.kind === 'unknown') return `clave desconocida «${key}»`
   if (problem.kind === 'missing') return `falta la clave «${key}»`
   const variable = fromEnv.get(key)
@@ -196,13 +223,20 @@ function findImpossibleValues(config: PartialConfig): string[] {
   if (typeof zone === 'string' && !isKnownZone(zone)) {
     problems.push(`«dates.timezone» no es una zona horaria conocida (${JSON.stringify(zone)})`)
   }
-  const keys = (value: unknown) => (typeof value === 'string' || Array.isArray(value) ? keyList(value as string | string[]) : [])
+  const keys = (value: unknown) =>
+    typeof value === 'string' || Array.isArray(value) ? keyList(value as string | string[]) : []
   const operatorKeys = keys(config?.auth?.operatorKey)
   if (keys(config?.auth?.apiKey).some((key) => operatorKeys.includes(key))) {
-    problems.push('«auth.apiKey» y «auth.operatorKey» no pueden compartir una clave: la del cliente nunca debe abrir la API de operadores')
+    problems.push(
+      '«auth.apiKey» y «auth.operatorKey» no pueden compartir una clave: la del cliente nunca debe abrir la API de operadores',
+    )
   }
   const https = config?.server?.https
-  if (typeof https?.certFile === 'string' && typeof https.keyFile === 'string' && (https.certFile === '') !== (https.keyFile === '')) {
+  if (
+    typeof https?.certFile === 'string' &&
+    typeof https.keyFile === 'string' &&
+    (https.certFile === '') !== (https.keyFile === '')
+  ) {
     problems.push('«server.https» necesita certFile y keyFile juntos (o ambos vacíos)')
   }
   if (config?.clientContract === 'v2' && config.returns?.windowBusinessDays === 0) {
@@ -217,14 +251,20 @@ function findImpossibleValues(config: PartialConfig): string[] {
     for (const bank of banks) {
       if (typeof bank !== 'string') continue
       const key = bank.trim().toLocaleLowerCase('es')
-      if (bank.trim() !== bank || key === '') problems.push(`«settlement.banks» tiene un banco con espacios al principio o al final (${JSON.stringify(bank)}): escríbalo sin ellos`)
-      else if (seen.has(key)) problems.push(`«settlement.banks» nombra dos veces el banco ${JSON.stringify(bank)}: déjelo una sola vez`)
+      if (bank.trim() !== bank || key === '')
+        problems.push(
+          `«settlement.banks» tiene un banco con espacios al principio o al final (${JSON.stringify(bank)}): escríbalo sin ellos`,
+        )
+      else if (seen.has(key))
+        problems.push(`«settlement.banks» nombra dos veces el banco ${JSON.stringify(bank)}: déjelo una sola vez`)
       seen.add(key)
     }
   }
   const maxAdjustment = config?.settlement?.maxAdjustment
   if (typeof maxAdjustment === 'number' && Math.abs(maxAdjustment * 100 - Math.round(maxAdjustment * 100)) > 1e-6) {
-    problems.push(`«settlement.maxAdjustment» debe tener a lo sumo dos decimales, en lempiras (se recibió ${maxAdjustment}); por ejemplo 1.00`)
+    problems.push(
+      `«settlement.maxAdjustment» debe tener a lo sumo dos decimales, en lempiras (se recibió ${maxAdjustment}); por ejemplo 1.00`,
+    )
   }
   for (const key of ['apiKey', 'operatorKey'] as const) {
     const short = keys(config?.auth?.[key]).find((value) => value.length < MIN_KEY_LENGTH)
@@ -246,7 +286,10 @@ function resolvePaths(config: Config, base: string): Config {
   const at = (path: string) => (path === '' || path === ':memory:' || isAbsolute(path) ? path : resolve(base, path))
   return {
     ...config,
-    server: { ...config.server, https: { certFile: at(config.server.https.certFile), keyFile: at(config.server.https.keyFile) } },
+    server: {
+      ...config.server,
+      https: { certFile: at(config.server.https.certFile), keyFile: at(config.server.https.keyFile) },
+    },
     database: { path: at(config.database.path) },
     backup: { ...config.backup, dir: at(config.backup.dir), copyTo: at(config.backup.copyTo) },
     log: { ...config.log, file: at(config.log.file) },

@@ -6,7 +6,10 @@ import { acceptConflict, discardConflict, getConflict, listConflicts, type Confl
 
 const TAG = 'operador: conflictos'
 const notFound = (raw: Record<string, string>) => `No existe el conflicto ${raw.id ?? ''}.`
-const decisionErrors = { 404: errorResponse('No existe el conflicto'), 422: errorResponse('Ya decidido, o manifiesto cerrado') }
+const decisionErrors = {
+  404: errorResponse('No existe el conflicto'),
+  422: errorResponse('Ya decidido, o manifiesto cerrado'),
+}
 
 export function conflictRoutes(deps: ConflictDeps): Route[] {
   return [
@@ -37,7 +40,10 @@ export function conflictRoutes(deps: ConflictDeps): Route[] {
         'y lineas_con_cambio: cada línea distinta, emparejada por NumeroLinea, con los campos que cambiaron.',
       params: ConflictParams,
       paramsNotFound: notFound,
-      responses: { 200: { description: 'El conflicto', schema: ConflictDetail }, 404: errorResponse('No existe el conflicto') },
+      responses: {
+        200: { description: 'El conflicto', schema: ConflictDetail },
+        404: errorResponse('No existe el conflicto'),
+      },
       handle: ({ actor, params }) => ({ status: 200, body: getConflict(deps, actor, params.id) }),
     }),
     defineRoute({

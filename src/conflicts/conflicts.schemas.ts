@@ -4,7 +4,12 @@ import { NumericId, SpanishText } from '../schemas/vocabulary.ts'
 export const ConflictState = Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('discarded')])
 
 /** A held version on an invoice's view: which fields changed, and the batch that brought it. */
-export const ConflictSummary = Type.Object({ id: Type.String(), campos_con_cambio: Type.Array(Type.String()), recibido_en: Type.String(), batch_uuid: Type.String() })
+export const ConflictSummary = Type.Object({
+  id: Type.String(),
+  campos_con_cambio: Type.Array(Type.String()),
+  recibido_en: Type.String(),
+  batch_uuid: Type.String(),
+})
 export type ConflictSummary = Static<typeof ConflictSummary>
 
 export const ConflictView = Type.Object({
@@ -34,11 +39,17 @@ export const ConflictDetail = Type.Intersect([
       Type.Object({
         numero_linea: Type.Integer({ description: 'NumeroLinea' }),
         cambio: Type.Union([Type.Literal('modificada'), Type.Literal('agregada'), Type.Literal('quitada')], {
-          description: 'modificada: está en las dos versiones con campos distintos; agregada: solo en la entrante; quitada: solo en la existente',
+          description:
+            'modificada: está en las dos versiones con campos distintos; agregada: solo en la entrante; quitada: solo en la existente',
         }),
-        campos: Type.Array(Type.String(), { description: 'Campos de LineasFactura que difieren (todos, si se agregó o quitó)' }),
+        campos: Type.Array(Type.String(), {
+          description: 'Campos de LineasFactura que difieren (todos, si se agregó o quitó)',
+        }),
       }),
-      { description: 'Líneas que difieren entre existente y entrante, emparejadas por NumeroLinea, en orden de NumeroLinea' },
+      {
+        description:
+          'Líneas que difieren entre existente y entrante, emparejadas por NumeroLinea, en orden de NumeroLinea',
+      },
     ),
   }),
 ])
@@ -46,4 +57,7 @@ export type ConflictDetail = Static<typeof ConflictDetail>
 
 export const ConflictListQuery = Type.Object({ estado: Type.Optional(ConflictState) })
 export const ConflictParams = Type.Object({ id: NumericId('Id del conflicto') })
-export const DecisionBody = Type.Object({ nota: Type.Optional(SpanishText(500, 'Nota opcional de la decisión')) }, { additionalProperties: false })
+export const DecisionBody = Type.Object(
+  { nota: Type.Optional(SpanishText(500, 'Nota opcional de la decisión')) },
+  { additionalProperties: false },
+)

@@ -32,11 +32,17 @@ export function getConflict(deps: Pick<ConflictDeps, 'db' | 'clock'>, actor: Act
   const row = findConflict(deps.db, Number(id), scopeOf(actor))
   if (!row) throw notFound(`No existe el conflicto ${id}.`)
   const view = toView(deps.clock, row)
-  return { ...view, lineas_con_cambio: lineChanges(view.existente as Record<string, unknown>, view.entrante as Record<string, unknown>) }
+  return {
+    ...view,
+    lineas_con_cambio: lineChanges(view.existente as Record<string, unknown>, view.entrante as Record<string, unknown>),
+  }
 }
 
 /** The newest pending conflict of an invoice, as its view shows it, or null. */
-export function getPendingConflictSummary(deps: Pick<ConflictDeps, 'db' | 'clock'>, invoiceId: number): ConflictSummary | null {
+export function getPendingConflictSummary(
+  deps: Pick<ConflictDeps, 'db' | 'clock'>,
+  invoiceId: number,
+): ConflictSummary | null {
   const pending = findConflicts(deps.db, { invoiceId, estado: 'pending' })
   const row = pending[pending.length - 1]
   if (row === undefined) return null
@@ -87,10 +93,16 @@ function decide(
     const row = findConflict(db, Number(id), scopeOf(actor))
     if (!row) throw notFound(`No existe el conflicto ${id}.`)
     if (row.estado !== 'pending') {
-      throw new DomainError('INVALID_TRANSITION', `El conflicto ${id} ya fue decidido (${row.estado === 'accepted' ? 'aceptado' : 'descartado'}).`)
+      throw new DomainError(
+        'INVALID_TRANSITION',
+        `El conflicto ${id} ya fue decidido (${row.estado === 'accepted' ? 'aceptado' : 'descartado'}).`,
+      )
     }
     if (row.manifest_estado === 'closed') {
-      throw new DomainError('INVALID_TRANSITION', `El manifiesto ${row.manifiesto} está cerrado: reábralo para decidir el conflicto ${id}.`)
+      throw new DomainError(
+        'INVALID_TRANSITION',
+        `El manifiesto ${row.manifiesto} está cerrado: reábralo para decidir el conflicto ${id}.`,
+      )
     }
     const at = toStoredInstant(clock.now())
     apply(row, at)
@@ -103,7 +115,11 @@ function decide(
       subjectId: row.nfactura,
       before: row.existing_original,
       after: estado === 'accepted' ? row.incoming_original : row.existing_original,
-      detail: { conflicto: String(row.id), campos_con_cambio: JSON.parse(row.changed_fields) as unknown, ...(nota ? { nota } : {}) },
+      detail: {
+        conflicto: String(row.id),
+        campos_con_cambio: JSON.parse(row.changed_fields) as unknown,
+        ...(nota ? { nota } : {}),
+      },
     })
     return toView(clock, findConflict(db, row.id)!)
   })

@@ -22,13 +22,31 @@ function conflicts(db: Database) {
     .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
     .innerJoin('batches as b', 'b.id', 'c.batch_id')
     .select([
-      'c.id', 'c.invoice_id', 'c.estado', 'c.changed_fields', 'c.existing_original', 'c.incoming_original', 'c.incoming_hash',
-      'c.created_at', 'c.decided_at', 'c.decided_by', 'c.decision_note',
-      'i.nfactura', 'i.cliente', 'i.cliente_id', 'i.almacen', 'm.numero as manifiesto', 'm.estado as manifest_estado', 'b.uuid as batch_uuid',
+      'c.id',
+      'c.invoice_id',
+      'c.estado',
+      'c.changed_fields',
+      'c.existing_original',
+      'c.incoming_original',
+      'c.incoming_hash',
+      'c.created_at',
+      'c.decided_at',
+      'c.decided_by',
+      'c.decision_note',
+      'i.nfactura',
+      'i.cliente',
+      'i.cliente_id',
+      'i.almacen',
+      'm.numero as manifiesto',
+      'm.estado as manifest_estado',
+      'b.uuid as batch_uuid',
     ])
 }
 
-export function findConflicts(db: Database, filters: { estado?: ConflictState; invoiceId?: number; scope?: WarehouseScope }): ConflictRow[] {
+export function findConflicts(
+  db: Database,
+  filters: { estado?: ConflictState; invoiceId?: number; scope?: WarehouseScope },
+): ConflictRow[] {
   let query = conflicts(db).where(inWarehouses('i.almacen', filters.scope ?? null))
   if (filters.estado !== undefined) query = query.where('c.estado', '=', filters.estado)
   if (filters.invoiceId !== undefined) query = query.where('c.invoice_id', '=', filters.invoiceId)
@@ -39,8 +57,21 @@ export function findConflict(db: Database, id: number, scope: WarehouseScope = n
   return first(db, conflicts(db).where('c.id', '=', id).where(inWarehouses('i.almacen', scope)))
 }
 
-export function decideConflict(db: Database, id: number, estado: ConflictState, decidedAt: string, decidedBy: string, note: string | null): void {
-  run(db, db.query.updateTable('invoice_conflicts').set({ estado, decided_at: decidedAt, decided_by: decidedBy, decision_note: note }).where('id', '=', id))
+export function decideConflict(
+  db: Database,
+  id: number,
+  estado: ConflictState,
+  decidedAt: string,
+  decidedBy: string,
+  note: string | null,
+): void {
+  run(
+    db,
+    db.query
+      .updateTable('invoice_conflicts')
+      .set({ estado, decided_at: decidedAt, decided_by: decidedBy, decision_note: note })
+      .where('id', '=', id),
+  )
 }
 
 export function findPendingConflictId(db: Database, invoiceId: number, incomingHash: string): number | undefined {
@@ -57,7 +88,15 @@ export function findPendingConflictId(db: Database, invoiceId: number, incomingH
 
 export function insertConflict(
   db: Database,
-  conflict: { invoiceId: number; batchId: number; changedFields: string[]; existingOriginal: string; incomingOriginal: string; incomingHash: string; at: string },
+  conflict: {
+    invoiceId: number
+    batchId: number
+    changedFields: string[]
+    existingOriginal: string
+    incomingOriginal: string
+    incomingHash: string
+    at: string
+  },
 ): number {
   const result = run(
     db,
@@ -77,7 +116,6 @@ export function insertConflict(
   )
   return Number(result.lastInsertRowid)
 }
-
 
 /** How many conflicts are pending on invoices in the warehouses of `scope` (index on estado). */
 export function countPendingConflicts(db: Database, scope: WarehouseScope): number {

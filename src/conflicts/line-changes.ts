@@ -24,7 +24,8 @@ export function lineChanges(existingRaw: Record<string, unknown>, incomingRaw: R
     if (before === undefined) return [{ numero_linea: numero, cambio: 'agregada', campos: Object.keys(after!) }]
     if (after === undefined) return [{ numero_linea: numero, cambio: 'quitada', campos: Object.keys(before) }]
     const keys = [...new Set([...Object.keys(after), ...Object.keys(before)])]
-    const valueOf = (line: Record<string, unknown>, key: string) => (Object.hasOwn(line, key) ? canonicalJson(line[key]) : undefined)
+    const valueOf = (line: Record<string, unknown>, key: string) =>
+      Object.hasOwn(line, key) ? canonicalJson(line[key]) : undefined
     const campos = keys.filter((key) => valueOf(before, key) !== valueOf(after, key))
     return campos.length === 0 ? [] : [{ numero_linea: numero, cambio: 'modificada', campos }]
   })

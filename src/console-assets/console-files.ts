@@ -62,7 +62,11 @@ export function consoleFilesFromFolder(dir: string): ConsoleFiles {
       const assets = new Map<string, ConsoleFile>()
       const assetDir = join(dir, 'assets')
       for (const entry of readdirSync(assetDir, { withFileTypes: true })) {
-        if (entry.isFile()) assets.set(entry.name, { bytes: readFileSync(join(assetDir, entry.name)), contentType: contentTypeOf(entry.name) })
+        if (entry.isFile())
+          assets.set(entry.name, {
+            bytes: readFileSync(join(assetDir, entry.name)),
+            contentType: contentTypeOf(entry.name),
+          })
       }
       loaded = { stamp, index: { bytes: readFileSync(join(dir, 'index.html')), contentType: TYPES.html! }, assets }
     }
@@ -86,7 +90,8 @@ export function consoleFilesFromSea(): ConsoleFiles {
     }
     return file
   }
-  const listed = () => (names ??= new Set(JSON.parse(Buffer.from(sea.getAsset(SEA_LIST_ASSET)).toString('utf8')) as string[]))
+  const listed = () =>
+    (names ??= new Set(JSON.parse(Buffer.from(sea.getAsset(SEA_LIST_ASSET)).toString('utf8')) as string[]))
   return {
     index: () => (listed().has('index.html') ? read('index.html') : null),
     asset: (name) => (listed().has(`assets/${name}`) ? read(`assets/${name}`) : undefined),

@@ -9,7 +9,8 @@ export const CONSOLE_PATH = '/consola/'
  * address of a page is not sent to other sites.
  */
 export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
@@ -30,7 +31,8 @@ export interface ConsoleAnswer {
  * is a screen of the app (deep links), answered with index.html.
  */
 export function consoleAnswer(files: ConsoleFiles, method: string, pathname: string): ConsoleAnswer | null {
-  if (pathname === '/' || pathname === '/consola') return { status: 302, headers: { Location: CONSOLE_PATH, ...CONSOLE_SECURITY_HEADERS }, body: '' }
+  if (pathname === '/' || pathname === '/consola')
+    return { status: 302, headers: { Location: CONSOLE_PATH, ...CONSOLE_SECURITY_HEADERS }, body: '' }
   if (!pathname.startsWith(CONSOLE_PATH)) return null
   if (method !== 'GET' && method !== 'HEAD') {
     return text(405, 'La consola solo responde a GET.', { Allow: 'GET, HEAD' })
@@ -38,19 +40,40 @@ export function consoleAnswer(files: ConsoleFiles, method: string, pathname: str
   const rest = pathname.slice(CONSOLE_PATH.length)
   if (rest.startsWith('assets/')) {
     const file = files.asset(rest.slice('assets/'.length))
-    return file === undefined ? text(404, `No existe el archivo ${pathname} de la consola. Recargue la página: la consola pudo haberse actualizado.`) : fileAnswer(file, IMMUTABLE)
+    return file === undefined
+      ? text(
+          404,
+          `No existe el archivo ${pathname} de la consola. Recargue la página: la consola pudo haberse actualizado.`,
+        )
+      : fileAnswer(file, IMMUTABLE)
   }
   const index = files.index()
   if (index === null) {
-    return text(503, 'La consola no está construida en esta instalación: ejecute «npm run build:consola» (desarrollo) o use el ejecutable publicado.')
+    return text(
+      503,
+      'La consola no está construida en esta instalación: ejecute «npm run build:consola» (desarrollo) o use el ejecutable publicado.',
+    )
   }
   return fileAnswer(index, 'no-cache')
 }
 
 function fileAnswer(file: ConsoleFile, cacheControl: string): ConsoleAnswer {
-  return { status: 200, headers: { 'Content-Type': file.contentType, 'Cache-Control': cacheControl, ...CONSOLE_SECURITY_HEADERS }, body: file.bytes }
+  return {
+    status: 200,
+    headers: { 'Content-Type': file.contentType, 'Cache-Control': cacheControl, ...CONSOLE_SECURITY_HEADERS },
+    body: file.bytes,
+  }
 }
 
 function text(status: number, message: string, extra: Record<string, string> = {}): ConsoleAnswer {
-  return { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache', ...CONSOLE_SECURITY_HEADERS, ...extra }, body: message }
+  return {
+    status,
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      ...CONSOLE_SECURITY_HEADERS,
+      ...extra,
+    },
+    body: message,
+  }
 }

@@ -81,7 +81,8 @@ const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
  * other text goes through js-joda as before.
  */
 export function formatLocalDateTime(clock: Clock, storedInstant: string): string {
-  if (!STORED_INSTANT.test(storedInstant)) return ZonedDateTime.ofInstant(Instant.parse(storedInstant), clock.zone).format(LOCAL_DATE_TIME)
+  if (!STORED_INSTANT.test(storedInstant))
+    return ZonedDateTime.ofInstant(Instant.parse(storedInstant), clock.zone).format(LOCAL_DATE_TIME)
   const epochMilli = Date.parse(storedInstant)
   const offsetSeconds = clock.zone.rules().offset(Instant.ofEpochMilli(epochMilli)).totalSeconds()
   const local = new Date(epochMilli + offsetSeconds * 1000).toISOString()

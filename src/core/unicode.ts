@@ -21,7 +21,7 @@ export function invalidUtf8Offset(bytes: Uint8Array): number {
     if (to === bytes.length || !isUtf8(bytes.subarray(from, to))) break
     from = to
   }
-  for (let i = from; i < bytes.length; ) {
+  for (let i = from; i < bytes.length;) {
     const length = utf8SequenceLength(bytes, i)
     if (length === 0) return i
     i += length
@@ -36,14 +36,21 @@ function utf8SequenceLength(bytes: Uint8Array, i: number): number {
   const lead = bytes[i]!
   if (lead < 0x80) return 1
   const [length, low, high] =
-    lead >= 0xc2 && lead <= 0xdf ? [2, 0x80, 0xbf]
-    : lead === 0xe0 ? [3, 0xa0, 0xbf]
-    : lead === 0xed ? [3, 0x80, 0x9f]
-    : lead >= 0xe1 && lead <= 0xef ? [3, 0x80, 0xbf]
-    : lead === 0xf0 ? [4, 0x90, 0xbf]
-    : lead >= 0xf1 && lead <= 0xf3 ? [4, 0x80, 0xbf]
-    : lead === 0xf4 ? [4, 0x80, 0x8f]
-    : [0, 0, 0]
+    lead >= 0xc2 && lead <= 0xdf
+      ? [2, 0x80, 0xbf]
+      : lead === 0xe0
+        ? [3, 0xa0, 0xbf]
+        : lead === 0xed
+          ? [3, 0x80, 0x9f]
+          : lead >= 0xe1 && lead <= 0xef
+            ? [3, 0x80, 0xbf]
+            : lead === 0xf0
+              ? [4, 0x90, 0xbf]
+              : lead >= 0xf1 && lead <= 0xf3
+                ? [4, 0x80, 0xbf]
+                : lead === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : [0, 0, 0]
   if (length === 0 || i + length > bytes.length) return 0
   const second = bytes[i + 1]!
   if (second < low || second > high) return 0

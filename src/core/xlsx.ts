@@ -40,20 +40,30 @@ export interface XlsxSheet {
  * The workbook's bytes. `rows` are read lazily, one at a time, each as wide as the columns;
  * `null` is an empty cell. @throws Error when a row's width differs from the header's.
  */
-export async function writeXlsx(sheet: XlsxSheet, rows: Iterable<readonly XlsxCell[]>, slices = new TimeSlices()): Promise<Buffer> {
+export async function writeXlsx(
+  sheet: XlsxSheet,
+  rows: Iterable<readonly XlsxCell[]>,
+  slices = new TimeSlices(),
+): Promise<Buffer> {
   const letters = sheet.columns.map((_, index) => columnLetters(index))
   const styles = columnStyles(sheet.columns)
   const strings = new SharedStrings()
   const widest = sheet.columns.map((column) => column.header.length + 2)
   const decimals = sheet.columns.map((column) => decimalPlaces(column.numberFormat))
-  const header = sheet.columns.map((column, index) => `<c r="${letters[index]}1" s="${HEADER_STYLE}" t="s"><v>${strings.indexOf(column.header)}</v></c>`).join('')
+  const header = sheet.columns
+    .map(
+      (column, index) =>
+        `<c r="${letters[index]}1" s="${HEADER_STYLE}" t="s"><v>${strings.indexOf(column.header)}</v></c>`,
+    )
+    .join('')
   // The rows' XML is ASCII (texts are in the shared strings): it is kept as bytes, a piece at a
   // time, outside the JavaScript heap, so 700,000 cells leave no garbage for the collector to trace.
   const pieces: Buffer[] = []
   let pending = `<row r="1" ht="${sheet.header.height}" customHeight="1">${header}</row>`
   let rowNumber = 1
   for (const row of rows) {
-    if (row.length !== sheet.columns.length) throw new Error(`fila de ${row.length} celdas en una hoja de ${sheet.columns.length} columnas`)
+    if (row.length !== sheet.columns.length)
+      throw new Error(`fila de ${row.length} celdas en una hoja de ${sheet.columns.length} columnas`)
     rowNumber++
     let xml = `<row r="${rowNumber}">`
     for (let index = 0; index < row.length; index++) {
@@ -64,7 +74,10 @@ export async function writeXlsx(sheet: XlsxSheet, rows: Iterable<readonly XlsxCe
       if (typeof value === 'number') {
         const text = numberText(value)
         xml += `<c r="${letters[index]}${rowNumber}"${style}><v>${text}</v></c>`
-        shown = decimals[index] === undefined ? text.length : String(Math.trunc(Math.abs(value))).length + decimals[index]! + (value < 0 ? 2 : 1)
+        shown =
+          decimals[index] === undefined
+            ? text.length
+            : String(Math.trunc(Math.abs(value))).length + decimals[index]! + (value < 0 ? 2 : 1)
       } else {
         xml += `<c r="${letters[index]}${rowNumber}"${style} t="s"><v>${strings.indexOf(value)}</v></c>`
         shown = value.length
@@ -94,7 +107,8 @@ export async function writeXlsx(sheet: XlsxSheet, rows: Iterable<readonly XlsxCe
 /** A, B, …, Z, AA, AB, …: column `index` (0-based) as Excel names it. */
 export function columnLetters(index: number): string {
   let letters = ''
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters
   return letters
 }
 
@@ -105,11 +119,19 @@ const FIRST_CUSTOM_FORMAT = 164
 
 function columnStyles(columns: readonly XlsxColumn[]): number[] {
   const keys = distinctStyles(columns)
-  return columns.map((column) => (column.numberFormat === undefined && column.align === undefined ? 0 : HEADER_STYLE + 1 + keys.indexOf(styleKey(column))))
+  return columns.map((column) =>
+    column.numberFormat === undefined && column.align === undefined
+      ? 0
+      : HEADER_STYLE + 1 + keys.indexOf(styleKey(column)),
+  )
 }
 
 function distinctStyles(columns: readonly XlsxColumn[]): string[] {
-  return [...new Set(columns.filter((column) => column.numberFormat !== undefined || column.align !== undefined).map(styleKey))]
+  return [
+    ...new Set(
+      columns.filter((column) => column.numberFormat !== undefined || column.align !== undefined).map(styleKey),
+    ),
+  ]
 }
 
 function styleKey(column: XlsxColumn): string {
@@ -129,7 +151,9 @@ class SharedStrings {
   }
 
   xml(): string {
-    const items = [...this.indexes.keys()].map((text) => `<si><t${/^\s|\s$/.test(text) ? ' xml:space="preserve"' : ''}>${xmlText(text)}</t></si>`)
+    const items = [...this.indexes.keys()].map(
+      (text) => `<si><t${/^\s|\s$/.test(text) ? ' xml:space="preserve"' : ''}>${xmlText(text)}</t></si>`,
+    )
     return `${XML_DECLARATION}<sst xmlns="${MAIN}" count="${items.length}" uniqueCount="${items.length}">${items.join('')}</sst>`
   }
 }
@@ -148,7 +172,10 @@ function numberText(value: number): string {
 function xmlText(text: string): string {
   return text
     .replace(/_(x[0-9A-Fa-f]{4}_)/g, '_x005F_$1')
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, (character) => `_x${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`)
+    .replace(
+      /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g,
+      (character) => `_x${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`,
+    )
     .replace(/[&<>\r]/g, (character) => XML_ENTITIES[character]!)
 }
 
@@ -172,7 +199,10 @@ function decimalPlaces(format: string | undefined): number | undefined {
 
 function sheetXml(sheet: XlsxSheet, widest: readonly number[], range: string, rows: readonly Buffer[]): Buffer {
   const columns = sheet.columns
-    .map((column, index) => `<col min="${index + 1}" max="${index + 1}" width="${Math.min(MAX_WIDTH, Math.max(column.width, widest[index]!))}" customWidth="1"/>`)
+    .map(
+      (column, index) =>
+        `<col min="${index + 1}" max="${index + 1}" width="${Math.min(MAX_WIDTH, Math.max(column.width, widest[index]!))}" customWidth="1"/>`,
+    )
     .join('')
   const head =
     `${XML_DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${RELATIONSHIPS}"><dimension ref="${range}"/>` +
@@ -185,8 +215,12 @@ function sheetXml(sheet: XlsxSheet, widest: readonly number[], range: string, ro
 
 function stylesXml(sheet: XlsxSheet): string {
   const { font, header } = sheet
-  const formats = [...new Set(sheet.columns.flatMap((column) => (column.numberFormat === undefined ? [] : [column.numberFormat])))]
-  const numberFormats = formats.map((code, index) => `<numFmt numFmtId="${FIRST_CUSTOM_FORMAT + index}" formatCode="${xmlAttribute(code)}"/>`).join('')
+  const formats = [
+    ...new Set(sheet.columns.flatMap((column) => (column.numberFormat === undefined ? [] : [column.numberFormat]))),
+  ]
+  const numberFormats = formats
+    .map((code, index) => `<numFmt numFmtId="${FIRST_CUSTOM_FORMAT + index}" formatCode="${xmlAttribute(code)}"/>`)
+    .join('')
   const fontXml = (bold: boolean, color?: string) =>
     `<font>${bold ? '<b/>' : ''}<sz val="${font.size}"/>${color === undefined ? '' : `<color rgb="FF${color}"/>`}<name val="${xmlAttribute(font.name)}"/><family val="2"/></font>`
   const side = (name: string) => `<${name} style="thin"><color rgb="FF${header.color}"/></${name}>`

@@ -22,7 +22,9 @@ const DEFLATE = 8
 const VERSION = 20
 
 export async function zipFiles(entries: readonly ZipEntry[]): Promise<Buffer> {
-  const deflated = await Promise.all(entries.map(async (entry) => ({ entry, ...deflateWithCrc(await gzipAsync(entry.data)) })))
+  const deflated = await Promise.all(
+    entries.map(async (entry) => ({ entry, ...deflateWithCrc(await gzipAsync(entry.data)) })),
+  )
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
   let offset = 0

@@ -35,7 +35,9 @@ export function getDashboard(deps: DashboardDeps, actor: Actor): DashboardView {
   const received = findScopedBatchDay(db, from, to, scope)
   return {
     fecha: todayDate.toString(),
-    lotes: hasRight(actor, 'leer_lotes') ? { ...todaysBatches(deps, todayDate), de_sus_almacenes: received.batches } : null,
+    lotes: hasRight(actor, 'leer_lotes')
+      ? { ...todaysBatches(deps, todayDate), de_sus_almacenes: received.batches }
+      : null,
     conflictos_pendientes: hasRight(actor, 'decidir_conflicto') ? countPendingConflicts(db, scope) : null,
     devoluciones_pendientes: pending.count,
     devoluciones_pendientes_importe: centsToAmount(pending.cents),
@@ -46,7 +48,11 @@ export function getDashboard(deps: DashboardDeps, actor: Actor): DashboardView {
       mas_antiguo:
         oldest === undefined
           ? null
-          : { numero: oldest.numero, fecha_ingreso: formatLocalDateTime(clock, oldest.created_at), dias: localDateOf(clock, oldest.created_at).until(todayDate, ChronoUnit.DAYS) },
+          : {
+              numero: oldest.numero,
+              fecha_ingreso: formatLocalDateTime(clock, oldest.created_at),
+              dias: localDateOf(clock, oldest.created_at).until(todayDate, ChronoUnit.DAYS),
+            },
     },
     plazos_que_vencen_hoy: findManifestsDueOn(db, scope, todayDate.toString()).map((row) => ({
       numero: row.numero,
@@ -66,21 +72,43 @@ export function getPendingCounts(deps: DashboardDeps, actor: Actor): PendingCoun
   const scope = scopeOf(actor)
   return {
     devoluciones: hasRight(actor, 'decidir_devolucion') ? countPendingReturns(deps.db, scope) : null,
-    conflictos: hasRight(actor, 'decidir_conflicto') ? countPendingConflicts(deps.db, scope) + countPendingReissues(deps.db, scope) : null,
+    conflictos: hasRight(actor, 'decidir_conflicto')
+      ? countPendingConflicts(deps.db, scope) + countPendingReissues(deps.db, scope)
+      : null,
   }
 }
 
-function todaysBatches(deps: DashboardDeps, todayDate: LocalDate): Omit<NonNullable<DashboardView['lotes']>, 'de_sus_almacenes'> {
-  const { from, to } = localDaysRange(deps.clock, todayDate.toString(), todayDate.toString()) as { from: string; to: string }
+function todaysBatches(
+  deps: DashboardDeps,
+  todayDate: LocalDate,
+): Omit<NonNullable<DashboardView['lotes']>, 'de_sus_almacenes'> {
+  const { from, to } = localDaysRange(deps.clock, todayDate.toString(), todayDate.toString()) as {
+    from: string
+    to: string
+  }
   const { count, ...resumen } = findBatchTotals(deps.db, from, to)
   const troubled = findTroubledBatches(deps.db, from, to)
   return {
     cantidad: count,
     resumen,
-    fallidos: troubled.filter((batch) => batch.estado === 'failed' && !isRefusedWhole(batch)).map((batch) => ({ batch_uuid: batch.uuid, recibido_en: formatLocalDateTime(deps.clock, batch.received_at), fallo: batch.failure })),
+    fallidos: troubled
+      .filter((batch) => batch.estado === 'failed' && !isRefusedWhole(batch))
+      .map((batch) => ({
+        batch_uuid: batch.uuid,
+        recibido_en: formatLocalDateTime(deps.clock, batch.received_at),
+        fallo: batch.failure,
+      })),
     con_rechazos: troubled
-      .filter((batch) => isRefusedWhole(batch) || (batch.estado === 'processed' && batch.http_status !== null && batch.http_status !== 200))
-      .map((batch) => ({ batch_uuid: batch.uuid, recibido_en: formatLocalDateTime(deps.clock, batch.received_at), http_status: batch.http_status! })),
+      .filter(
+        (batch) =>
+          isRefusedWhole(batch) ||
+          (batch.estado === 'processed' && batch.http_status !== null && batch.http_status !== 200),
+      )
+      .map((batch) => ({
+        batch_uuid: batch.uuid,
+        recibido_en: formatLocalDateTime(deps.clock, batch.received_at),
+        http_status: batch.http_status!,
+      })),
   }
 }
 

@@ -1,14 +1,7 @@
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import {
-  DummyDriver,
-  Kysely,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type Compilable,
-} from 'kysely'
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable } from 'kysely'
 import { LRUCache } from 'lru-cache'
 import { DatabaseFileGoneError } from '../core/errors.ts'
 import { matchesSearch } from '../shared/search-terms.ts'

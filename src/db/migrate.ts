@@ -1,5 +1,11 @@
 import type { Database } from './database.ts'
-import { LATEST_SCHEMA_VERSION, MANIFIESTO_APPLICATION_ID, MIGRATIONS, type DerivedValues, type Migration } from './migrations/index.ts'
+import {
+  LATEST_SCHEMA_VERSION,
+  MANIFIESTO_APPLICATION_ID,
+  MIGRATIONS,
+  type DerivedValues,
+  type Migration,
+} from './migrations/index.ts'
 
 /** The database was written by a newer manifiesto; running an older one on it is refused. */
 export class DatabaseTooNewError extends Error {
@@ -22,10 +28,16 @@ export interface MigrationResult {
  * `derive` computes what a back-fill needs of the features' code (src/app/derived-values.ts).
  * @throws DatabaseTooNewError when the file's version is newer than this build knows.
  */
-export function migrateDatabase(db: Database, derive: DerivedValues, migrations: readonly Migration[] = MIGRATIONS): MigrationResult {
+export function migrateDatabase(
+  db: Database,
+  derive: DerivedValues,
+  migrations: readonly Migration[] = MIGRATIONS,
+): MigrationResult {
   const foreign = foreignDatabaseProblem(db)
   if (foreign !== null) {
-    throw new ForeignDatabaseError(`${db.path} no es una base de datos de manifiesto: ${foreign}. Revise database.path; manifiesto no escribe en ella.`)
+    throw new ForeignDatabaseError(
+      `${db.path} no es una base de datos de manifiesto: ${foreign}. Revise database.path; manifiesto no escribe en ella.`,
+    )
   }
   const from = schemaVersion(db)
   const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1]!.version
@@ -37,11 +49,13 @@ export function migrateDatabase(db: Database, derive: DerivedValues, migrations:
   }
   for (const migration of migrations) {
     if (migration.version <= from) continue
-    db.sqlite.transaction(() => {
-      db.sqlite.exec(migration.sql)
-      migration.step?.(db, derive)
-      db.sqlite.pragma(`user_version = ${Number(migration.version)}`)
-    }).immediate()
+    db.sqlite
+      .transaction(() => {
+        db.sqlite.exec(migration.sql)
+        migration.step?.(db, derive)
+        db.sqlite.pragma(`user_version = ${Number(migration.version)}`)
+      })
+      .immediate()
   }
   return { from, to: Math.max(from, latest) }
 }
@@ -61,7 +75,10 @@ export function foreignDatabaseProblem(db: Database): string | null {
   const applicationId = db.sqlite.pragma('application_id', { simple: true }) as number
   if (applicationId === MANIFIESTO_APPLICATION_ID) return null
   if (applicationId !== 0) return `su cabecera la marca como de otro programa (application_id ${applicationId})`
-  const tables = db.sqlite.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[]
+  const tables = db.sqlite
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all() as string[]
   if (tables.length === 0) return null
   const ours = ['batches', 'invoices', 'manifests']
   if (schemaVersion(db) >= 1 && ours.every((table) => tables.includes(table))) return null

@@ -46,14 +46,20 @@ export function nativeAddonFile(): string | undefined {
 
 function verifiedAsset(hash: string): Buffer {
   const bytes = Buffer.from(sea.getAsset('better_sqlite3.node'))
-  if (!createHash('sha256').update(bytes).digest('hex').startsWith(hash)) throw new Error('el complemento nativo incluido está dañado')
+  if (!createHash('sha256').update(bytes).digest('hex').startsWith(hash))
+    throw new Error('el complemento nativo incluido está dañado')
   return bytes
 }
 
 function candidateFolders(): string[] {
   const home = homedir()
-  const perUser = process.platform === 'win32' ? join(home, 'AppData', 'Local', 'manifiesto') : join(home, '.cache', 'manifiesto')
-  return [perUser, join(dirname(process.execPath), '.manifiesto'), join(tmpdir(), `manifiesto-${process.getuid?.() ?? 'usuario'}`)]
+  const perUser =
+    process.platform === 'win32' ? join(home, 'AppData', 'Local', 'manifiesto') : join(home, '.cache', 'manifiesto')
+  return [
+    perUser,
+    join(dirname(process.execPath), '.manifiesto'),
+    join(tmpdir(), `manifiesto-${process.getuid?.() ?? 'usuario'}`),
+  ]
 }
 
 function writeAtomically(file: string, bytes: Buffer): void {

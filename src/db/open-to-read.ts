@@ -14,7 +14,11 @@ import BetterSqlite3 from 'better-sqlite3'
  */
 export function openToRead(path: string, nativeBinding?: object): BetterSqlite3.Database {
   const alone = !existsSync(`${path}-wal`) && !existsSync(`${path}-shm`) && writable(path) && writable(dirname(path))
-  const db = new BetterSqlite3(path, { readonly: !alone, fileMustExist: true, ...(nativeBinding === undefined ? {} : { nativeBinding: nativeBinding as unknown as string }) })
+  const db = new BetterSqlite3(path, {
+    readonly: !alone,
+    fileMustExist: true,
+    ...(nativeBinding === undefined ? {} : { nativeBinding: nativeBinding as unknown as string }),
+  })
   if (alone) db.pragma('query_only = ON')
   return db
 }

@@ -94,7 +94,11 @@ export class QuietCheckpoints {
     if (this.inFlight > 0 || this.stopped || !this.db.sqlite.open) return
     this.dueSince = null
     try {
-      const [result] = this.db.sqlite.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>
+      const [result] = this.db.sqlite.pragma('wal_checkpoint(PASSIVE)') as Array<{
+        busy: number
+        log: number
+        checkpointed: number
+      }>
       if (result !== undefined && result.checkpointed < result.log) this.soon()
     } catch (error) {
       // Reported once; the next request's end tries again.

@@ -21,7 +21,19 @@ export function healthRoutes(deps: { db: Database; clock: Clock }): Route[] {
         200: {
           description: 'Servicio y base de datos operativos',
           schema: PingOk,
-          examples: { ok: { summary: 'Todo bien', value: { success: true, status: 'ok', service: 'manifiesto', version: '0.1.0', timestamp: '2026-11-22T10:00-06:00', database: 'ok' } } },
+          examples: {
+            ok: {
+              summary: 'Todo bien',
+              value: {
+                success: true,
+                status: 'ok',
+                service: 'manifiesto',
+                version: '0.1.0',
+                timestamp: '2026-11-22T10:00-06:00',
+                database: 'ok',
+              },
+            },
+          },
         },
         503: {
           description: 'La base de datos no se puede leer',
@@ -29,7 +41,15 @@ export function healthRoutes(deps: { db: Database; clock: Clock }): Route[] {
           examples: {
             caida: {
               summary: 'La base de datos no se puede leer: avise al administrador',
-              value: { success: false, status: 'error', service: 'manifiesto', version: '0.1.0', timestamp: '2026-11-22T10:00-06:00', database: 'error', message: 'La base de datos no se puede leer.' },
+              value: {
+                success: false,
+                status: 'error',
+                service: 'manifiesto',
+                version: '0.1.0',
+                timestamp: '2026-11-22T10:00-06:00',
+                database: 'error',
+                message: 'La base de datos no se puede leer.',
+              },
             },
           },
         },

@@ -116,12 +116,17 @@ const ANONYMOUS: Credentials = { actor: null, keyFingerprint: '', sessionToken: 
 export function authenticate(event: H3Event, route: Route, auth: Authentication): Credentials {
   if (route.access === 'public') return ANONYMOUS
   const headers = event.node.req.headers
-  if (route.access === 'client') return { ...ANONYMOUS, keyFingerprint: requireKey('client', headers, auth.keys.client) }
+  if (route.access === 'client')
+    return { ...ANONYMOUS, keyFingerprint: requireKey('client', headers, auth.keys.client) }
   const changes = event.method !== 'GET'
   if (route.access === 'operator' && headers.operatorkey !== undefined && headers.operatorkey !== '') {
     const keyFingerprint = requireKey('operator', headers, auth.keys.operator)
     const nombre = operatorNameOf(event, changes)
-    return { actor: { kind: 'integracion', nombre, usuario: null, rol: 'supervisor', almacenes: null }, keyFingerprint, sessionToken: null }
+    return {
+      actor: { kind: 'integracion', nombre, usuario: null, rol: 'supervisor', almacenes: null },
+      keyFingerprint,
+      sessionToken: null,
+    }
   }
   const token = parseCookies(event)[SESSION_COOKIE]
   if (token === undefined || token === '') {
@@ -133,7 +138,11 @@ export function authenticate(event: H3Event, route: Route, auth: Authentication)
     )
   }
   const actor = auth.sessions(token)
-  if (actor === null) throw new DomainError('UNAUTHORIZED', 'Su sesión terminó (por inactividad, por tiempo o por un cambio de contraseña): inicie sesión de nuevo.')
+  if (actor === null)
+    throw new DomainError(
+      'UNAUTHORIZED',
+      'Su sesión terminó (por inactividad, por tiempo o por un cambio de contraseña): inicie sesión de nuevo.',
+    )
   if (changes) requireSameOrigin(event, auth)
   return { actor, keyFingerprint: '', sessionToken: token }
 }
@@ -149,7 +158,10 @@ export function requireSameOrigin(event: H3Event, auth: Pick<Authentication, 'tr
   if (headers['sec-fetch-site'] === 'same-origin') return
   const origin = headers.origin
   if (origin !== undefined && origin === ownOrigin(event, auth)) return
-  throw new DomainError('FORBIDDEN', 'Solicitud rechazada: un cambio con sesión debe hacerse desde la consola de este servicio (origen distinto o ausente).')
+  throw new DomainError(
+    'FORBIDDEN',
+    'Solicitud rechazada: un cambio con sesión debe hacerse desde la consola de este servicio (origen distinto o ausente).',
+  )
 }
 
 /**

@@ -87,7 +87,14 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
     }
     const finish = () => {
       if (whole !== null && chunks.length === 0) settle(null, whole.subarray(0, size))
-      else settle(null, concatInto(allocate(size), whole === null ? chunks : [whole.subarray(0, Math.min(size, whole.length)), ...chunks]))
+      else
+        settle(
+          null,
+          concatInto(
+            allocate(size),
+            whole === null ? chunks : [whole.subarray(0, Math.min(size, whole.length)), ...chunks],
+          ),
+        )
     }
     if (inflater === null) {
       request.on('data', take)
@@ -118,7 +125,8 @@ export function readBody(event: H3Event, options: ReadBodyOptions): Promise<Buff
       })
     }
     request.once('close', () => {
-      if (!request.complete) settle(new DomainError('CLIENT_CLOSED', 'El cliente cerró la conexión antes de terminar de enviar el cuerpo.'))
+      if (!request.complete)
+        settle(new DomainError('CLIENT_CLOSED', 'El cliente cerró la conexión antes de terminar de enviar el cuerpo.'))
     })
   })
 }
@@ -148,7 +156,12 @@ export function formatMB(bytes: number): string {
 }
 
 function tooLarge(maxBytes: number): DomainError {
-  return new DomainError('PAYLOAD_TOO_LARGE', `El cuerpo de la solicitud excede el máximo permitido de ${formatMB(maxBytes)}.`, {}, { Connection: 'close' })
+  return new DomainError(
+    'PAYLOAD_TOO_LARGE',
+    `El cuerpo de la solicitud excede el máximo permitido de ${formatMB(maxBytes)}.`,
+    {},
+    { Connection: 'close' },
+  )
 }
 
 /** A body that says it is gzip but cannot be inflated is unreadable: 422, like any body that is not a batch (interface-v1 §4.1 step 2). */

@@ -39,7 +39,11 @@ export function clientAddressOf(request: ForwardedRequest, proxies: number): str
  * say it; a value the client sent ahead of them is never read. Without them, or without those
  * headers, the service's own listener says it.
  */
-export function browserOriginOf(request: ForwardedRequest, proxies: number, https: boolean): { secure: boolean; host: string } {
+export function browserOriginOf(
+  request: ForwardedRequest,
+  proxies: number,
+  https: boolean,
+): { secure: boolean; host: string } {
   const { headers } = request
   const proto = proxies > 0 ? headerEntries(headers['x-forwarded-proto']).at(-1)?.toLowerCase() : undefined
   const host = proxies > 0 ? headerEntries(headers['x-forwarded-host']).at(-1) : undefined

@@ -21,11 +21,16 @@ export function requireBodyEncoding(header: string | string[] | undefined, accep
     .filter((coding) => coding !== '' && coding !== 'identity')
   if (codings.length === 0) return 'identity'
   if (acceptsGzip && codings.length === 1 && (codings[0] === 'gzip' || codings[0] === 'x-gzip')) return 'gzip'
-  throw new DomainError('UNSUPPORTED_MEDIA_TYPE', unsupportedMessage(shownValue(header), acceptsGzip), {}, {
-    'Accept-Encoding': acceptsGzip ? 'gzip' : 'identity',
-    // The body was not read: closing spares the client sending the rest of it for nothing.
-    Connection: 'close',
-  })
+  throw new DomainError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    unsupportedMessage(shownValue(header), acceptsGzip),
+    {},
+    {
+      'Accept-Encoding': acceptsGzip ? 'gzip' : 'identity',
+      // The body was not read: closing spares the client sending the rest of it for nothing.
+      Connection: 'close',
+    },
+  )
 }
 
 function unsupportedMessage(shown: string, acceptsGzip: boolean): string {

@@ -38,6 +38,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       internal: error.code === 'INTERNAL',
     }
   }
-  if (error instanceof DatabaseFileGoneError) return { status: 503, body: { success: false, message: error.answer }, headers: {}, internal: false }
+  if (error instanceof DatabaseFileGoneError)
+    return { status: 503, body: { success: false, message: error.answer }, headers: {}, internal: false }
   return { status: 500, body: { success: false, message: INTERNAL_ERROR_MESSAGE }, headers: {}, internal: true }
 }

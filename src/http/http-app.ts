@@ -117,10 +117,19 @@ export function createHttpApp(settings: HttpAppOptions): App {
     if ('refusal' in lookup) throw lookup.refusal
 
     const { route, params: rawParams, validators } = lookup.match
-    const maxBodyBytes = route.body?.file ? route.body.file.maxBytes : route.body?.raw ? options.maxBodyBytes : Math.min(JSON_BODY_MAX_BYTES, options.maxBodyBytes)
+    const maxBodyBytes = route.body?.file
+      ? route.body.file.maxBytes
+      : route.body?.raw
+        ? options.maxBodyBytes
+        : Math.min(JSON_BODY_MAX_BYTES, options.maxBodyBytes)
     rejectOversizedBody(event, maxBodyBytes)
     // Only the batch intake (raw bodies, not files) takes gzip; a body in any other coding is a 415 here.
-    const encoding = route.body ? requireBodyEncoding(event.node.req.headers['content-encoding'], route.body.raw === true && route.body.file === undefined) : 'identity'
+    const encoding = route.body
+      ? requireBodyEncoding(
+          event.node.req.headers['content-encoding'],
+          route.body.raw === true && route.body.file === undefined,
+        )
+      : 'identity'
     // Leniently parsed: a key in the URL is refused (401) before the query is judged (422).
     if (hasKeyInQuery(new URLSearchParams(search))) throw keyInQueryError()
     const { actor, keyFingerprint, sessionToken } = authenticate(event, route, options.authentication)
@@ -129,11 +138,19 @@ export function createHttpApp(settings: HttpAppOptions): App {
     if (route.right !== undefined && actor !== null) requireRight(actor, route.right)
     if (event.method !== 'GET') requireWritableDatabase(options)
 
-    const params = validators.params ? decodeParams(validators.params, rawParams, route.paramsNotFound?.(rawParams) ?? `No existe el recurso ${safePath}.`) : rawParams
+    const params = validators.params
+      ? decodeParams(
+          validators.params,
+          rawParams,
+          route.paramsNotFound?.(rawParams) ?? `No existe el recurso ${safePath}.`,
+        )
+      : rawParams
     const rawQuery = parseQuery(search)
     const query = validators.query ? decodeInput(validators.query, 'query', rawQuery) : rawQuery
     const headerNames = route.headers ? Object.keys((route.headers as { properties?: object }).properties ?? {}) : []
-    const headers = validators.headers ? decodeInput(validators.headers, 'headers', declaredHeaders(event, headerNames)) : {}
+    const headers = validators.headers
+      ? decodeInput(validators.headers, 'headers', declaredHeaders(event, headerNames))
+      : {}
     const limits = { maxBytes: maxBodyBytes, timeoutMs: options.bodyTimeoutMs, gzip: encoding === 'gzip' }
     const body = validators.body ? await readJsonBody(event, validators, limits) : undefined
 
@@ -149,7 +166,8 @@ export function createHttpApp(settings: HttpAppOptions): App {
       clientIp,
       secure: browserOriginOf(forwarded, options.trustProxy, options.authentication.https).secure,
       keyFingerprint,
-      readBody: (inspect, allocate) => readBody(event, { ...limits, ...(inspect ? { inspect } : {}), ...(allocate ? { allocate } : {}) }),
+      readBody: (inspect, allocate) =>
+        readBody(event, { ...limits, ...(inspect ? { inspect } : {}), ...(allocate ? { allocate } : {}) }),
       bodyBytes: limits.gzip ? null : announcedBodyBytes(event),
       logContext,
     })

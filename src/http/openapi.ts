@@ -32,7 +32,10 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
         'de POST /api/v1/sesion; su rol y sus almacenes deciden qué puede hacer) o, para integraciones, el encabezado ' +
         'OperatorKey más Operador (el nombre de quien hace el cambio).',
       // Not free software: the distributor's own service (package.json says UNLICENSED); an SPDX reference of its own.
-      license: { name: 'Uso interno de la distribuidora (no es software libre)', identifier: 'LicenseRef-manifiesto-uso-interno' },
+      license: {
+        name: 'Uso interno de la distribuidora (no es software libre)',
+        identifier: 'LicenseRef-manifiesto-uso-interno',
+      },
     },
     // The service answers at whatever address it is reached by (its host and port are configured per
     // installation): the document's paths are taken from the same server that served it.
@@ -41,18 +44,25 @@ export function buildOpenApiDocument(routes: readonly Route[], info: OpenApiInfo
     paths,
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'ApiKey', description: 'La clave del sistema del proveedor (API del cliente)' },
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'ApiKey',
+          description: 'La clave del sistema del proveedor (API del cliente)',
+        },
         OperatorKey: {
           type: 'apiKey',
           in: 'header',
           name: 'OperatorKey',
-          description: 'Clave de integraciones del almacén: actúa como supervisor de todos los almacenes; los cambios llevan el encabezado Operador',
+          description:
+            'Clave de integraciones del almacén: actúa como supervisor de todos los almacenes; los cambios llevan el encabezado Operador',
         },
         Sesion: {
           type: 'apiKey',
           in: 'cookie',
           name: 'manifiesto_sesion',
-          description: 'Sesión de una persona (POST /api/v1/sesion): su rol y sus almacenes deciden qué puede hacer; los cambios deben venir del mismo origen',
+          description:
+            'Sesión de una persona (POST /api/v1/sesion): su rol y sus almacenes deciden qué puede hacer; los cambios deben venir del mismo origen',
         },
       },
     },
@@ -78,14 +88,20 @@ function describeOperation(route: Route, info: OpenApiInfo): Record<string, unkn
     security: SECURITY[route.access],
     responses: describeResponses(route),
   }
-  const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query'), ...parametersOf(route.headers, 'header')]
+  const parameters = [
+    ...parametersOf(route.params, 'path'),
+    ...parametersOf(route.query, 'query'),
+    ...parametersOf(route.headers, 'header'),
+  ]
   if (parameters.length > 0) operation.parameters = parameters
   if (route.body) {
     operation.requestBody = {
       required: true,
       description: route.body.description,
       content: route.body.file
-        ? Object.fromEntries(route.body.file.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+        ? Object.fromEntries(
+            route.body.file.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+          )
         : { 'application/json': { schema: plain(route.body.schema), ...examplesOf(route.body.examples) } },
     }
   }
@@ -98,9 +114,26 @@ function describeResponses(route: Route): Record<string, unknown> {
   for (const [status, spec] of Object.entries(specs)) {
     responses[status] = {
       description: spec.description,
-      ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) } : {}),
-      ...(spec.schema ? { content: { 'application/json': { schema: plain(spec.schema), ...examplesOf(spec.examples) } } } : {}),
-      ...(spec.mediaTypes ? { content: Object.fromEntries(spec.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) } : {}),
+      ...(spec.headers
+        ? {
+            headers: Object.fromEntries(
+              Object.entries(spec.headers).map(([name, description]) => [
+                name,
+                { description, schema: { type: 'string' } },
+              ]),
+            ),
+          }
+        : {}),
+      ...(spec.schema
+        ? { content: { 'application/json': { schema: plain(spec.schema), ...examplesOf(spec.examples) } } }
+        : {}),
+      ...(spec.mediaTypes
+        ? {
+            content: Object.fromEntries(
+              spec.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+            ),
+          }
+        : {}),
     }
   }
   return responses
@@ -130,8 +163,10 @@ function isClientSide(route: Route): boolean {
 }
 
 const SECTION_DESCRIPTIONS = {
-  client: 'API del cliente: el sistema del proveedor, con el encabezado ApiKey (ping, la referencia y openapi.json no lo necesitan).',
-  operator: 'API del almacén (segunda sección): personas con sesión, o integraciones con los encabezados OperatorKey y Operador.',
+  client:
+    'API del cliente: el sistema del proveedor, con el encabezado ApiKey (ping, la referencia y openapi.json no lo necesitan).',
+  operator:
+    'API del almacén (segunda sección): personas con sesión, o integraciones con los encabezados OperatorKey y Operador.',
 }
 
 function parametersOf(schema: TSchema | undefined, location: 'path' | 'query' | 'header'): unknown[] {
@@ -153,5 +188,7 @@ function parametersOf(schema: TSchema | undefined, location: 'path' | 'query' | 
  * service's own `errorMessage` wording (the refusals carry it, the document does not need it).
  */
 function plain(schema: TSchema): unknown {
-  return JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key === 'errorMessage' ? undefined : value))) as unknown
+  return JSON.parse(
+    JSON.stringify(schema, (key, value: unknown) => (key === 'errorMessage' ? undefined : value)),
+  ) as unknown
 }

@@ -13,7 +13,8 @@ export function parseQuery(search: string): Record<string, string> {
     const equals = pair.indexOf('=')
     const name = decode(equals === -1 ? pair : pair.slice(0, equals))
     const value = equals === -1 ? '' : decode(pair.slice(equals + 1))
-    if (Object.hasOwn(query, name)) throw invalidInput(`El parámetro de consulta ${name} aparece más de una vez: envíelo una sola vez.`)
+    if (Object.hasOwn(query, name))
+      throw invalidInput(`El parámetro de consulta ${name} aparece más de una vez: envíelo una sola vez.`)
     query[name] = value
   }
   return query

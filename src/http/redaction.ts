@@ -10,7 +10,9 @@ const KEY_PARAMETER = /((?:api|operator)[-_]?key)(=|%3D)([^/;&?#]*)/gi
 export const HIDDEN = '[clave oculta]'
 
 export function createRedactor(keys: readonly string[]): Redactor {
-  const secrets = [...new Set(keys.flatMap((key) => [key, encodeURIComponent(key)]))].filter((secret) => secret.length >= 4)
+  const secrets = [...new Set(keys.flatMap((key) => [key, encodeURIComponent(key)]))].filter(
+    (secret) => secret.length >= 4,
+  )
   return (text) => {
     let safe = text.replace(KEY_PARAMETER, `$1$2${HIDDEN}`)
     for (const secret of secrets) safe = safe.split(secret).join(HIDDEN)

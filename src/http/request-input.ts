@@ -40,10 +40,17 @@ export function operatorNameOf(event: H3Event, changes: boolean): string {
  * Reads, parses and checks a JSON body: UTF-8, JSON, no lone surrogates, then the route's schema.
  * No body at all reads as `{}` (`cerrar` needs none; a required field is then named).
  */
-export async function readJsonBody(event: H3Event, validators: RouteValidators, limits: { maxBytes: number; timeoutMs: number }): Promise<unknown> {
+export async function readJsonBody(
+  event: H3Event,
+  validators: RouteValidators,
+  limits: { maxBytes: number; timeoutMs: number },
+): Promise<unknown> {
   const raw = await readBody(event, limits)
   const badByte = invalidUtf8Offset(raw)
-  if (badByte !== -1) throw invalidInput(`El cuerpo de la solicitud no es texto UTF-8 válido (byte ${badByte}): envíelo codificado en UTF-8.`)
+  if (badByte !== -1)
+    throw invalidInput(
+      `El cuerpo de la solicitud no es texto UTF-8 válido (byte ${badByte}): envíelo codificado en UTF-8.`,
+    )
   let body: unknown
   try {
     body = raw.length === 0 ? {} : parseJsonText(raw.toString('utf8'))
@@ -51,7 +58,10 @@ export async function readJsonBody(event: H3Event, validators: RouteValidators, 
     throw invalidInput('El cuerpo de la solicitud debe ser JSON válido.')
   }
   const malformed = findMalformedText(body)
-  if (malformed !== null) throw invalidInput(`Cuerpo inválido: ${malformed}: el texto tiene caracteres Unicode inválidos (un sustituto suelto).`)
+  if (malformed !== null)
+    throw invalidInput(
+      `Cuerpo inválido: ${malformed}: el texto tiene caracteres Unicode inválidos (un sustituto suelto).`,
+    )
   return decodeInput(validators.body!, 'body', body)
 }
 

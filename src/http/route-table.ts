@@ -54,7 +54,11 @@ export class RouteTable {
       for (const candidate of this.compiled) {
         const params = matchSegments(candidate.segments, segments)
         if (params === null) continue
-        if (candidate.route.method === method) return { match: { route: candidate.route, params, validators: candidate.validators }, group: candidate.route.rateGroup }
+        if (candidate.route.method === method)
+          return {
+            match: { route: candidate.route, params, validators: candidate.validators },
+            group: candidate.route.rateGroup,
+          }
         others.push(candidate.route)
       }
     }
@@ -63,7 +67,12 @@ export class RouteTable {
     }
     const allowed = others.map((route) => route.method as Method)
     return {
-      refusal: new DomainError('METHOD_NOT_ALLOWED', `El método ${method} no está permitido en ${safePath}; use ${allowed.join(' o ')}.`, {}, { Allow: allowed.join(', ') }),
+      refusal: new DomainError(
+        'METHOD_NOT_ALLOWED',
+        `El método ${method} no está permitido en ${safePath}; use ${allowed.join(' o ')}.`,
+        {},
+        { Allow: allowed.join(', ') },
+      ),
       group: others[0]!.rateGroup,
     }
   }

@@ -68,7 +68,13 @@ export interface Route<
   paramsNotFound?: (raw: Record<string, string>) => string
   responses: Record<number, ResponseSpec>
   handle: (
-    request: RouteRequest<StaticDecode<Params>, StaticDecode<Query>, StaticDecode<Headers>, StaticDecode<Body>, Who extends 'operator' | 'person' ? Actor : null>,
+    request: RouteRequest<
+      StaticDecode<Params>,
+      StaticDecode<Query>,
+      StaticDecode<Headers>,
+      StaticDecode<Body>,
+      Who extends 'operator' | 'person' ? Actor : null
+    >,
   ) => Reply | Promise<Reply>
 }
 
@@ -108,8 +114,12 @@ export type Reply =
   | { status: number; bytes: Buffer; contentType: string; headers?: Record<string, string> }
 
 /** Keeps a route's schema types (and whether an actor is known) attached to its handler. */
-export function defineRoute<Params extends TSchema, Query extends TSchema, Headers extends TSchema, Body extends TSchema, Who extends Access>(
-  route: Route<Params, Query, Headers, Body, Who>,
-): Route {
+export function defineRoute<
+  Params extends TSchema,
+  Query extends TSchema,
+  Headers extends TSchema,
+  Body extends TSchema,
+  Who extends Access,
+>(route: Route<Params, Query, Headers, Body, Who>): Route {
   return route as unknown as Route
 }

@@ -113,8 +113,16 @@ function probeAddress(host: string, port: number): Promise<void> {
 }
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'Los encabezados de la solicitud son demasiado grandes.'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'La solicitud no terminó de llegar a tiempo; revise la conexión y reenvíe.'],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    'Los encabezados de la solicitud son demasiado grandes.',
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    'Request Timeout',
+    'La solicitud no terminó de llegar a tiempo; revise la conexión y reenvíe.',
+  ],
 }
 const BAD_REQUEST: [number, string, string] = [400, 'Bad Request', 'La solicitud HTTP está mal formada.']
 

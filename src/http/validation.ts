@@ -23,7 +23,9 @@ export function decodeParams(validator: Validator, params: Record<string, string
 function refusal(part: InputPart, problems: readonly Problem[]): DomainError {
   switch (part) {
     case 'body':
-      return invalidInput(`Cuerpo inválido: ${problems.map((problem) => `${dottedPath(problem.path) || 'cuerpo'}: ${problem.phrase}`).join('; ')}.`)
+      return invalidInput(
+        `Cuerpo inválido: ${problems.map((problem) => `${dottedPath(problem.path) || 'cuerpo'}: ${problem.phrase}`).join('; ')}.`,
+      )
     case 'query':
       return invalidInput(problems.map(queryProblem).join(' '))
     case 'headers':
@@ -39,7 +41,9 @@ function queryProblem(problem: Problem): string {
 
 function headerProblem(problem: Problem): string {
   const name = dottedPath(problem.path)
-  if (problem.kind === 'missing') return `Falta el encabezado ${name}${problem.expected ? `: ${problem.expected}` : ''}.`
-  if (problem.expected !== undefined) return `El encabezado ${name} tiene un formato inválido (${shown(problem.value)}): debe ser ${problem.expected}.`
+  if (problem.kind === 'missing')
+    return `Falta el encabezado ${name}${problem.expected ? `: ${problem.expected}` : ''}.`
+  if (problem.expected !== undefined)
+    return `El encabezado ${name} tiene un formato inválido (${shown(problem.value)}): debe ser ${problem.expected}.`
   return `El encabezado ${name} ${problem.phrase}.`
 }

@@ -45,11 +45,21 @@ export function datesInvalid(
       motivo: 'FECHAS_INVALIDAS',
       accion_requerida:
         'Corrija la FechaFactura de las facturas indicadas en cada manifiesto rechazado y reenvíe el lote completo (los manifiestos válidos tampoco se insertaron).',
-      resumen: { total_recibidas: received, total_rechazadas: rejectedCount, total_validas: received - rejectedCount, insertadas: 0 },
+      resumen: {
+        total_recibidas: received,
+        total_rechazadas: rejectedCount,
+        total_validas: received - rejectedCount,
+        insertadas: 0,
+      },
       manifiestos_rechazados: rejected,
       ...(validManifests === 'numbers'
         ? { manifiestos: valid.map(([numero]) => numero) }
-        : { manifiestos_validos: valid.map(([numero, invoices]) => ({ manifiesto: numero, total_facturas: invoices.length })) }),
+        : {
+            manifiestos_validos: valid.map(([numero, invoices]) => ({
+              manifiesto: numero,
+              total_facturas: invoices.length,
+            })),
+          }),
     },
   }
 }
@@ -80,7 +90,12 @@ export function oldManifests(
       motivo: 'MANIFIESTOS_FECHA_INVALIDA',
       accion_requerida:
         'Envíe las facturas de los manifiestos rechazados con un número de manifiesto nuevo, y reenvíe los manifiestos no afectados en un lote aparte.',
-      resumen: { total_recibidas: received, total_rechazadas: rejectedCount, total_validas: received - rejectedCount, insertadas: 0 },
+      resumen: {
+        total_recibidas: received,
+        total_rechazadas: rejectedCount,
+        total_validas: received - rejectedCount,
+        insertadas: 0,
+      },
       manifiestos_rechazados: rejected,
       ...(validManifests === 'numbers'
         ? { manifiestos: valid.map(([numero]) => numero) }
@@ -115,7 +130,8 @@ const STEP8_MESSAGES: Record<RejectedManifest['motivo'] | 'MOTIVOS_MIXTOS', stri
   MANIFIESTO_CERRADO: 'están cerrados y no aceptan facturas',
   FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO: 'tienen facturas que ya existen en otro manifiesto',
   FACTURAS_YA_EXISTENTES: 'tienen facturas que ya están registradas en ese mismo manifiesto',
-  FACTURAS_DUPLICADAS_EXACTAS: 'tienen facturas idénticas a facturas ya registradas, con otro número (posibles re-emisiones)',
+  FACTURAS_DUPLICADAS_EXACTAS:
+    'tienen facturas idénticas a facturas ya registradas, con otro número (posibles re-emisiones)',
   MOTIVOS_MIXTOS: 'fueron rechazados por motivos distintos (ver el motivo de cada uno)',
 }
 
@@ -124,9 +140,10 @@ export function manifestsRejected(batchUuid: string, manifests: readonly string[
   const motivo = reasons.size === 1 ? [...reasons][0]! : 'MOTIVOS_MIXTOS'
   const accepted = manifests.length - outcome.rejected.length
   // All or nothing matters to the message only when valid manifests were left out with the rejected ones.
-  const rest = outcome.storedNothing && accepted > 0
-    ? `El lote se acepta completo o no se acepta: no se insertó ningún manifiesto, tampoco los otros ${accepted} válido(s). Corrija los rechazados y reenvíe el lote.`
-    : `${accepted > 0 ? `Los otros ${accepted} manifiesto(s) del lote se procesaron.` : 'Ningún manifiesto del lote se procesó.'} Corrija los rechazados y envíelos en un lote nuevo.`
+  const rest =
+    outcome.storedNothing && accepted > 0
+      ? `El lote se acepta completo o no se acepta: no se insertó ningún manifiesto, tampoco los otros ${accepted} válido(s). Corrija los rechazados y reenvíe el lote.`
+      : `${accepted > 0 ? `Los otros ${accepted} manifiesto(s) del lote se procesaron.` : 'Ningún manifiesto del lote se procesó.'} Corrija los rechazados y envíelos en un lote nuevo.`
   return {
     message: `${outcome.rejected.length} manifiesto(s) rechazados: ${STEP8_MESSAGES[motivo]}. ${rest}`,
     details: {

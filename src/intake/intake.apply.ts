@@ -4,9 +4,21 @@ import type { Config } from '../config/config.ts'
 import type { ClientContract } from '../config/contract.ts'
 import type { Database } from '../db/database.ts'
 import { findPendingConflictId, insertConflict } from '../conflicts/conflicts.store.ts'
-import { findInvoicesByNumbers, findNamedInvoices, insertInvoice, replaceInvoice, type ExistingInvoice } from '../invoices/invoices.store.ts'
+import {
+  findInvoicesByNumbers,
+  findNamedInvoices,
+  insertInvoice,
+  replaceInvoice,
+  type ExistingInvoice,
+} from '../invoices/invoices.store.ts'
 import { insertManifest, type ExistingManifest } from '../manifests/manifests.store.ts'
-import { findPossibleReissues, findReissueCandidates, NO_CANDIDATES, type PossibleReissue, type ReissueCandidates } from '../reissues/reissues.detection.ts'
+import {
+  findPossibleReissues,
+  findReissueCandidates,
+  NO_CANDIDATES,
+  type PossibleReissue,
+  type ReissueCandidates,
+} from '../reissues/reissues.detection.ts'
 import { insertReissue } from '../reissues/reissues.store.ts'
 import { updateReturnsInvoiceDate } from '../returns/returns.store.ts'
 import type { Advertencia, RejectedManifest, Resumen } from './intake.schemas.ts'
@@ -72,18 +84,41 @@ export function applyBatch(
   const candidates = !reissue.enabled
     ? NO_CANDIDATES
     : (context.reissueCandidates ??
-      findReissueCandidates(db, [...manifests.values()].flat().filter(isNew).map((invoice) => ({ fingerprint: invoice.fingerprint, date: context.dates.get(invoice)! })), reissue.windowDays))
+      findReissueCandidates(
+        db,
+        [...manifests.values()]
+          .flat()
+          .filter(isNew)
+          .map((invoice) => ({ fingerprint: invoice.fingerprint, date: context.dates.get(invoice)! })),
+        reissue.windowDays,
+      ))
 
   const verdicts = [...manifests].map(([numero, invoices]) => {
     const manifest = existingManifests.get(numero)
     let rejection = findRejection(context, numero, invoices, manifest, existingInvoices)
-    const repeats = rejection ? [] : findPossibleReissues(candidates, manifest?.id ?? null, invoices.filter(isNew), context.dates, reissue.windowDays)
-    if (repeats.length >= reissue.blockThreshold && reissue.action === 'reject') rejection = reissueRejection(db, numero, invoices, repeats)
+    const repeats = rejection
+      ? []
+      : findPossibleReissues(
+          candidates,
+          manifest?.id ?? null,
+          invoices.filter(isNew),
+          context.dates,
+          reissue.windowDays,
+        )
+    if (repeats.length >= reissue.blockThreshold && reissue.action === 'reject')
+      rejection = reissueRejection(db, numero, invoices, repeats)
     return { numero, invoices, manifest, rejection, repeats }
   })
   const storesNothing = context.contract.allOrNothing && verdicts.some((verdict) => verdict.rejection !== null)
 
-  const resumen: Resumen = { recibidas: received, insertadas: 0, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 }
+  const resumen: Resumen = {
+    recibidas: received,
+    insertadas: 0,
+    actualizadas: 0,
+    sin_cambios: 0,
+    pendientes_revision: 0,
+    rechazadas: 0,
+  }
   // The stored originals of a resent batch's invoices: each chunk decompressed once, whatever their order.
   const storedChunks: ChunkCache = new Map()
   const rejected: RejectedManifest[] = []
@@ -115,7 +150,14 @@ export function applyBatch(
           at: context.at,
         })
         const repeat = repeated.get(invoice)
-        if (repeat) insertReissue(db, { invoiceId, originalInvoiceId: repeat.originalId, batchId: context.batchId, daysApart: repeat.daysApart, at: context.at })
+        if (repeat)
+          insertReissue(db, {
+            invoiceId,
+            originalInvoiceId: repeat.originalId,
+            batchId: context.batchId,
+            daysApart: repeat.daysApart,
+            at: context.at,
+          })
         resumen.insertadas += 1
       } else {
         resumen[compareWithStored(context, invoice, existing, numero, advertencias, storedChunks)] += 1
@@ -126,7 +168,12 @@ export function applyBatch(
 }
 
 /** `intake.reissue.action` "reject": the manifest names each possible re-issue and what it repeats. */
-function reissueRejection(db: Database, numero: string, invoices: readonly ReceivedInvoice[], repeats: readonly PossibleReissue[]): RejectedManifest {
+function reissueRejection(
+  db: Database,
+  numero: string,
+  invoices: readonly ReceivedInvoice[],
+  repeats: readonly PossibleReissue[],
+): RejectedManifest {
   const originals = findNamedInvoices(
     db,
     repeats.map((repeat) => repeat.originalId),
@@ -142,13 +189,13 @@ function reissueRejection(db: Database, numero: string, invoices: readonly Recei
     facturas_duplicadas_exactas: repeats.map(({ invoice, originalId, daysApart }) => {
       const original = originals.get(originalId)!
       return {
-      factura: invoice.nfactura,
-      identica_a: original.nfactura,
-      manifiesto_original: original.manifest_numero,
-      fecha_original: original.fecha_factura,
-      cliente: textOf(invoice.raw.Cliente as string | number),
-      total: numberOf(invoice.raw.Total as string | number),
-      dias_diferencia: daysApart,
+        factura: invoice.nfactura,
+        identica_a: original.nfactura,
+        manifiesto_original: original.manifest_numero,
+        fecha_original: original.fecha_factura,
+        cliente: textOf(invoice.raw.Cliente as string | number),
+        total: numberOf(invoice.raw.Total as string | number),
+        dias_diferencia: daysApart,
       }
     }),
   }
@@ -171,7 +218,11 @@ function findRejection(
       manifiesto: numero,
       total_facturas: invoices.length,
       motivo: 'ALMACENES_DESCONOCIDOS',
-      almacenes_desconocidos: [...unknown].map(([almacen, facturas]) => ({ almacen, facturas, cantidad: facturas.length })),
+      almacenes_desconocidos: [...unknown].map(([almacen, facturas]) => ({
+        almacen,
+        facturas,
+        cantidad: facturas.length,
+      })),
     }
   }
   if (manifest?.estado === 'closed') {
@@ -191,7 +242,10 @@ function findRejection(
       total_facturas: invoices.length,
       motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO',
       mensaje: `${elsewhere.length} factura(s) del manifiesto ${numero} ya existen en otro manifiesto; una factura pertenece a un solo manifiesto. Quítelas o corrija su manifiesto y reenvíe.`,
-      facturas_duplicadas: elsewhere.map((existing) => ({ factura: existing.nfactura, manifiesto_existente: existing.manifest_numero })),
+      facturas_duplicadas: elsewhere.map((existing) => ({
+        factura: existing.nfactura,
+        manifiesto_existente: existing.manifest_numero,
+      })),
     }
   }
   if (context.contract.existingInvoice === 'reject') {
@@ -227,7 +281,10 @@ function compareWithStored(
 ): 'sin_cambios' | 'actualizadas' | 'pendientes_revision' {
   const { db } = context
   const ahead = context.comparisons.get(existing.id)
-  const verdict = ahead !== undefined && ahead.revision === existing.revision ? ahead.verdict : compareWithStoredVersion(db, invoice, existing.id, storedChunks)
+  const verdict =
+    ahead !== undefined && ahead.revision === existing.revision
+      ? ahead.verdict
+      : compareWithStoredVersion(db, invoice, existing.id, storedChunks)
   if (verdict.same) return 'sin_cambios'
   const { changed, existingOriginal, incomingOriginal } = verdict
   const write = writeOf(context, invoice, incomingOriginal)

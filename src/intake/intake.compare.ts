@@ -14,7 +14,8 @@ import type { TimeSlices } from '../core/time-slices.ts'
  */
 
 /** How a received invoice compares with the stored version. */
-export type StoredVerdict = { same: true } | { same: false; changed: string[]; existingOriginal: string; incomingOriginal: string }
+export type StoredVerdict =
+  { same: true } | { same: false; changed: string[]; existingOriginal: string; incomingOriginal: string }
 
 /** A verdict, and the revision of the stored version it was made against. */
 export interface Comparison {
@@ -33,7 +34,12 @@ const SAME: StoredVerdict = { same: true }
  * The received version against the stored one: the same (the same JSON, or the same content once
  * normalised), or the top-level fields that differ.
  */
-export function compareWithStoredVersion(db: Database, invoice: ReceivedInvoice, storedId: number, cache: ChunkCache): StoredVerdict {
+export function compareWithStoredVersion(
+  db: Database,
+  invoice: ReceivedInvoice,
+  storedId: number,
+  cache: ChunkCache,
+): StoredVerdict {
   const existingOriginal = findInvoiceOriginal(db, storedId, cache)
   const incomingOriginal = JSON.stringify(invoice.raw)
   if (incomingOriginal === existingOriginal) return SAME
@@ -45,7 +51,12 @@ export function compareWithStoredVersion(db: Database, invoice: ReceivedInvoice,
  * Each received invoice already stored under its number (`stored`: `findInvoicesByNumbers`) in
  * the same manifest, compared with the stored version, with the event loop let in between.
  */
-export async function compareAhead(db: Database, invoices: readonly ReceivedInvoice[], stored: readonly ExistingInvoice[], slices: TimeSlices): Promise<Comparisons> {
+export async function compareAhead(
+  db: Database,
+  invoices: readonly ReceivedInvoice[],
+  stored: readonly ExistingInvoice[],
+  slices: TimeSlices,
+): Promise<Comparisons> {
   if (stored.length === 0) return NO_COMPARISONS
   const byNumber = new Map(stored.map((row) => [row.nfactura, row]))
   const comparisons = new Map<number, Comparison>()

@@ -2,7 +2,8 @@ import { ChronoUnit, LocalDate, type ZoneId } from '@js-joda/core'
 import { invoiceDate } from '../invoices/invoice-date.ts'
 import type { ReceivedInvoice } from '../invoices/received-invoice.ts'
 
-export type DateRejection = 'FECHAS_MEZCLADAS' | 'FECHA_FACTURA_INVALIDA' | 'FECHA_FACTURA_FUTURA' | 'FECHA_FACTURA_DEMASIADO_ANTIGUA'
+export type DateRejection =
+  'FECHAS_MEZCLADAS' | 'FECHA_FACTURA_INVALIDA' | 'FECHA_FACTURA_FUTURA' | 'FECHA_FACTURA_DEMASIADO_ANTIGUA'
 
 export interface DateRules {
   today: LocalDate
@@ -16,7 +17,10 @@ export interface ManifestDateVerdict {
 }
 
 /** The date of every invoice, each distinct FechaFactura text read once. */
-export function invoiceDates(invoices: readonly ReceivedInvoice[], zone: ZoneId): Map<ReceivedInvoice, LocalDate | null> {
+export function invoiceDates(
+  invoices: readonly ReceivedInvoice[],
+  zone: ZoneId,
+): Map<ReceivedInvoice, LocalDate | null> {
   const byText = new Map<string | number, LocalDate | null>()
   const dates = new Map<ReceivedInvoice, LocalDate | null>()
   for (const invoice of invoices) {
@@ -93,13 +97,17 @@ export function checkManifestDates(
 
   // More than maxAgeDays days old is before this date; only those are counted in days.
   const oldest = rules.today.minusDays(rules.maxAgeDays)
-  const old = valid.filter(([, date]) => date.isBefore(oldest)).map(([invoice, date]) => [invoice, date, date.until(rules.today, ChronoUnit.DAYS)] as const)
+  const old = valid
+    .filter(([, date]) => date.isBefore(oldest))
+    .map(([invoice, date]) => [invoice, date, date.until(rules.today, ChronoUnit.DAYS)] as const)
   if (old.length > 0) {
     return {
       motivo: 'FECHA_FACTURA_DEMASIADO_ANTIGUA',
       detalle: {
         instruccion: `FechaFactura no puede tener más de ${rules.maxAgeDays} días de antigüedad. Esas facturas no pueden ingresarse por esta interfaz; reenvíe el lote sin ellas.`,
-        facturas_antiguas: keyed(old.map(([invoice, date, days]) => [invoice.nfactura, { fecha: date.toString(), dias: days }])),
+        facturas_antiguas: keyed(
+          old.map(([invoice, date, days]) => [invoice.nfactura, { fecha: date.toString(), dias: days }]),
+        ),
         hoy_servidor: rules.today.toString(),
         limite_dias: rules.maxAgeDays,
       },

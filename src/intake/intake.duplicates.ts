@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto'
 import type { Logger } from 'pino'
 import { bodyOf } from '../batches/batches.service.ts'
-import { findBatchesWithSameNumbers, findProcessedBatchByBody, setBatchContentHash, type BatchRow } from '../batches/batches.store.ts'
+import {
+  findBatchesWithSameNumbers,
+  findProcessedBatchByBody,
+  setBatchContentHash,
+  type BatchRow,
+} from '../batches/batches.store.ts'
 import type { Database } from '../db/database.ts'
 import { DomainError } from '../core/errors.ts'
 import { parseJsonText } from '../core/json-text.ts'
@@ -58,7 +63,10 @@ export function duplicateOfContent(
   for (const candidate of candidates) {
     if (contentHashOf(db, log, candidate, ahead?.earlier.get(candidate.id)) !== contentHash) continue
     if (candidate.estado === 'received') {
-      throw new DomainError('UNAVAILABLE', 'Un lote idéntico se está procesando en este momento; reenvíe en unos segundos.')
+      throw new DomainError(
+        'UNAVAILABLE',
+        'Un lote idéntico se está procesando en este momento; reenvíe en unos segundos.',
+      )
     }
     return { numbersHash, contentHash, duplicate: duplicateAnswer(candidate) }
   }
@@ -91,7 +99,10 @@ export async function contentHashesAhead(
   for (const candidate of candidates) {
     if (candidate.content_hash !== null || candidate.estado === 'received') continue
     const body = bodyOf(db, candidate.id)
-    earlier.set(candidate.id, body === undefined ? null : await contentHashInSlices(await parseKeptBody(body, slices), slices))
+    earlier.set(
+      candidate.id,
+      body === undefined ? null : await contentHashInSlices(await parseKeptBody(body, slices), slices),
+    )
   }
   return { batch: await contentHashInSlices(batch, slices), earlier }
 }
@@ -118,12 +129,20 @@ async function parseKeptBody(body: Buffer, slices: TimeSlices): Promise<unknown[
  * An earlier batch's content hash: recorded, or computed ahead (`computed`), or from its kept body
  * now; recorded once computed.
  */
-function contentHashOf(db: Database, log: Logger, batch: BatchRow & { content_hash: string | null }, computed: string | null | undefined): string | null {
+function contentHashOf(
+  db: Database,
+  log: Logger,
+  batch: BatchRow & { content_hash: string | null },
+  computed: string | null | undefined,
+): string | null {
   if (batch.content_hash !== null) return batch.content_hash
   const body = computed === undefined ? bodyOf(db, batch.id) : null
   const hash = computed ?? (body ? batchContentHash(parseJsonText(body.toString('utf8')) as unknown[]) : null)
   if (hash === null) {
-    log.warn({ batch_uuid: batch.uuid }, 'el cuerpo del lote no se guardó: no se puede comparar su contenido con un lote nuevo')
+    log.warn(
+      { batch_uuid: batch.uuid },
+      'el cuerpo del lote no se guardó: no se puede comparar su contenido con un lote nuevo',
+    )
     return null
   }
   setBatchContentHash(db, batch.id, hash)

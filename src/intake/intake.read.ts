@@ -81,7 +81,11 @@ async function readSteps(deps: ReadDeps, body: BatchBody, slices: TimeSlices): P
 
   // Step 4: dates, atomic per manifest; any rejection rejects the batch.
   const dates = invoiceDates(invoices, clock.zone)
-  const rules = { today: todayDate, maxAgeDays: config.dates.maxAgeDays, strictMixedDates: config.dates.strictMixedDates }
+  const rules = {
+    today: todayDate,
+    maxAgeDays: config.dates.maxAgeDays,
+    strictMixedDates: config.dates.strictMixedDates,
+  }
   const verdicts = new Map<string, ManifestDateVerdict>()
   for (const [numero, group] of manifests) {
     const verdict = checkManifestDates(group, dates, rules)
@@ -119,11 +123,18 @@ async function workAhead(deps: ReadDeps, read: Steps2To4, slices: TimeSlices): P
     db,
     read.invoices.map((invoice) => invoice.nfactura),
   )
-  const comparisons = deps.contract.intake.existingInvoice === 'reject' ? NO_COMPARISONS : await compareAhead(db, read.invoices, stored, slices)
+  const comparisons =
+    deps.contract.intake.existingInvoice === 'reject'
+      ? NO_COMPARISONS
+      : await compareAhead(db, read.invoices, stored, slices)
   const { reissue } = config.intake
   const storedNumbers = new Set(stored.map((row) => row.nfactura))
-  const newInvoices = read.invoices.filter((invoice) => !storedNumbers.has(invoice.nfactura)).map((invoice) => ({ fingerprint: invoice.fingerprint, date: read.dates.get(invoice)! }))
-  const reissueCandidates = reissue.enabled ? await findReissueCandidatesInSlices(db, newInvoices, reissue.windowDays, slices) : NO_CANDIDATES
+  const newInvoices = read.invoices
+    .filter((invoice) => !storedNumbers.has(invoice.nfactura))
+    .map((invoice) => ({ fingerprint: invoice.fingerprint, date: read.dates.get(invoice)! }))
+  const reissueCandidates = reissue.enabled
+    ? await findReissueCandidatesInSlices(db, newInvoices, reissue.windowDays, slices)
+    : NO_CANDIDATES
   return { changes, contentHashes, comparisons, reissueCandidates }
 }
 

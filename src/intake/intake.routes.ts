@@ -25,8 +25,19 @@ import {
 import { insertBatch, validateBatch, type IntakeDeps } from './intake.service.ts'
 import { INSERT_200, INSERT_422, INSERT_500, INSERT_503, SAMPLE_BATCH, simulatedExamples } from './intake.examples.ts'
 
-const BODY = { description: 'Arreglo JSON no vacío de facturas; puede llegar comprimido con gzip (Content-Encoding: gzip o x-gzip): se descomprime mientras llega y server.maxBodyMB limita su tamaño descomprimido', schema: BatchSchema, raw: true, examples: SAMPLE_BATCH }
-const BUSY = { ...errorResponse('Ya se están recibiendo intake.maxConcurrentBatches lotes (reenvíe tras Retry-After), la base de datos es inutilizable, o no hay ApiKey configurada'), examples: INSERT_503 }
+const BODY = {
+  description:
+    'Arreglo JSON no vacío de facturas; puede llegar comprimido con gzip (Content-Encoding: gzip o x-gzip): se descomprime mientras llega y server.maxBodyMB limita su tamaño descomprimido',
+  schema: BatchSchema,
+  raw: true,
+  examples: SAMPLE_BATCH,
+}
+const BUSY = {
+  ...errorResponse(
+    'Ya se están recibiendo intake.maxConcurrentBatches lotes (reenvíe tras Retry-After), la base de datos es inutilizable, o no hay ApiKey configurada',
+  ),
+  examples: INSERT_503,
+}
 
 export function intakeRoutes(deps: IntakeDeps): Route[] {
   return [
@@ -51,16 +62,32 @@ export function intakeRoutes(deps: IntakeDeps): Route[] {
         'que se guarda del lote es el JSON descomprimido.',
       body: BODY,
       responses: {
-        200: { description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)', schema: Type.Union([BatchProcessed, BatchDuplicate]), examples: INSERT_200 },
+        200: {
+          description: 'Lote procesado sin rechazos, o lote ya procesado hoy (duplicado)',
+          schema: Type.Union([BatchProcessed, BatchDuplicate]),
+          examples: INSERT_200,
+        },
         422: {
           description:
             'Cuerpo inválido (también un gzip que no se puede descomprimir), estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos rechazados ' +
             '(FECHAS_INVALIDAS y MANIFIESTOS_FECHA_INVALIDA tienen una forma por contrato: v1 con manifiestos_validos / ' +
             'manifiestos_no_afectados, v2 con manifiestos)',
-          schema: Type.Union([BatchBodyInvalid, BatchStructureInvalid, BatchDatesInvalid, BatchDatesInvalidV2, BatchOldManifests, BatchOldManifestsV2, BatchManifestsRejected]),
+          schema: Type.Union([
+            BatchBodyInvalid,
+            BatchStructureInvalid,
+            BatchDatesInvalid,
+            BatchDatesInvalidV2,
+            BatchOldManifests,
+            BatchOldManifestsV2,
+            BatchManifestsRejected,
+          ]),
           examples: INSERT_422,
         },
-        500: { description: 'Error interno; el lote queda fallido y puede reenviarse', schema: BatchInternalError, examples: INSERT_500 },
+        500: {
+          description: 'Error interno; el lote queda fallido y puede reenviarse',
+          schema: BatchInternalError,
+          examples: INSERT_500,
+        },
         503: BUSY,
       },
       handle: async (request) => ({ status: 200, body: await insertBatch(deps, request) }),
@@ -82,16 +109,32 @@ export function intakeRoutes(deps: IntakeDeps): Route[] {
         'Acepta el lote comprimido con gzip (Content-Encoding: gzip) como insertar.',
       body: BODY,
       responses: {
-        200: { description: 'El lote se procesaría sin rechazos, o ya se procesó hoy (duplicado, con el batch_uuid original)', schema: Type.Union([SimulatedProcessed, SimulatedDuplicate]), examples: simulatedExamples(INSERT_200) },
+        200: {
+          description:
+            'El lote se procesaría sin rechazos, o ya se procesó hoy (duplicado, con el batch_uuid original)',
+          schema: Type.Union([SimulatedProcessed, SimulatedDuplicate]),
+          examples: simulatedExamples(INSERT_200),
+        },
         422: {
           description:
             'Insertar lo rechazaría: cuerpo inválido, estructura inválida, fechas inválidas, manifiestos de días anteriores o manifiestos ' +
             'rechazados (con "simulacion": true); o la solicitud misma es inválida (un parámetro de consulta repetido, sin leer el lote, ' +
             'o un cuerpo gzip que no se puede descomprimir)',
-          schema: Type.Union([ErrorBody, SimulatedBodyInvalid, SimulatedStructureInvalid, SimulatedDatesInvalid, SimulatedOldManifests, SimulatedManifestsRejected]),
+          schema: Type.Union([
+            ErrorBody,
+            SimulatedBodyInvalid,
+            SimulatedStructureInvalid,
+            SimulatedDatesInvalid,
+            SimulatedOldManifests,
+            SimulatedManifestsRejected,
+          ]),
           examples: simulatedExamples(INSERT_422),
         },
-        500: { description: 'Error interno; no se guardó nada', schema: SimulatedInternalError, examples: simulatedExamples(INSERT_500) },
+        500: {
+          description: 'Error interno; no se guardó nada',
+          schema: SimulatedInternalError,
+          examples: simulatedExamples(INSERT_500),
+        },
         503: BUSY,
       },
       handle: async (request) => ({ status: 200, body: await validateBatch(deps, request) }),

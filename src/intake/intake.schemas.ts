@@ -1,5 +1,14 @@
 import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox'
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MANIFEST_NUMBER_PATTERN, MAX_AMOUNT, MAX_FACTOR, MAX_TEXT_LENGTH, type FieldSpec } from '../invoices/invoice-fields.ts'
+import {
+  INVOICE_FIELDS,
+  LINE_FIELDS,
+  LINES_FIELD,
+  MANIFEST_NUMBER_PATTERN,
+  MAX_AMOUNT,
+  MAX_FACTOR,
+  MAX_TEXT_LENGTH,
+  type FieldSpec,
+} from '../invoices/invoice-fields.ts'
 
 const NUMERIC = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
 const NON_NEGATIVE = '^(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$'
@@ -37,15 +46,24 @@ function fieldSchema(spec: FieldSpec<string>): TSchema {
   const minimum = spec.nonNegative ? 0 : -MAX_AMOUNT
   let accepted: TSchema[]
   if (spec.kind === 'text' && spec.digits) {
-    accepted = [Type.String({ pattern: MANIFEST_NUMBER_PATTERN }), Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })]
+    accepted = [
+      Type.String({ pattern: MANIFEST_NUMBER_PATTERN }),
+      Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    ]
   } else if (spec.kind === 'text') {
-    accepted = [Type.String({ ...(spec.required ? { minLength: 1 } : {}), maxLength: spec.maxLength ?? MAX_TEXT_LENGTH }), Type.Integer(SAFE)]
+    accepted = [
+      Type.String({ ...(spec.required ? { minLength: 1 } : {}), maxLength: spec.maxLength ?? MAX_TEXT_LENGTH }),
+      Type.Integer(SAFE),
+    ]
   } else if (spec.kind === 'integer') {
     accepted = [Type.Integer(SAFE), Type.String({ pattern: INTEGER })]
   } else if (spec.kind === 'factor') {
     accepted = [Type.Integer({ minimum: 1, maximum: MAX_FACTOR }), numericText(FACTOR, 1, MAX_FACTOR)]
   } else {
-    accepted = [Type.Number({ minimum, maximum: MAX_AMOUNT }), numericText(spec.nonNegative ? NON_NEGATIVE : NUMERIC, minimum, MAX_AMOUNT)]
+    accepted = [
+      Type.Number({ minimum, maximum: MAX_AMOUNT }),
+      numericText(spec.nonNegative ? NON_NEGATIVE : NUMERIC, minimum, MAX_AMOUNT),
+    ]
   }
   if (spec.required) return Type.Union(accepted, options)
   return Type.Optional(Type.Union([...accepted, Type.Null()], options))
@@ -56,24 +74,45 @@ function expectedOf(spec: FieldSpec<string>): string {
   return EXPECTED[spec.kind === 'number' && spec.nonNegative ? 'amount' : spec.kind]
 }
 
-function objectSchema(fields: ReadonlyArray<FieldSpec<string>>, extra: Record<string, TSchema>, description: string, errorMessage?: Record<string, string>) {
+function objectSchema(
+  fields: ReadonlyArray<FieldSpec<string>>,
+  extra: Record<string, TSchema>,
+  description: string,
+  errorMessage?: Record<string, string>,
+) {
   const properties: Record<string, TSchema> = {}
   for (const spec of fields) properties[spec.name] = fieldSchema(spec)
   // Unknown fields are allowed and kept: nothing the client sends is lost.
-  return Type.Object({ ...properties, ...extra }, { additionalProperties: true, description, ...(errorMessage ? { errorMessage } : {}) })
+  return Type.Object(
+    { ...properties, ...extra },
+    { additionalProperties: true, description, ...(errorMessage ? { errorMessage } : {}) },
+  )
 }
 
-export const InvoiceLineSchema = objectSchema(LINE_FIELDS, {}, 'Línea de factura (interface-v1 §2.2); se aceptan y conservan campos adicionales', {
-  type: 'debe ser un objeto JSON',
-})
+export const InvoiceLineSchema = objectSchema(
+  LINE_FIELDS,
+  {},
+  'Línea de factura (interface-v1 §2.2); se aceptan y conservan campos adicionales',
+  {
+    type: 'debe ser un objeto JSON',
+  },
+)
 
 export const InvoiceSchema = objectSchema(
   INVOICE_FIELDS,
-  { [LINES_FIELD]: Type.Array(InvoiceLineSchema, { minItems: 1, errorMessage: { minItems: 'no puede estar vacío', type: 'debe ser un arreglo de líneas' } }) },
+  {
+    [LINES_FIELD]: Type.Array(InvoiceLineSchema, {
+      minItems: 1,
+      errorMessage: { minItems: 'no puede estar vacío', type: 'debe ser un arreglo de líneas' },
+    }),
+  },
   'Factura (interface-v1 §2.1); se aceptan y conservan campos adicionales',
 )
 
-export const BatchSchema = Type.Array(InvoiceSchema, { minItems: 1, description: 'Lote: arreglo JSON no vacío de facturas' })
+export const BatchSchema = Type.Array(InvoiceSchema, {
+  minItems: 1,
+  description: 'Lote: arreglo JSON no vacío de facturas',
+})
 
 // ---- Answers (interface-v1 §4.1) ----
 
@@ -139,7 +178,9 @@ export const RejectedManifest = Type.Object(
     motivo: Step8Reason,
     mensaje: Type.Optional(Type.String()),
     almacenes_desconocidos: Type.Optional(
-      Type.Array(Type.Object({ almacen: Type.String(), facturas: Type.Array(Type.String()), cantidad: Type.Integer() })),
+      Type.Array(
+        Type.Object({ almacen: Type.String(), facturas: Type.Array(Type.String()), cantidad: Type.Integer() }),
+      ),
     ),
     facturas_duplicadas: Type.Optional(
       Type.Array(Type.Object({ factura: Type.String(), manifiesto_existente: Type.String() })),
@@ -155,12 +196,16 @@ export const RejectedManifest = Type.Object(
           total: Type.Number(),
           dias_diferencia: Type.Integer(),
         }),
-        { description: 'FACTURAS_DUPLICADAS_EXACTAS (solo con intake.reissue.action "reject"): cada posible re-emisión y la factura que repite' },
+        {
+          description:
+            'FACTURAS_DUPLICADAS_EXACTAS (solo con intake.reissue.action "reject"): cada posible re-emisión y la factura que repite',
+        },
       ),
     ),
     facturas_existentes: Type.Optional(
       Type.Array(Type.Object({ factura: Type.String() }), {
-        description: 'FACTURAS_YA_EXISTENTES (solo contrato v2): las facturas que ya están registradas en este manifiesto; no se tocaron',
+        description:
+          'FACTURAS_YA_EXISTENTES (solo contrato v2): las facturas que ya están registradas en este manifiesto; no se tocaron',
       }),
     ),
   },
@@ -213,10 +258,15 @@ const DateRejectedManifests = Type.Array(
 
 export const BatchDatesInvalid = batchRefusal('FECHAS_INVALIDAS', {
   manifiestos_rechazados: DateRejectedManifests,
-  manifiestos_validos: Type.Array(Type.Object({ manifiesto: Type.String(), total_facturas: Type.Integer() }), { description: 'Contrato v1' }),
+  manifiestos_validos: Type.Array(Type.Object({ manifiesto: Type.String(), total_facturas: Type.Integer() }), {
+    description: 'Contrato v1',
+  }),
 })
 
-export const BatchDatesInvalidV2 = batchRefusal('FECHAS_INVALIDAS', { manifiestos_rechazados: DateRejectedManifests, manifiestos: ValidManifestNumbers })
+export const BatchDatesInvalidV2 = batchRefusal('FECHAS_INVALIDAS', {
+  manifiestos_rechazados: DateRejectedManifests,
+  manifiestos: ValidManifestNumbers,
+})
 
 const OldRejectedManifests = Type.Array(
   Type.Object({
@@ -232,12 +282,20 @@ const OldRejectedManifests = Type.Array(
 export const BatchOldManifests = batchRefusal('MANIFIESTOS_FECHA_INVALIDA', {
   manifiestos_rechazados: OldRejectedManifests,
   manifiestos_no_afectados: Type.Array(
-    Type.Object({ manifiesto: Type.String(), total_facturas: Type.Integer(), facturas: Type.Array(Type.String()), nota: Type.String() }),
+    Type.Object({
+      manifiesto: Type.String(),
+      total_facturas: Type.Integer(),
+      facturas: Type.Array(Type.String()),
+      nota: Type.String(),
+    }),
     { description: 'Contrato v1' },
   ),
 })
 
-export const BatchOldManifestsV2 = batchRefusal('MANIFIESTOS_FECHA_INVALIDA', { manifiestos_rechazados: OldRejectedManifests, manifiestos: ValidManifestNumbers })
+export const BatchOldManifestsV2 = batchRefusal('MANIFIESTOS_FECHA_INVALIDA', {
+  manifiestos_rechazados: OldRejectedManifests,
+  manifiestos: ValidManifestNumbers,
+})
 
 export const BatchStructureInvalid = Type.Object({
   success: Type.Literal(false),
@@ -256,7 +314,9 @@ export const BatchInternalError = Type.Object({
 // ---- The dry run (`validar`): insertar's answers, marked ----
 
 const SIMULACION = Type.Literal(true, { description: 'Simulación: no se guardó nada' })
-const NO_BATCH = Type.Null({ description: 'null: una simulación no crea lote (insertar daría aquí el uuid del lote nuevo)' })
+const NO_BATCH = Type.Null({
+  description: 'null: una simulación no crea lote (insertar daría aquí el uuid del lote nuevo)',
+})
 
 /** `insertar`'s answer as `validar` gives it: the same fields plus `simulacion: true`. */
 function simulated<Properties extends TProperties>(answer: TObject<Properties>) {

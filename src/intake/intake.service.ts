@@ -1,7 +1,12 @@
 import type { Logger } from 'pino'
 import type { Alerter } from '../alerts/alerter.ts'
 import { insertBodyChunks } from '../batches/body-chunks.ts'
-import { insertReceivedBatch, markBatchFailed, markBatchProcessed, markBatchRejectedWhole } from '../batches/batches.store.ts'
+import {
+  insertReceivedBatch,
+  markBatchFailed,
+  markBatchProcessed,
+  markBatchRejectedWhole,
+} from '../batches/batches.store.ts'
 import { localDateOf, today, toStoredInstant } from '../core/clock.ts'
 import { DatabaseFileGoneError, DomainError, invalidInput } from '../core/errors.ts'
 import { rolledBack, transaction, changesSoFar } from '../db/database.ts'
@@ -61,7 +66,9 @@ interface Received {
  * INTERNAL (500, with the batch's uuid) for anything unexpected; DatabaseFileGoneError (503).
  */
 export function insertBatch(deps: IntakeDeps, request: BatchRequest): Promise<BatchAnswer> {
-  return receiving(deps, request, { keep: true, internalDetails: (uuid) => ({ batch_uuid: uuid }) }, (batch) => processBatch(deps, batch))
+  return receiving(deps, request, { keep: true, internalDetails: (uuid) => ({ batch_uuid: uuid }) }, (batch) =>
+    processBatch(deps, batch),
+  )
 }
 
 /**
@@ -74,7 +81,12 @@ export function insertBatch(deps: IntakeDeps, request: BatchRequest): Promise<Ba
  * @throws DomainError INVALID_INPUT (422) with `insertar`'s body of that rejection, marked the same way.
  */
 export function validateBatch(deps: IntakeDeps, request: BatchRequest): Promise<SimulatedAnswer> {
-  return receiving(deps, request, { keep: false, internalDetails: () => ({ batch_uuid: null, simulacion: true }) }, (batch) => simulateBatch(deps, batch))
+  return receiving(
+    deps,
+    request,
+    { keep: false, internalDetails: () => ({ batch_uuid: null, simulacion: true }) },
+    (batch) => simulateBatch(deps, batch),
+  )
 }
 
 interface Receiving {
@@ -91,7 +103,12 @@ interface Receiving {
  * (the original one for a duplicate, none for a batch refused before it was recorded), and an
  * unexpected failure turned into the 500 the interface describes.
  */
-async function receiving<T>(deps: IntakeDeps, request: BatchRequest, options: Receiving, work: (batch: Received) => Promise<T>): Promise<T> {
+async function receiving<T>(
+  deps: IntakeDeps,
+  request: BatchRequest,
+  options: Receiving,
+  work: (batch: Received) => Promise<T>,
+): Promise<T> {
   const release = deps.uploads.acquire()
   try {
     const uuid = randomUUID()
@@ -100,7 +117,12 @@ async function receiving<T>(deps: IntakeDeps, request: BatchRequest, options: Re
       if (options.keep && typeof answered === 'string') request.logContext.batchUuid = answered
     }
     try {
-      const answer = await work({ uuid, body, clientIp: request.clientIp, keyFingerprint: request.keyFingerprint ?? '' })
+      const answer = await work({
+        uuid,
+        body,
+        clientIp: request.clientIp,
+        keyFingerprint: request.keyFingerprint ?? '',
+      })
       logAnswered((answer as { batch_uuid?: unknown }).batch_uuid)
       return answer
     } catch (error) {
@@ -170,7 +192,14 @@ async function simulateBatch(deps: IntakeDeps, batch: Received): Promise<Simulat
       const checked = checkAgainstStored(deps, read)
       if ('duplicate' in checked) return { ...checked.duplicate, simulacion: true }
       const receivedAt = toStoredInstant(deps.clock.now())
-      const outcome = applyRecorded(deps, checked, batch.uuid, recordBatch(deps, checked, batch, receivedAt), receivedAt, [])
+      const outcome = applyRecorded(
+        deps,
+        checked,
+        batch.uuid,
+        recordBatch(deps, checked, batch, receivedAt),
+        receivedAt,
+        [],
+      )
       return { ...answerOf(batch.uuid, checked, outcome), batch_uuid: null, simulacion: true }
     })
   } catch (error) {
@@ -210,7 +239,13 @@ function checkAgainstStored(deps: IntakeDeps, read: ReadBatch): { duplicate: Bat
     if (createdOn.isBefore(todayDate)) old.set(numero, createdOn.toString())
   }
   if (old.size > 0) {
-    const answer = answers.oldManifests(manifests, old, todayDate.toString(), invoices.length, deps.contract.intake.validManifests)
+    const answer = answers.oldManifests(
+      manifests,
+      old,
+      todayDate.toString(),
+      invoices.length,
+      deps.contract.intake.validManifests,
+    )
     throw invalidInput(answer.message, answer.details)
   }
 
@@ -236,7 +271,10 @@ function recordBatch(deps: IntakeDeps, checked: CheckedBatch, batch: Received, r
   })
   if (batchId === null) {
     // Only reachable if a batch with these bytes is still `received` (never in one process).
-    throw new DomainError('UNAVAILABLE', 'Un lote idéntico se está procesando en este momento; reenvíe en unos segundos.')
+    throw new DomainError(
+      'UNAVAILABLE',
+      'Un lote idéntico se está procesando en este momento; reenvíe en unos segundos.',
+    )
   }
   return batchId
 }
@@ -245,7 +283,14 @@ function recordBatch(deps: IntakeDeps, checked: CheckedBatch, batch: Received, r
  * Step 8, the batch's body (its compressed chunks) and its summary; the caller runs it inside a
  * transaction (kept, or rolled back).
  */
-function applyRecorded(deps: IntakeDeps, checked: CheckedBatch, batchUuid: string, batchId: number, at: string, chunks: readonly Buffer[]): ApplyOutcome {
+function applyRecorded(
+  deps: IntakeDeps,
+  checked: CheckedBatch,
+  batchUuid: string,
+  batchId: number,
+  at: string,
+  chunks: readonly Buffer[],
+): ApplyOutcome {
   const { db, clock, config } = deps
   insertBodyChunks(db, batchId, chunks)
   const result = applyBatch(
@@ -260,7 +305,12 @@ function applyRecorded(deps: IntakeDeps, checked: CheckedBatch, batchUuid: strin
       comparisons: checked.ahead.comparisons,
       reissueCandidates: checked.aheadStillValid ? checked.ahead.reissueCandidates : null,
       originalPlace: (invoice) => checked.body.placeOf(invoice.position - 1),
-      returnsDeadline: lastDayOfWindow(checked.todayDate, config.returns.windowBusinessDays, holidaysOf(config.returns.holidays))?.toString() ?? null,
+      returnsDeadline:
+        lastDayOfWindow(
+          checked.todayDate,
+          config.returns.windowBusinessDays,
+          holidaysOf(config.returns.holidays),
+        )?.toString() ?? null,
       reissue: config.intake.reissue,
       contract: deps.contract.intake,
     },
@@ -272,7 +322,13 @@ function applyRecorded(deps: IntakeDeps, checked: CheckedBatch, batchUuid: strin
   if (result.storedNothing) {
     // Nothing of it was stored (v2: all or nothing), so it claims nothing: the identical body sent again is processed again.
     const reasons = [...new Set(result.rejected.map((entry) => entry.motivo))].join(', ')
-    markBatchRejectedWhole(db, batchId, JSON.stringify(result.resumen), `Lote rechazado completo (todo o nada, contrato v2): ${reasons}`, finishedAt)
+    markBatchRejectedWhole(
+      db,
+      batchId,
+      JSON.stringify(result.resumen),
+      `Lote rechazado completo (todo o nada, contrato v2): ${reasons}`,
+      finishedAt,
+    )
   } else {
     markBatchProcessed(db, batchId, JSON.stringify(result.resumen), result.rejected.length > 0 ? 422 : 200, finishedAt)
   }
@@ -295,7 +351,10 @@ function answerOf(batchUuid: string, checked: CheckedBatch, outcome: ApplyOutcom
  */
 function reportReissues(deps: IntakeDeps, batchUuid: string, reissues: ApplyOutcome['reissues']): void {
   const total = reissues.reduce((sum, entry) => sum + entry.cantidad, 0)
-  const manifests = reissues.map((entry) => `${entry.manifiesto}: ${entry.cantidad} (${entry.rechazado ? 'manifiesto rechazado' : 'insertadas y marcadas'})`)
+  const manifests = reissues.map(
+    (entry) =>
+      `${entry.manifiesto}: ${entry.cantidad} (${entry.rechazado ? 'manifiesto rechazado' : 'insertadas y marcadas'})`,
+  )
   const message =
     `Lote ${batchUuid}: ${total} posible(s) re-emisión(es) de facturas ya registradas — ${manifests.join('; ')}. ` +
     'Revíselas en GET /api/v1/operador/reemisiones?estado=pending.'

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto'
 import { Compile } from 'typebox/compile'
-import { codePointCount, findMalformedText, findText, isLongerThan, isWellFormed, type FoundText } from '../core/unicode.ts'
+import {
+  codePointCount,
+  findMalformedText,
+  findText,
+  isLongerThan,
+  isWellFormed,
+  type FoundText,
+} from '../core/unicode.ts'
 import { CanonicalWriter, MalformedTextError, MAX_NESTING, NestingTooDeepError } from '../invoices/canonical-json.ts'
 import { problemsOf, shown } from '../schemas/schema-errors.ts'
 import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MAX_TEXT_LENGTH, textOf } from '../invoices/invoice-fields.ts'
@@ -36,7 +43,11 @@ export interface BodyHints {
  * for at most 10,000 more invoices, so a body of millions of broken entries is answered at once.
  * The event loop is let in between invoices (`slices`).
  */
-export async function checkStructure(batch: readonly unknown[], hints: BodyHints, slices: TimeSlices): Promise<StructureResult> {
+export async function checkStructure(
+  batch: readonly unknown[],
+  hints: BodyHints,
+  slices: TimeSlices,
+): Promise<StructureResult> {
   const problems = new ProblemList()
   const invoices: ReceivedInvoice[] = []
   // The body's own array adds one level to the invoices' nesting.
@@ -75,7 +86,8 @@ export async function checkStructure(batch: readonly unknown[], hints: BodyHints
     }
     // The schema limits the listed fields; the extra ones are measured only when some string of
     // the body is longer in bytes than the limit in characters (a real batch: never).
-    const overlong = hints.longestStringBytes > MAX_TEXT_LENGTH ? findText(raw, (text) => isLongerThan(text, MAX_TEXT_LENGTH)) : null
+    const overlong =
+      hints.longestStringBytes > MAX_TEXT_LENGTH ? findText(raw, (text) => isLongerThan(text, MAX_TEXT_LENGTH)) : null
     if (overlong !== null) {
       problems.add(`${label}: ${overlongText(overlong)}`)
       continue
@@ -85,7 +97,8 @@ export async function checkStructure(batch: readonly unknown[], hints: BodyHints
       invoices.push(receiveInvoice(position, nfactura, raw))
     } catch (error) {
       if (error instanceof NestingTooDeepError) problems.add(`${label}: ${error.message} en sus campos`)
-      else if (error instanceof MalformedTextError) problems.add(`${label}: ${fieldPath(findMalformedText(raw) ?? 'un campo')}: ${error.message}`)
+      else if (error instanceof MalformedTextError)
+        problems.add(`${label}: ${fieldPath(findMalformedText(raw) ?? 'un campo')}: ${error.message}`)
       else throw error
     }
   }
@@ -124,7 +137,10 @@ class ProblemList {
   listing(): string[] {
     const rest = this.total - this.listed.length
     if (this.stoppedAt !== null) {
-      return [...this.listed, `… y al menos ${rest} errores más; no se revisaron las facturas desde la #${this.stoppedAt.position} (el lote tiene ${this.stoppedAt.of})`]
+      return [
+        ...this.listed,
+        `… y al menos ${rest} errores más; no se revisaron las facturas desde la #${this.stoppedAt.position} (el lote tiene ${this.stoppedAt.of})`,
+      ]
     }
     return rest > 0 ? [...this.listed, `… y ${rest} errores más`] : this.listed
   }
@@ -178,7 +194,8 @@ function describeSchemaErrors(raw: Record<string, unknown>): string[] {
     const inLine = problem.path[0] === LINES_FIELD && problem.path.length >= 2
     const where = inLine ? `línea #${Number(problem.path[1]) + 1}: ` : ''
     const field = inLine ? problem.path.slice(2).join('.') : problem.path.join('.')
-    const missing = problem.kind === 'missing' || (isRequired(inLine, field) && (problem.value === null || problem.value === ''))
+    const missing =
+      problem.kind === 'missing' || (isRequired(inLine, field) && (problem.value === null || problem.value === ''))
     if (missing) return `${where}falta el campo ${field}`
     const received = problem.keyword === 'minItems' ? '' : ` (se recibió ${shown(problem.value)})`
     return `${where}${field === '' ? '' : `${field} `}${problem.phrase}${received}`
@@ -206,7 +223,9 @@ function fieldPath(path: string): string {
 
 function invoiceLabel(position: number, raw: Record<string, unknown>): string {
   const nfactura = raw.Nfactura
-  const known = (typeof nfactura === 'string' && nfactura !== '' && isWellFormed(nfactura)) || (typeof nfactura === 'number' && Number.isSafeInteger(nfactura))
+  const known =
+    (typeof nfactura === 'string' && nfactura !== '' && isWellFormed(nfactura)) ||
+    (typeof nfactura === 'number' && Number.isSafeInteger(nfactura))
   return known ? `Factura #${position} (Nfactura ${textOf(nfactura)})` : `Factura #${position}`
 }
 

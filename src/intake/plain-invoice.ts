@@ -1,4 +1,13 @@
-import { INVOICE_FIELDS, LINE_FIELDS, LINES_FIELD, MANIFEST_NUMBER_PATTERN, MAX_AMOUNT, MAX_FACTOR, MAX_TEXT_LENGTH, type FieldSpec } from '../invoices/invoice-fields.ts'
+import {
+  INVOICE_FIELDS,
+  LINE_FIELDS,
+  LINES_FIELD,
+  MANIFEST_NUMBER_PATTERN,
+  MAX_AMOUNT,
+  MAX_FACTOR,
+  MAX_TEXT_LENGTH,
+  type FieldSpec,
+} from '../invoices/invoice-fields.ts'
 
 /**
  * Step 3's quick yes: whether an invoice is in the plain form every real batch has. Each listed

@@ -47,7 +47,8 @@ export class CanonicalWriter {
         return Number.isFinite(value) ? String(value) : 'null'
       case 'string':
         if (PLAIN_STRING.test(value)) return `"${value}"`
-        if (!isWellFormed(value)) throw new MalformedTextError('texto con un carácter Unicode inválido (un sustituto suelto)')
+        if (!isWellFormed(value))
+          throw new MalformedTextError('texto con un carácter Unicode inválido (un sustituto suelto)')
         return JSON.stringify(value)
       case 'boolean':
         return value ? 'true' : 'false'
@@ -62,7 +63,8 @@ export class CanonicalWriter {
     const object = value as Record<string, unknown>
     const shape = this.shapeOf(object)
     let text = '{'
-    for (let i = 0; i < shape.keys.length; i++) text += shape.prefixes[i]! + this.write(object[shape.keys[i]!], depth + 1)
+    for (let i = 0; i < shape.keys.length; i++)
+      text += shape.prefixes[i]! + this.write(object[shape.keys[i]!], depth + 1)
     return `${text}}`
   }
 
@@ -77,7 +79,8 @@ export class CanonicalWriter {
     if (candidates) {
       for (const shape of candidates) if (shape.keys.every((key) => Object.hasOwn(object, key))) return shape
     }
-    if (!keys.every(isWellFormed)) throw new MalformedTextError('nombre de campo con un carácter Unicode inválido (un sustituto suelto)')
+    if (!keys.every(isWellFormed))
+      throw new MalformedTextError('nombre de campo con un carácter Unicode inválido (un sustituto suelto)')
     const sorted = [...keys].sort()
     const shape = { keys: sorted, prefixes: sorted.map((key, i) => `${i === 0 ? '' : ','}${JSON.stringify(key)}:`) }
     if (this.shapes.size < 10_000) this.shapes.set(signature, [...(candidates ?? []), shape])

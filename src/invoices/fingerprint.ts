@@ -19,7 +19,9 @@ export interface FingerprintSource {
 export function fingerprintOf(source: FingerprintSource): string {
   // Each line as `"ProductoId":units in thousandths` (JSON-quoted: no id can fake a separator),
   // sorted as text: any fixed order will do, as long as both invoices use the same.
-  const lines = source.lines.map((line) => `${JSON.stringify(line.producto_id)}:${toMilliUnits(lineUnits(line))}`).sort()
+  const lines = source.lines
+    .map((line) => `${JSON.stringify(line.producto_id)}:${toMilliUnits(lineUnits(line))}`)
+    .sort()
   const canonical = `${JSON.stringify(source.clienteId.trim())}|${lines.join(',')}|${Math.round(source.total * 1_000_000)}`
   return hash('sha256', canonical, 'hex').slice(0, 32)
 }

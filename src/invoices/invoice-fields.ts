@@ -43,14 +43,42 @@ export interface FieldSpec<Column extends string> {
 
 type InvoiceColumn = Exclude<
   keyof InvoiceTable,
-  'id' | 'manifest_id' | 'batch_id' | 'total_micros' | 'original' | 'original_offset' | 'original_length' | 'created_at' | 'updated_at'
+  | 'id'
+  | 'manifest_id'
+  | 'batch_id'
+  | 'total_micros'
+  | 'original'
+  | 'original_offset'
+  | 'original_length'
+  | 'created_at'
+  | 'updated_at'
 >
 type LineColumn = Exclude<keyof InvoiceLineTable, 'id' | 'invoice_id' | 'position'>
 
-const text = <C extends string>(name: string, column: C | null, required = false): FieldSpec<C> => ({ name, column, kind: 'text', required })
-const number = <C extends string>(name: string, column: C, required = false): FieldSpec<C> => ({ name, column, kind: 'number', required })
-const integer = <C extends string>(name: string, column: C, required = false): FieldSpec<C> => ({ name, column, kind: 'integer', required })
-const factor = <C extends string>(name: string, column: C): FieldSpec<C> => ({ name, column, kind: 'factor', required: false })
+const text = <C extends string>(name: string, column: C | null, required = false): FieldSpec<C> => ({
+  name,
+  column,
+  kind: 'text',
+  required,
+})
+const number = <C extends string>(name: string, column: C, required = false): FieldSpec<C> => ({
+  name,
+  column,
+  kind: 'number',
+  required,
+})
+const integer = <C extends string>(name: string, column: C, required = false): FieldSpec<C> => ({
+  name,
+  column,
+  kind: 'integer',
+  required,
+})
+const factor = <C extends string>(name: string, column: C): FieldSpec<C> => ({
+  name,
+  column,
+  kind: 'factor',
+  required: false,
+})
 
 export const INVOICE_FIELDS: ReadonlyArray<FieldSpec<InvoiceColumn>> = [
   { ...text('Nfactura', 'nfactura', true), maxLength: MAX_NFACTURA_LENGTH },
@@ -136,7 +164,8 @@ export type ColumnValuesWriter = (object: Record<string, unknown>, params: unkno
  */
 export function compileColumnValues(fields: ReadonlyArray<FieldSpec<string>>): ColumnValuesWriter {
   const assignments = fields.map(
-    (spec, index) => `value = object[${JSON.stringify(spec.name)}]; params[at + ${index}] = value === undefined || value === null ? null : ${spec.kind === 'text' ? 'textOf' : 'numberOf'}(value)`,
+    (spec, index) =>
+      `value = object[${JSON.stringify(spec.name)}]; params[at + ${index}] = value === undefined || value === null ? null : ${spec.kind === 'text' ? 'textOf' : 'numberOf'}(value)`,
   )
   const source = `return function columnValues(object, params, at) {\n  let value\n  ${assignments.join('\n  ')}\n}`
   return new Function('textOf', 'numberOf', source)(textOf, numberOf) as ColumnValuesWriter

@@ -53,7 +53,12 @@ export interface LookalikeDay {
  * inclusive) that has look-alikes: one row per fingerprint and day, read from the (fingerprint,
  * fecha_factura, manifest_id) index alone.
  */
-export function findLookalikeDays(db: Database, fingerprints: readonly string[], from: string, to: string): LookalikeDay[] {
+export function findLookalikeDays(
+  db: Database,
+  fingerprints: readonly string[],
+  from: string,
+  to: string,
+): LookalikeDay[] {
   return all(
     db,
     db.query
@@ -120,7 +125,21 @@ export function findInvoiceRow(db: Database, nfactura: string, scope: WarehouseS
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'm.numero', 'm.estado', 'm.returns_deadline', 'i.annulled_at', 'i.almacen', 'i.cliente_id', 'i.cliente', 'i.fecha_factura', 'i.total', 'i.created_at', 'i.updated_at'])
+      .select([
+        'i.id',
+        'i.nfactura',
+        'm.numero',
+        'm.estado',
+        'm.returns_deadline',
+        'i.annulled_at',
+        'i.almacen',
+        'i.cliente_id',
+        'i.cliente',
+        'i.fecha_factura',
+        'i.total',
+        'i.created_at',
+        'i.updated_at',
+      ])
       .where('i.nfactura', '=', nfactura)
       .where(inWarehouses('i.almacen', scope)),
   )
@@ -133,10 +152,18 @@ export function findInvoiceRow(db: Database, nfactura: string, scope: WarehouseS
 export function findInvoiceOriginal(db: Database, invoiceId: number, cache: ChunkCache = new Map()): string {
   const row = first(
     db,
-    db.query.selectFrom('invoices').select(['original', 'batch_id', 'original_offset', 'original_length']).where('id', '=', invoiceId),
+    db.query
+      .selectFrom('invoices')
+      .select(['original', 'batch_id', 'original_offset', 'original_length'])
+      .where('id', '=', invoiceId),
   )!
   if (row.original_offset === null) return row.original
-  const bytes = readOriginalBytes(db, row.batch_id, { offset: row.original_offset, length: row.original_length! }, cache)
+  const bytes = readOriginalBytes(
+    db,
+    row.batch_id,
+    { offset: row.original_offset, length: row.original_length! },
+    cache,
+  )
   return JSON.stringify(JSON.parse(bytes.toString('utf8')))
 }
 
@@ -164,7 +191,15 @@ export function findInvoiceOriginals(db: Database, invoiceIds: readonly number[]
       continue
     }
     forgetChunksBefore(cache, row.batch_id, row.original_offset)
-    texts.set(row.id, readOriginalBytes(db, row.batch_id, { offset: row.original_offset, length: row.original_length! }, cache).toString('utf8'))
+    texts.set(
+      row.id,
+      readOriginalBytes(
+        db,
+        row.batch_id,
+        { offset: row.original_offset, length: row.original_length! },
+        cache,
+      ).toString('utf8'),
+    )
   }
   return texts
 }
@@ -193,7 +228,9 @@ export interface ReplacingWrite extends VersionWrite {
 }
 
 /** Columns filled from the interface's fields; nfactura and fecha_factura are written explicitly. */
-const HEADER_FIELDS = INVOICE_FIELDS.filter((spec) => spec.column !== null && spec.column !== 'fecha_factura' && spec.column !== 'nfactura')
+const HEADER_FIELDS = INVOICE_FIELDS.filter(
+  (spec) => spec.column !== null && spec.column !== 'fecha_factura' && spec.column !== 'nfactura',
+)
 const HEADER_COLUMNS = HEADER_FIELDS.map((spec) => spec.column!)
 const LINE_COLUMNS = LINE_FIELDS.map((spec) => spec.column!)
 const headerValues = compileColumnValues(HEADER_FIELDS)
@@ -227,7 +264,17 @@ export function replaceInvoice(db: Database, invoiceId: number, invoice: Replaci
   const statement = preparedStatement(db, 'replace-invoice', (query) =>
     query
       .updateTable('invoices')
-      .set(placeholders(['fecha_factura', ...HEADER_COLUMNS, 'original', 'original_offset', 'original_length', 'fingerprint', 'updated_at']))
+      .set(
+        placeholders([
+          'fecha_factura',
+          ...HEADER_COLUMNS,
+          'original',
+          'original_offset',
+          'original_length',
+          'fingerprint',
+          'updated_at',
+        ]),
+      )
       .set({ revision: sql<number>`revision + 1` })
       .where('id', '=', 0),
   )
@@ -266,14 +313,29 @@ function insertInvoiceStatement(db: Database): Statement {
   return preparedStatement(db, 'insert-invoice', (query) =>
     query
       .insertInto('invoices')
-      .values(placeholders(['nfactura', 'manifest_id', 'batch_id', 'fecha_factura', ...HEADER_COLUMNS, 'original', 'original_offset', 'original_length', 'fingerprint', 'created_at'])),
+      .values(
+        placeholders([
+          'nfactura',
+          'manifest_id',
+          'batch_id',
+          'fecha_factura',
+          ...HEADER_COLUMNS,
+          'original',
+          'original_offset',
+          'original_length',
+          'fingerprint',
+          'created_at',
+        ]),
+      ),
   )
 }
 
 /** `count` lines (1 to LINES_PER_STATEMENT) of one invoice in one statement. */
 function insertLinesStatement(db: Database, count: number): Statement {
   return preparedStatement(db, `insert-lines-${count}`, (query) =>
-    query.insertInto('invoice_lines').values(Array.from({ length: count }, () => placeholders(['invoice_id', 'position', ...LINE_COLUMNS]))),
+    query
+      .insertInto('invoice_lines')
+      .values(Array.from({ length: count }, () => placeholders(['invoice_id', 'position', ...LINE_COLUMNS]))),
   )
 }
 

@@ -50,7 +50,10 @@ export function normalize(raw: Record<string, unknown>): Record<string, unknown>
   return copy
 }
 
-function normalizeFields(object: Record<string, unknown>, fields: ReadonlyArray<FieldSpec<string>>): Record<string, unknown> {
+function normalizeFields(
+  object: Record<string, unknown>,
+  fields: ReadonlyArray<FieldSpec<string>>,
+): Record<string, unknown> {
   let copy: Record<string, unknown> | null = null
   for (const spec of fields) {
     const value = object[spec.name]

@@ -32,15 +32,28 @@ export function listingRoutes(deps: ListingDeps): Route[] {
             'Falta el encabezado Fecha; Fecha, FechaHasta o pagina con formato inválido; FechaHasta anterior a Fecha; o un rango de más de returns.listing.maxRangeDays días',
           ),
           examples: {
-            falta: { summary: 'Sin el encabezado Fecha', value: { success: false, message: 'Falta el encabezado Fecha: una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' } },
+            falta: {
+              summary: 'Sin el encabezado Fecha',
+              value: {
+                success: false,
+                message: 'Falta el encabezado Fecha: una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.',
+              },
+            },
             formato: {
               summary: 'Fecha en otro formato',
-              value: { success: false, message: 'El encabezado Fecha tiene un formato inválido ("2026-11-22"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' },
+              value: {
+                success: false,
+                message:
+                  'El encabezado Fecha tiene un formato inválido ("2026-11-22"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.',
+              },
             },
           },
         },
       },
-      handle: ({ headers, query }) => ({ status: 200, json: listReturnsForClient(deps, { from: headers.Fecha, to: headers.FechaHasta, page: query.pagina ?? 1 }) }),
+      handle: ({ headers, query }) => ({
+        status: 200,
+        json: listReturnsForClient(deps, { from: headers.Fecha, to: headers.FechaHasta, page: query.pagina ?? 1 }),
+      }),
     }),
   ]
 }

@@ -20,7 +20,8 @@ export const ListedReturn = Type.Object({
       productoId: Type.String(),
       producto: Type.String(),
       cantidad: Type.Number({
-        description: '6 decimales fijos. Contrato v1: cajas en líneas CJ, unidades en las demás; contrato v2: siempre unidades (cajas × FactorConversion + unidades)',
+        description:
+          '6 decimales fijos. Contrato v1: cajas en líneas CJ, unidades en las demás; contrato v2: siempre unidades (cajas × FactorConversion + unidades)',
       }),
       numeroLinea: Type.String(),
       lineTotal: Type.Number({ description: '6 decimales fijos' }),

@@ -42,10 +42,18 @@ export function listReturnsForClient(deps: ListingDeps, request: ListingRequest)
 
   const { db, clock, contract } = deps
   const todayDate = today(clock).toString()
-  const filter = { from: key.from, to: key.to, by: contract.listing.filterBy, closedBefore: contract.listing.completePackages ? todayDate : null }
+  const filter = {
+    from: key.from,
+    to: key.to,
+    by: contract.listing.filterBy,
+    closedBefore: contract.listing.completePackages ? todayDate : null,
+  }
   const rows = findListedReturns(db, filter, (key.page - 1) * PAGE_SIZE, PAGE_SIZE)
   // Both forms of a return's lines are written once, when it is registered.
-  const linesOf = contract.listing.quantity === 'units' ? (row: ReturnRow) => row.listed_lines_units : (row: ReturnRow) => row.listed_lines
+  const linesOf =
+    contract.listing.quantity === 'units'
+      ? (row: ReturnRow) => row.listed_lines_units
+      : (row: ReturnRow) => row.listed_lines
   const json = Buffer.from(serializeListing(rows, linesOf), 'utf8')
   deps.listing.set(key, json, contract.listing.completePackages ? nextPublication(deps, key, todayDate) : undefined)
   return json
@@ -74,4 +82,3 @@ function requireRange(from: string, to: string, maxDays: number): void {
     )
   }
 }
-

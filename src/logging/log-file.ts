@@ -1,4 +1,14 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs'
 import { basename, dirname, extname, join } from 'node:path'
 import { Instant, LocalDate } from '@js-joda/core'
 import { today, type Clock } from '../core/clock.ts'
@@ -56,7 +66,9 @@ export class DailyLogFile {
     this.end()
     if (existsSync(this.file)) {
       // At start the file's day is the day it was last written (the service may have been down at midnight).
-      const held = written ?? LocalDate.ofInstant(Instant.ofEpochMilli(Math.floor(statSync(this.file).mtimeMs)), this.clock.zone).toString()
+      const held =
+        written ??
+        LocalDate.ofInstant(Instant.ofEpochMilli(Math.floor(statSync(this.file).mtimeMs)), this.clock.zone).toString()
       if (held !== day) renameSync(this.file, this.freeDatedPath(held))
     }
     this.descriptor = openSync(this.file, 'a')
@@ -67,7 +79,8 @@ export class DailyLogFile {
   /** A dated name not yet taken (a clock set back could bring a day twice). */
   private freeDatedPath(day: string): string {
     let candidate = join(this.folder, this.datedName(day))
-    for (let n = 2; existsSync(candidate); n++) candidate = join(this.folder, `${this.stem}-${day}-${n}${this.extension}`)
+    for (let n = 2; existsSync(candidate); n++)
+      candidate = join(this.folder, `${this.stem}-${day}-${n}${this.extension}`)
     return candidate
   }
 

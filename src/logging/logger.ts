@@ -17,7 +17,8 @@ export interface LoggerOptions {
  */
 export function createLogger(settings: Config['log'], { clock, stdout = process.stdout }: LoggerOptions): Logger {
   const streams: pino.StreamEntry[] = [{ stream: stdout, level: settings.level }]
-  if (settings.file !== '') streams.push({ stream: new DailyLogFile(settings.file, clock, settings.keepDays), level: settings.level })
+  if (settings.file !== '')
+    streams.push({ stream: new DailyLogFile(settings.file, clock, settings.keepDays), level: settings.level })
   return pino(
     {
       level: settings.level,
@@ -29,7 +30,10 @@ export function createLogger(settings: Config['log'], { clock, stdout = process.
         return scope === undefined ? {} : { request_id: scope.requestId }
       },
       formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: ['headers.apikey', 'headers.operatorkey', '*.headers.apikey', '*.headers.operatorkey'], censor: '[oculto]' },
+      redact: {
+        paths: ['headers.apikey', 'headers.operatorkey', '*.headers.apikey', '*.headers.operatorkey'],
+        censor: '[oculto]',
+      },
     },
     pino.multistream(streams),
   )

@@ -13,9 +13,13 @@ export function invoiceRoutes(deps: InvoiceDeps): Route[] {
       rateGroup: 'operator',
       right: 'leer',
       tag: 'operador: facturas',
-      summary: 'Una factura: líneas con unidades devueltas y disponibles, devoluciones, conflicto pendiente y el original',
+      summary:
+        'Una factura: líneas con unidades devueltas y disponibles, devoluciones, conflicto pendiente y el original',
       params: InvoiceParams,
-      responses: { 200: { description: 'La factura', schema: InvoiceView }, 404: errorResponse('No existe la factura') },
+      responses: {
+        200: { description: 'La factura', schema: InvoiceView },
+        404: errorResponse('No existe la factura'),
+      },
       handle: ({ actor, params }) => ({ status: 200, body: getInvoice(deps, actor, params.nfactura) }),
     }),
   ]

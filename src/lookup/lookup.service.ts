@@ -37,7 +37,10 @@ export function getInvoice(deps: InvoiceDeps, actor: Actor, nfactura: string): I
     manifiesto: row.numero,
     manifiesto_estado: row.estado,
     plazo_devoluciones: lastDay === null ? null : deadlineDateTime(lastDay),
-    admite_devoluciones: row.annulled_at === null && row.estado !== 'closed' && (lastDay === null || isWindowOpen(clock.now(), lastDay, clock.zone)),
+    admite_devoluciones:
+      row.annulled_at === null &&
+      row.estado !== 'closed' &&
+      (lastDay === null || isWindowOpen(clock.now(), lastDay, clock.zone)),
     anulada: row.annulled_at !== null,
     reemision: getReissueSummary(deps, scope, row.id),
     almacen: row.almacen,

@@ -51,13 +51,23 @@ export function manifestRoutes(deps: ManifestDeps): Route[] {
           examples: {
             importado: {
               summary: 'El manifiesto del lote de ejemplo',
-              value: { success: true, manifiesto: '905112', estado: 'imported', resumen: { total_facturas: 2, total_importe: 2489.15, fecha_ingreso: '2026-11-22 10:00:00' } },
+              value: {
+                success: true,
+                manifiesto: '905112',
+                estado: 'imported',
+                resumen: { total_facturas: 2, total_importe: 2489.15, fecha_ingreso: '2026-11-22 10:00:00' },
+              },
             },
           },
         },
         404: {
           ...errorResponse('El manifiesto no existe (o el número no es solo dígitos)'),
-          examples: { desconocido: { summary: 'Un número que no se ha recibido', value: { success: false, message: manifestNotFoundMessage('999') } } },
+          examples: {
+            desconocido: {
+              summary: 'Un número que no se ha recibido',
+              value: { success: false, message: manifestNotFoundMessage('999') },
+            },
+          },
         },
       },
       handle: ({ params }) => ({ status: 200, body: getManifestStatus(deps, params.numero) }),
@@ -85,7 +95,10 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
         `${MANIFEST_PAGE_SIZE} por página, los más recientes primero, y en cada manifiesto además conflictos_pendientes y almacenes.`,
       query: ManifestListQuery,
       responses: {
-        200: { description: 'Sin pagina: arreglo de manifiestos por fecha de ingreso. Con pagina: una página de manifiestos', schema: Type.Union([Type.Array(ManifestView), ManifestPage]) },
+        200: {
+          description: 'Sin pagina: arreglo de manifiestos por fecha de ingreso. Con pagina: una página de manifiestos',
+          schema: Type.Union([Type.Array(ManifestView), ManifestPage]),
+        },
       },
       handle: ({ actor, query }) => ({ status: 200, body: listManifests(deps, actor, query) }),
     }),
@@ -107,14 +120,21 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
         200: {
           description: 'El archivo, como adjunto',
           mediaTypes: [EXPORT_CONTENT_TYPES.csv, EXPORT_CONTENT_TYPES.xlsx],
-          headers: { 'Content-Disposition': 'attachment; filename="manifiestos-AAAA-MM-DD.csv" (o .xlsx), con la fecha de hoy' },
+          headers: {
+            'Content-Disposition': 'attachment; filename="manifiestos-AAAA-MM-DD.csv" (o .xlsx), con la fecha de hoy',
+          },
         },
         422: errorResponse(`Parámetro inválido, o más de ${MANIFEST_EXPORT_LIMIT} manifiestos: acote las fechas`),
       },
       handle: async ({ actor, query }) => {
         const { formato, ...filters } = query
         const file = await exportManifests(deps, actor, formato, filters)
-        return { status: 200, bytes: file.bytes, contentType: file.contentType, headers: { 'Content-Disposition': `attachment; filename="${file.fileName}"`, 'Cache-Control': 'no-store' } }
+        return {
+          status: 200,
+          bytes: file.bytes,
+          contentType: file.contentType,
+          headers: { 'Content-Disposition': `attachment; filename="${file.fileName}"`, 'Cache-Control': 'no-store' },
+        }
       },
     }),
     defineRoute({
@@ -145,7 +165,10 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
       params: ManifestAnyNumberParams,
       query: ManifestInvoiceQuery,
       responses: { 200: { description: 'Una página de facturas', schema: ManifestInvoicePage }, 404: notFoundAnswer },
-      handle: ({ actor, params, query }) => ({ status: 200, body: listManifestInvoices(deps, actor, params.numero, query) }),
+      handle: ({ actor, params, query }) => ({
+        status: 200,
+        body: listManifestInvoices(deps, actor, params.numero, query),
+      }),
     }),
     defineRoute({
       method: 'POST',
@@ -158,8 +181,18 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
       summary: 'Cierra un manifiesto: no acepta más facturas ni devoluciones',
       params: ManifestAnyNumberParams,
       body: { description: 'Motivo opcional', schema: CloseBody },
-      responses: { 200: { description: 'Manifiesto cerrado', schema: ManifestView }, 403: errorResponse('Su rol no permite cerrar manifiestos, o el manifiesto tiene facturas de almacenes que no son suyos'), 404: notFoundAnswer, 422: errorResponse('Ya está cerrado') },
-      handle: ({ actor, params, body }) => ({ status: 200, body: closeManifest(deps, actor, params.numero, body.motivo) }),
+      responses: {
+        200: { description: 'Manifiesto cerrado', schema: ManifestView },
+        403: errorResponse(
+          'Su rol no permite cerrar manifiestos, o el manifiesto tiene facturas de almacenes que no son suyos',
+        ),
+        404: notFoundAnswer,
+        422: errorResponse('Ya está cerrado'),
+      },
+      handle: ({ actor, params, body }) => ({
+        status: 200,
+        body: closeManifest(deps, actor, params.numero, body.motivo),
+      }),
     }),
     defineRoute({
       method: 'POST',
@@ -172,8 +205,18 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
       summary: 'Reabre un manifiesto cerrado (motivo obligatorio)',
       params: ManifestAnyNumberParams,
       body: { description: 'Por qué se reabre', schema: ReopenBody },
-      responses: { 200: { description: 'Manifiesto reabierto', schema: ManifestView }, 403: errorResponse('Su rol no permite reabrir manifiestos, o el manifiesto tiene facturas de almacenes que no son suyos'), 404: notFoundAnswer, 422: errorResponse('No está cerrado, o falta motivo') },
-      handle: ({ actor, params, body }) => ({ status: 200, body: reopenManifest(deps, actor, params.numero, body.motivo) }),
+      responses: {
+        200: { description: 'Manifiesto reabierto', schema: ManifestView },
+        403: errorResponse(
+          'Su rol no permite reabrir manifiestos, o el manifiesto tiene facturas de almacenes que no son suyos',
+        ),
+        404: notFoundAnswer,
+        422: errorResponse('No está cerrado, o falta motivo'),
+      },
+      handle: ({ actor, params, body }) => ({
+        status: 200,
+        body: reopenManifest(deps, actor, params.numero, body.motivo),
+      }),
     }),
     defineRoute({
       method: 'POST',
@@ -191,11 +234,18 @@ export function manifestOperatorRoutes(deps: ManifestDeps): Route[] {
       body: { description: 'Nuevo último día y motivo', schema: ExtendDeadlineBody },
       responses: {
         200: { description: 'Plazo ampliado', schema: ManifestView },
-        403: errorResponse('Su rol no permite cambiar el plazo, o el manifiesto tiene facturas de almacenes que no son suyos'),
+        403: errorResponse(
+          'Su rol no permite cambiar el plazo, o el manifiesto tiene facturas de almacenes que no son suyos',
+        ),
         404: notFoundAnswer,
-        422: errorResponse('El manifiesto no tiene plazo; hasta no es posterior al plazo, ya pasó, no es día hábil o está a más de 90 días; falta motivo u Operador'),
+        422: errorResponse(
+          'El manifiesto no tiene plazo; hasta no es posterior al plazo, ya pasó, no es día hábil o está a más de 90 días; falta motivo u Operador',
+        ),
       },
-      handle: ({ actor, params, body }) => ({ status: 200, body: extendReturnsDeadline(deps, actor, params.numero, body.hasta, body.motivo) }),
+      handle: ({ actor, params, body }) => ({
+        status: 200,
+        body: extendReturnsDeadline(deps, actor, params.numero, body.hasta, body.motivo),
+      }),
     }),
   ]
 }

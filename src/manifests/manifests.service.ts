@@ -16,8 +16,21 @@ import { summaryOf } from '../reissues/reissues.service.ts'
 import { centsToAmount } from '../shared/quantities.ts'
 import { exactWordsQuery, searchMatchQuery, searchTerms } from '../shared/search-terms.ts'
 import type { SettlementView } from '../settlement/settlement.schemas.ts'
-import { requireRightToReopen, requireSettledToClose, settlementOfManifest, settlementsOfManifests } from '../settlement/settlement.service.ts'
-import { MANIFEST_INVOICE_PAGE_SIZE, MANIFEST_PAGE_SIZE, type ManifestDetail, type ManifestInvoicePage, type ManifestPage, type ManifestStatus, type ManifestView } from './manifests.schemas.ts'
+import {
+  requireRightToReopen,
+  requireSettledToClose,
+  settlementOfManifest,
+  settlementsOfManifests,
+} from '../settlement/settlement.service.ts'
+import {
+  MANIFEST_INVOICE_PAGE_SIZE,
+  MANIFEST_PAGE_SIZE,
+  type ManifestDetail,
+  type ManifestInvoicePage,
+  type ManifestPage,
+  type ManifestStatus,
+  type ManifestView,
+} from './manifests.schemas.ts'
 import {
   countManifestInvoices,
   countManifests,
@@ -98,9 +111,18 @@ export interface ManifestListFilters {
  * count and the totals of all that match. `orden` sorts either otherwise (by total, by the
  * settlement's diferencia).
  */
-export function listManifests(deps: ManifestDeps, actor: Actor, filters: ManifestListFilters): ManifestView[] | ManifestPage {
+export function listManifests(
+  deps: ManifestDeps,
+  actor: Actor,
+  filters: ManifestListFilters,
+): ManifestView[] | ManifestPage {
   const scope = narrowedScope(actor, filters.almacen)
-  const where = { estado: filters.estado, numberPrefix: filters.numero, settlement: filters.liquidacion, ...localDaysRange(deps.clock, filters.desde, filters.hasta) }
+  const where = {
+    estado: filters.estado,
+    numberPrefix: filters.numero,
+    settlement: filters.liquidacion,
+    ...localDaysRange(deps.clock, filters.desde, filters.hasta),
+  }
   const moment = viewMoment(deps)
   if (filters.pagina === undefined) {
     const rows = findManifestSummaries(deps.db, scope, where, filters.orden)
@@ -110,9 +132,17 @@ export function listManifests(deps: ManifestDeps, actor: Actor, filters: Manifes
   const request = { page: filters.pagina, size: MANIFEST_PAGE_SIZE }
   const { offset, limit } = pageWindow(request)
   const rows = findManifestSummaryPage(deps.db, scope, where, offset, limit, filters.orden)
-  const extras = findManifestExtras(deps.db, rows.map((row) => row.id), scope)
+  const extras = findManifestExtras(
+    deps.db,
+    rows.map((row) => row.id),
+    scope,
+  )
   const settlements = settlementsOfManifests(deps, rows, scope)
-  const items = rows.map((row) => ({ ...toManifestView(deps, row, settlements.get(row.id)!, moment), conflictos_pendientes: extras.get(row.id)!.pendingConflicts, almacenes: extras.get(row.id)!.almacenes }))
+  const items = rows.map((row) => ({
+    ...toManifestView(deps, row, settlements.get(row.id)!, moment),
+    conflictos_pendientes: extras.get(row.id)!.pendingConflicts,
+    almacenes: extras.get(row.id)!.almacenes,
+  }))
   const sums = sumManifests(deps.db, scope, where)
   return {
     ...pageAnswer('manifiestos', items, request, countManifests(deps.db, scope, where)),
@@ -146,11 +176,22 @@ export function listManifestInvoices(
   const terms = filters.buscar === undefined ? [] : searchTerms(filters.buscar)
   // The manifest's own words narrow the index to its invoices before the search's words are matched;
   // a search without words ("%") finds nothing.
-  const match = filters.buscar === undefined ? undefined : terms.length === 0 ? '' : [exactWordsQuery(row.numero, 'manifiesto'), searchMatchQuery(terms)].filter(Boolean).join(' AND ')
+  const match =
+    filters.buscar === undefined
+      ? undefined
+      : terms.length === 0
+        ? ''
+        : [exactWordsQuery(row.numero, 'manifiesto'), searchMatchQuery(terms)].filter(Boolean).join(' AND ')
   const invoices = findManifestInvoices(deps.db, row.id, scope, { match, order: filters.orden, ...pageWindow(request) })
   const items = invoices.map((invoice) => ({ ...toInvoiceItem(invoice, scope), ruta: invoice.numero_ruta }))
   const sums = countManifestInvoices(deps.db, row.id, scope, match)
-  return { ...pageAnswer('facturas', items, request, sums.count), totales: { importe: microsToCentsAmount(sums.total_micros), devoluciones_aprobadas: centsToAmount(sums.returned_cents) } }
+  return {
+    ...pageAnswer('facturas', items, request, sums.count),
+    totales: {
+      importe: microsToCentsAmount(sums.total_micros),
+      devoluciones_aprobadas: centsToAmount(sums.returned_cents),
+    },
+  }
 }
 
 /**
@@ -182,7 +223,18 @@ function toInvoiceItem(invoice: ManifestInvoiceRow, scope: WarehouseScope): Mani
     reemision:
       invoice.reissue_id === null
         ? null
-        : summaryOf({ id: invoice.reissue_id, estado: invoice.reissue_estado!, original: { nfactura: invoice.reissue_of!, manifiesto: invoice.reissue_of_manifest!, almacen: invoice.reissue_of_almacen! } }, scope),
+        : summaryOf(
+            {
+              id: invoice.reissue_id,
+              estado: invoice.reissue_estado!,
+              original: {
+                nfactura: invoice.reissue_of!,
+                manifiesto: invoice.reissue_of_manifest!,
+                almacen: invoice.reissue_of_almacen!,
+              },
+            },
+            scope,
+          ),
   }
 }
 
@@ -192,7 +244,12 @@ function toInvoiceItem(invoice: ManifestInvoiceRow, scope: WarehouseScope): Mani
  * @throws DomainError NOT_FOUND, FORBIDDEN (invoices of warehouses not the actor's),
  * INVALID_TRANSITION when it is already closed, or not settled (the message says what is missing).
  */
-export function closeManifest(deps: ManifestDeps, actor: Actor, numero: string, motivo: string | undefined): ManifestView {
+export function closeManifest(
+  deps: ManifestDeps,
+  actor: Actor,
+  numero: string,
+  motivo: string | undefined,
+): ManifestView {
   return changeManifestState(deps, actor, numero, 'closed', motivo)
 }
 
@@ -204,12 +261,23 @@ export function reopenManifest(deps: ManifestDeps, actor: Actor, numero: string,
   return changeManifestState(deps, actor, numero, 'imported', motivo)
 }
 
-function changeManifestState(deps: ManifestDeps, actor: Actor, numero: string, target: ManifestState, motivo: string | undefined): ManifestView {
+function changeManifestState(
+  deps: ManifestDeps,
+  actor: Actor,
+  numero: string,
+  target: ManifestState,
+  motivo: string | undefined,
+): ManifestView {
   const { db, clock } = deps
   return transaction(db, () => {
     const row = findWholeManifest(db, actor, numero, 'lo cierra o reabre')
     if (row.estado === target) {
-      throw new DomainError('INVALID_TRANSITION', target === 'closed' ? `El manifiesto ${numero} ya está cerrado.` : `El manifiesto ${numero} no está cerrado: no hay nada que reabrir.`)
+      throw new DomainError(
+        'INVALID_TRANSITION',
+        target === 'closed'
+          ? `El manifiesto ${numero} ya está cerrado.`
+          : `El manifiesto ${numero} no está cerrado: no hay nada que reabrir.`,
+      )
     }
     if (target === 'closed') requireSettledToClose(deps, row)
     else requireRightToReopen(db, actor, row)
@@ -239,14 +307,27 @@ function changeManifestState(deps: ManifestDeps, actor: Actor, numero: string, t
  * @throws DomainError NOT_FOUND; INVALID_TRANSITION when the manifest has no deadline (returns
  * without limit); INVALID_INPUT when `hasta` breaks a rule.
  */
-export function extendReturnsDeadline(deps: ManifestDeps, actor: Actor, numero: string, hasta: string, motivo: string): ManifestView {
+export function extendReturnsDeadline(
+  deps: ManifestDeps,
+  actor: Actor,
+  numero: string,
+  hasta: string,
+  motivo: string,
+): ManifestView {
   const { db, clock } = deps
   return transaction(db, () => {
     const row = findWholeManifest(db, actor, numero, 'amplía su plazo')
     if (row.returns_deadline === null) {
-      throw new DomainError('INVALID_TRANSITION', `El manifiesto ${numero} no tiene plazo de devoluciones (las admite sin límite de días): no hay plazo que ampliar.`)
+      throw new DomainError(
+        'INVALID_TRANSITION',
+        `El manifiesto ${numero} no tiene plazo de devoluciones (las admite sin límite de días): no hay plazo que ampliar.`,
+      )
     }
-    requirePackageOpen(packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone), numero, 'ampliar el plazo')
+    requirePackageOpen(
+      packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone),
+      numero,
+      'ampliar el plazo',
+    )
     requireExtension(deps, LocalDate.parse(row.returns_deadline), LocalDate.parse(hasta))
     const before = toManifestView(deps, row, settlementOfManifest(deps, row, null))
     updateManifestDeadline(db, row.id, hasta)
@@ -274,20 +355,31 @@ function findWholeManifest(db: Database, actor: Actor, numero: string, whoActs: 
   if (row === undefined) throw manifestNotFound(numero)
   const outside = findManifestWarehouses(db, row.id).filter((almacen) => !inScope(scopeOf(actor), almacen))
   if (outside.length > 0) {
-    throw new DomainError('FORBIDDEN', `El manifiesto ${numero} también tiene facturas de ${outside.join(', ')}, almacén(es) que usted no tiene: ${whoActs} quien trabaja en todos sus almacenes.`)
+    throw new DomainError(
+      'FORBIDDEN',
+      `El manifiesto ${numero} también tiene facturas de ${outside.join(', ')}, almacén(es) que usted no tiene: ${whoActs} quien trabaja en todos sus almacenes.`,
+    )
   }
   return row
 }
 
 function requireExtension(deps: ManifestDeps, current: LocalDate, until: LocalDate): void {
   const todayDate = today(deps.clock)
-  if (!until.isAfter(current)) throw invalidInput(`hasta: ${until} no es posterior al plazo actual (${current}); para ampliarlo indique un día después.`)
-  if (until.isBefore(todayDate)) throw invalidInput(`hasta: ${until} ya pasó; el plazo nuevo debe terminar hoy (${todayDate}) o después.`)
+  if (!until.isAfter(current))
+    throw invalidInput(
+      `hasta: ${until} no es posterior al plazo actual (${current}); para ampliarlo indique un día después.`,
+    )
+  if (until.isBefore(todayDate))
+    throw invalidInput(`hasta: ${until} ya pasó; el plazo nuevo debe terminar hoy (${todayDate}) o después.`)
   if (!isBusinessDay(until, holidaysOf(deps.config.returns.holidays))) {
-    throw invalidInput(`hasta: ${until} no es día hábil (${until.dayOfWeek() === DayOfWeek.SUNDAY ? 'es domingo' : 'es feriado'}); el plazo termina en un día hábil, de lunes a sábado.`)
+    throw invalidInput(
+      `hasta: ${until} no es día hábil (${until.dayOfWeek() === DayOfWeek.SUNDAY ? 'es domingo' : 'es feriado'}); el plazo termina en un día hábil, de lunes a sábado.`,
+    )
   }
   if (until.isAfter(todayDate.plusDays(MAX_EXTENSION_DAYS))) {
-    throw invalidInput(`hasta: ${until} está a más de ${MAX_EXTENSION_DAYS} días de hoy (${todayDate}); revise la fecha.`)
+    throw invalidInput(
+      `hasta: ${until} está a más de ${MAX_EXTENSION_DAYS} días de hoy (${todayDate}); revise la fecha.`,
+    )
   }
 }
 
@@ -308,7 +400,12 @@ function wholeView(deps: ManifestDeps, numero: string): ManifestView {
   return toManifestView(deps, row, settlementOfManifest(deps, row, null))
 }
 
-function toManifestView(deps: ManifestDeps, row: ManifestSummaryRow, liquidacion: SettlementView, moment: ViewMoment = viewMoment(deps)): ManifestView {
+function toManifestView(
+  deps: ManifestDeps,
+  row: ManifestSummaryRow,
+  liquidacion: SettlementView,
+  moment: ViewMoment = viewMoment(deps),
+): ManifestView {
   const { clock } = deps
   const lastDay = row.returns_deadline === null ? null : LocalDate.parse(row.returns_deadline)
   const supplierPackage = packageView(packageStateOf(deps.contract, row.returns_deadline, moment.now, clock.zone))
@@ -333,7 +430,11 @@ function packageView(state: PackageState): NonNullable<ManifestView['paquete_pro
     case 'none':
       return null
     case 'no-deadline':
-      return { publicado: true, publicado_en: null, nota: 'Sin plazo de devoluciones: cada devolución aprobada se publica al proveedor en seguida.' }
+      return {
+        publicado: true,
+        publicado_en: null,
+        nota: 'Sin plazo de devoluciones: cada devolución aprobada se publica al proveedor en seguida.',
+      }
     case 'pending': {
       const day = publicationDay(state.lastDay)
       return {
@@ -344,7 +445,11 @@ function packageView(state: PackageState): NonNullable<ManifestView['paquete_pro
     }
     case 'published': {
       const day = publicationDay(state.lastDay)
-      return { publicado: true, publicado_en: `${day} 00:00:00`, nota: `Publicado al proveedor el ${dayMonthYearText(day)}: sus devoluciones ya no cambian.` }
+      return {
+        publicado: true,
+        publicado_en: `${day} 00:00:00`,
+        nota: `Publicado al proveedor el ${dayMonthYearText(day)}: sus devoluciones ya no cambian.`,
+      }
     }
   }
 }

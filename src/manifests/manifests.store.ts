@@ -4,7 +4,13 @@ import { all, first, run, type Database } from '../db/database.ts'
 import type { ManifestState, ReissueState } from '../db/tables.ts'
 import { inInvoiceSearch } from '../db/search.ts'
 import { inWarehouses } from '../access/warehouse-scope.ts'
-import { manifestDifference, PART_DIFFERENCE, PART_TO_DEPOSIT, settlementCondition, type SettlementFilter } from '../settlement/settlement.store.ts'
+import {
+  manifestDifference,
+  PART_DIFFERENCE,
+  PART_TO_DEPOSIT,
+  settlementCondition,
+  type SettlementFilter,
+} from '../settlement/settlement.store.ts'
 
 export interface ManifestSummaryRow {
   id: number
@@ -32,7 +38,9 @@ function summaries(db: Database, scope: WarehouseScope) {
   const query = db.query
     .selectFrom('manifests as m')
     // Annulled invoices (confirmed re-issues) are paper for goods delivered once: counted_* leave them out.
-    .leftJoin('manifest_totals as t', (join) => join.onRef('t.manifest_id', '=', 'm.id').on(inWarehouses('t.almacen', scope)))
+    .leftJoin('manifest_totals as t', (join) =>
+      join.onRef('t.manifest_id', '=', 'm.id').on(inWarehouses('t.almacen', scope)),
+    )
     .groupBy('m.id')
     .select([
       'm.id',
@@ -55,12 +63,18 @@ function summaries(db: Database, scope: WarehouseScope) {
  * invoices_manifest_almacen): the client's status and every decision on a manifest read the
  * stored rows themselves; the maintained totals serve the lists, which sum thousands.
  */
-export function findManifestSummary(db: Database, numero: string, scope: WarehouseScope = null): ManifestSummaryRow | undefined {
+export function findManifestSummary(
+  db: Database,
+  numero: string,
+  scope: WarehouseScope = null,
+): ManifestSummaryRow | undefined {
   const returnVisible = inWarehouses('ri.almacen', scope)
   const query = db.query
     .selectFrom('manifests as m')
     // An annulled invoice (a confirmed re-issue) is paper for goods delivered once: not counted.
-    .leftJoin('invoices as i', (join) => join.onRef('i.manifest_id', '=', 'm.id').on('i.annulled_at', 'is', null).on(inWarehouses('i.almacen', scope)))
+    .leftJoin('invoices as i', (join) =>
+      join.onRef('i.manifest_id', '=', 'm.id').on('i.annulled_at', 'is', null).on(inWarehouses('i.almacen', scope)),
+    )
     .groupBy('m.id')
     .select([
       'm.id',
@@ -71,11 +85,20 @@ export function findManifestSummary(db: Database, numero: string, scope: Warehou
       'm.returns_deadline',
       sql<number>`count(i.id)`.as('invoice_count'),
       sql<number>`total(i.total_micros)`.as('total_micros'),
-      sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado IN ('pending', 'approved'))`.as('return_count'),
-      sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado = 'approved')`.as('returned_cents'),
+      sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado IN ('pending', 'approved'))`.as(
+        'return_count',
+      ),
+      sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${returnVisible} AND r.estado = 'approved')`.as(
+        'returned_cents',
+      ),
     ])
     .where('m.numero', '=', numero)
-  const visibleToScope = scope === null ? query : query.where(sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`)
+  const visibleToScope =
+    scope === null
+      ? query
+      : query.where(
+          sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`,
+        )
   return first(db, visibleToScope)
 }
 
@@ -97,7 +120,12 @@ export interface ManifestFilters {
 export type ManifestOrder = 'reciente' | 'antiguo' | 'total' | '-total' | 'diferencia' | '-diferencia'
 
 /** Manifests by state, creation instant range, number prefix and settlement, in `order` (oldest first: the answer since the first release). */
-export function findManifestSummaries(db: Database, scope: WarehouseScope, filters: ManifestFilters, order: ManifestOrder = 'antiguo'): ManifestSummaryRow[] {
+export function findManifestSummaries(
+  db: Database,
+  scope: WarehouseScope,
+  filters: ManifestFilters,
+  order: ManifestOrder = 'antiguo',
+): ManifestSummaryRow[] {
   return all(db, ordered(summaries(db, scope).where(matching(filters, scope)), scope, order))
 }
 
@@ -108,19 +136,40 @@ export function findManifestSummaries(db: Database, scope: WarehouseScope, filte
  * invoices stored; by total, every filtered manifest is summed (a few rows of manifest_totals
  * each) and sorted.
  */
-export function findManifestSummaryPage(db: Database, scope: WarehouseScope, filters: ManifestFilters, offset: number, limit: number, order: ManifestOrder = 'reciente'): ManifestSummaryRow[] {
-  if (order === 'total' || order === '-total') return all(db, ordered(summaries(db, scope).where(matching(filters, scope)), scope, order).limit(limit).offset(offset))
+export function findManifestSummaryPage(
+  db: Database,
+  scope: WarehouseScope,
+  filters: ManifestFilters,
+  offset: number,
+  limit: number,
+  order: ManifestOrder = 'reciente',
+): ManifestSummaryRow[] {
+  if (order === 'total' || order === '-total')
+    return all(
+      db,
+      ordered(summaries(db, scope).where(matching(filters, scope)), scope, order)
+        .limit(limit)
+        .offset(offset),
+    )
   const ids = db.query.selectFrom('manifests as m').select('m.id').where(visible(scope)).where(matching(filters, scope))
   const page = ordered(ids, scope, order).limit(limit).offset(offset)
   return all(db, ordered(summaries(db, scope).where('m.id', 'in', page), scope, order))
 }
 
 /** Orders a query on `manifests m` (by total: a query of summaries, which sums `t`). */
-function ordered<Query extends { orderBy: (expression: RawBuilder<unknown>) => Query }>(query: Query, scope: WarehouseScope, order: ManifestOrder): Query {
+function ordered<Query extends { orderBy: (expression: RawBuilder<unknown>) => Query }>(
+  query: Query,
+  scope: WarehouseScope,
+  order: ManifestOrder,
+): Query {
   const direction = order.startsWith('-') || order === 'reciente' ? sql`DESC` : sql`ASC`
-  if (order === 'reciente' || order === 'antiguo') return query.orderBy(sql`m.created_at ${direction}`).orderBy(sql`m.numero ${direction}`)
+  if (order === 'reciente' || order === 'antiguo')
+    return query.orderBy(sql`m.created_at ${direction}`).orderBy(sql`m.numero ${direction}`)
   const key = order.endsWith('total') ? sql`total(t.counted_micros)` : manifestDifference(scope)
-  return query.orderBy(sql`${key} ${direction}`).orderBy(sql`m.created_at DESC`).orderBy(sql`m.numero DESC`)
+  return query
+    .orderBy(sql`${key} ${direction}`)
+    .orderBy(sql`m.created_at DESC`)
+    .orderBy(sql`m.numero DESC`)
 }
 
 /**
@@ -145,7 +194,9 @@ export function sumManifests(db: Database, scope: WarehouseScope, filters: Manif
       .where(inWarehouses('t.almacen', scope))
       .where(matching(filters, scope)),
   )
-  return row ?? { invoices: 0, micros: 0, approved_cents: 0, to_deposit_cents: 0, deposited_cents: 0, difference_cents: 0 }
+  return (
+    row ?? { invoices: 0, micros: 0, approved_cents: 0, to_deposit_cents: 0, deposited_cents: 0, difference_cents: 0 }
+  )
 }
 
 export interface ManifestSums {
@@ -159,7 +210,14 @@ export interface ManifestSums {
 
 /** How many manifests are visible with these filters. */
 export function countManifests(db: Database, scope: WarehouseScope, filters: ManifestFilters): number {
-  const row = first(db, db.query.selectFrom('manifests as m').select(sql<number>`count(*)`.as('count')).where(visible(scope)).where(matching(filters, scope)))
+  const row = first(
+    db,
+    db.query
+      .selectFrom('manifests as m')
+      .select(sql<number>`count(*)`.as('count'))
+      .where(visible(scope))
+      .where(matching(filters, scope)),
+  )
   return row?.count ?? 0
 }
 
@@ -171,7 +229,11 @@ export interface ManifestExtras {
 }
 
 /** Pending conflicts and warehouses of the given manifests, as `scope` sees them. */
-export function findManifestExtras(db: Database, manifestIds: readonly number[], scope: WarehouseScope): Map<number, ManifestExtras> {
+export function findManifestExtras(
+  db: Database,
+  manifestIds: readonly number[],
+  scope: WarehouseScope,
+): Map<number, ManifestExtras> {
   const idList = JSON.stringify(manifestIds)
   const extras = new Map<number, ManifestExtras>(manifestIds.map((id) => [id, { pendingConflicts: 0, almacenes: [] }]))
   const warehouses = all(
@@ -214,7 +276,8 @@ function matching(filters: ManifestFilters, scope: WarehouseScope): RawBuilder<b
   if (filters.from !== undefined) conditions.push(sql`m.created_at >= ${filters.from}`)
   if (filters.to !== undefined) conditions.push(sql`m.created_at < ${filters.to}`)
   // A range rather than LIKE: the unique index on numero serves it (':' follows '9' in ASCII).
-  if (filters.numberPrefix !== undefined) conditions.push(sql`m.numero >= ${filters.numberPrefix} AND m.numero < ${`${filters.numberPrefix}:`}`)
+  if (filters.numberPrefix !== undefined)
+    conditions.push(sql`m.numero >= ${filters.numberPrefix} AND m.numero < ${`${filters.numberPrefix}:`}`)
   return sql<boolean>`(${sql.join(conditions, sql` AND `)})`
 }
 
@@ -238,7 +301,15 @@ export interface ManifestInvoiceRow {
 
 /** The warehouses of a manifest's invoices (closing it needs all of them). */
 export function findManifestWarehouses(db: Database, manifestId: number): string[] {
-  return all(db, db.query.selectFrom('invoices').select('almacen').distinct().where('manifest_id', '=', manifestId).orderBy('almacen')).map((row) => row.almacen)
+  return all(
+    db,
+    db.query
+      .selectFrom('invoices')
+      .select('almacen')
+      .distinct()
+      .where('manifest_id', '=', manifestId)
+      .orderBy('almacen'),
+  ).map((row) => row.almacen)
 }
 
 /** What narrows a manifest's invoices: a query of the invoice search index (db/search.ts); an order; a page. */
@@ -253,7 +324,12 @@ export interface ManifestInvoiceFilters {
 export type ManifestInvoiceOrder = 'llegada' | 'total' | '-total' | 'fecha' | '-fecha'
 
 /** A manifest's invoices in scope, in the order they were stored (all of them, or a page of those matching). */
-export function findManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope, filters: ManifestInvoiceFilters = {}): ManifestInvoiceRow[] {
+export function findManifestInvoices(
+  db: Database,
+  manifestId: number,
+  scope: WarehouseScope,
+  filters: ManifestInvoiceFilters = {},
+): ManifestInvoiceRow[] {
   let query = db.query
     .selectFrom('invoices as i')
     .leftJoin('invoice_reissues as x', 'x.invoice_id', 'i.id')
@@ -267,8 +343,12 @@ export function findManifestInvoices(db: Database, manifestId: number, scope: Wa
       'i.numero_ruta',
       'i.fecha_factura',
       'i.total',
-      sql<number>`(SELECT total(r.total_cents) FROM returns r WHERE r.invoice_id = i.id AND r.estado = 'approved')`.as('returned_cents'),
-      sql<number>`(SELECT count(*) FROM invoice_conflicts c WHERE c.invoice_id = i.id AND c.estado = 'pending')`.as('pending_conflicts'),
+      sql<number>`(SELECT total(r.total_cents) FROM returns r WHERE r.invoice_id = i.id AND r.estado = 'approved')`.as(
+        'returned_cents',
+      ),
+      sql<number>`(SELECT count(*) FROM invoice_conflicts c WHERE c.invoice_id = i.id AND c.estado = 'pending')`.as(
+        'pending_conflicts',
+      ),
       'i.annulled_at',
       'x.id as reissue_id',
       'x.estado as reissue_estado',
@@ -288,14 +368,21 @@ export function findManifestInvoices(db: Database, manifestId: number, scope: Wa
 }
 
 /** How many of a manifest's invoices in scope match the search, with the sums a totals row shows. */
-export function countManifestInvoices(db: Database, manifestId: number, scope: WarehouseScope, match: string | undefined): { count: number; total_micros: number; returned_cents: number } {
+export function countManifestInvoices(
+  db: Database,
+  manifestId: number,
+  scope: WarehouseScope,
+  match: string | undefined,
+): { count: number; total_micros: number; returned_cents: number } {
   let query = db.query
     .selectFrom('invoices as i')
     .select([
       sql<number>`count(*)`.as('count'),
       sql<number>`total(i.total_micros) FILTER (WHERE i.annulled_at IS NULL)`.as('total_micros'),
       sql<number>`(SELECT total(r.total_cents) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id
-        WHERE ri.manifest_id = ${manifestId} AND ${inWarehouses('ri.almacen', scope)} AND ${match === undefined ? sql`1` : inInvoiceSearch('ri.id', match)} AND r.estado = 'approved')`.as('returned_cents'),
+        WHERE ri.manifest_id = ${manifestId} AND ${inWarehouses('ri.almacen', scope)} AND ${match === undefined ? sql`1` : inInvoiceSearch('ri.id', match)} AND r.estado = 'approved')`.as(
+        'returned_cents',
+      ),
     ])
     .where('i.manifest_id', '=', manifestId)
     .where(inWarehouses('i.almacen', scope))
@@ -331,22 +418,44 @@ export function findManifestsByNumbers(db: Database, numbers: readonly string[])
 }
 
 /** A new manifest; `returnsDeadline` is its last day for returns (`YYYY-MM-DD`), or null: no window. */
-export function insertManifest(db: Database, numero: string, createdAt: string, batchId: number, returnsDeadline: string | null): number {
+export function insertManifest(
+  db: Database,
+  numero: string,
+  createdAt: string,
+  batchId: number,
+  returnsDeadline: string | null,
+): number {
   const result = run(
     db,
     db.query
       .insertInto('manifests')
-      .values({ numero, estado: 'imported', created_at: createdAt, created_batch_id: batchId, closed_at: null, returns_deadline: returnsDeadline }),
+      .values({
+        numero,
+        estado: 'imported',
+        created_at: createdAt,
+        created_batch_id: batchId,
+        closed_at: null,
+        returns_deadline: returnsDeadline,
+      }),
   )
   return Number(result.lastInsertRowid)
 }
 
-
 /** The oldest open manifest visible to `scope` (index on estado, created_at), or undefined. */
-export function findOldestOpenManifest(db: Database, scope: WarehouseScope): { numero: string; created_at: string } | undefined {
+export function findOldestOpenManifest(
+  db: Database,
+  scope: WarehouseScope,
+): { numero: string; created_at: string } | undefined {
   return first(
     db,
-    db.query.selectFrom('manifests as m').select(['m.numero', 'm.created_at']).where('m.estado', '=', 'imported').where(visible(scope)).orderBy('m.created_at').orderBy('m.numero').limit(1),
+    db.query
+      .selectFrom('manifests as m')
+      .select(['m.numero', 'm.created_at'])
+      .where('m.estado', '=', 'imported')
+      .where(visible(scope))
+      .orderBy('m.created_at')
+      .orderBy('m.numero')
+      .limit(1),
   )
 }
 
@@ -354,7 +463,11 @@ export function findOldestOpenManifest(db: Database, scope: WarehouseScope): { n
  * Open manifests visible to `scope` whose returns window ends on `lastDay` (index on
  * returns_deadline), with their pending returns in scope, by number.
  */
-export function findManifestsDueOn(db: Database, scope: WarehouseScope, lastDay: string): Array<{ numero: string; returns_deadline: string; pending_returns: number }> {
+export function findManifestsDueOn(
+  db: Database,
+  scope: WarehouseScope,
+  lastDay: string,
+): Array<{ numero: string; returns_deadline: string; pending_returns: number }> {
   return all(
     db,
     db.query
@@ -362,7 +475,9 @@ export function findManifestsDueOn(db: Database, scope: WarehouseScope, lastDay:
       .select([
         'm.numero',
         sql<string>`m.returns_deadline`.as('returns_deadline'),
-        sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${inWarehouses('ri.almacen', scope)} AND r.estado = 'pending')`.as('pending_returns'),
+        sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ri.manifest_id = m.id AND ${inWarehouses('ri.almacen', scope)} AND r.estado = 'pending')`.as(
+          'pending_returns',
+        ),
       ])
       .where('m.returns_deadline', '=', lastDay)
       .where('m.estado', '=', 'imported')

@@ -49,7 +49,12 @@ export class Monitor {
       database: this.measure(dirname(this.deps.config.database.path)),
       backups: this.measure(this.deps.config.backup.dir),
       // Not there (a share not mounted): unknown, not the free space of the disk under its mount point.
-      offMachine: copyTo === '' ? null : existsSync(copyTo) ? this.measure(copyTo) : { folder: copyTo, freeBytes: null, low: false },
+      offMachine:
+        copyTo === ''
+          ? null
+          : existsSync(copyTo)
+            ? this.measure(copyTo)
+            : { folder: copyTo, freeBytes: null, low: false },
     }
   }
 
@@ -100,8 +105,18 @@ export class Monitor {
 
   private checkDisks(): void {
     const { database, backups } = this.disks()
-    this.alertDisk('disco_base_de_datos', 'la carpeta de la base de datos', database, 'sin espacio, el servicio no puede guardar lotes ni devoluciones')
-    this.alertDisk('disco_copias', 'la carpeta de las copias de seguridad', backups, 'lleve las copias viejas a otra máquina y bórrelas, o baje backup.keep')
+    this.alertDisk(
+      'disco_base_de_datos',
+      'la carpeta de la base de datos',
+      database,
+      'sin espacio, el servicio no puede guardar lotes ni devoluciones',
+    )
+    this.alertDisk(
+      'disco_copias',
+      'la carpeta de las copias de seguridad',
+      backups,
+      'lleve las copias viejas a otra máquina y bórrelas, o baje backup.keep',
+    )
   }
 
   private alertDisk(kind: string, where: string, disk: FolderDisk, advice: string): void {

@@ -1,6 +1,14 @@
 import { formatLocalDateTime, type Clock } from '../core/clock.ts'
 import { boxesAndUnits, factorOf, isBoxLine, lineUnits, toMilliUnits, unitsText } from '../shared/quantities.ts'
-import { AMOUNT_FIELDS, HEADER_TEXT_FIELDS, LINE_AMOUNT_FIELDS, LINE_TEXT_FIELDS, type PrintInvoice, type PrintLine, type PrintMark } from './printing.schemas.ts'
+import {
+  AMOUNT_FIELDS,
+  HEADER_TEXT_FIELDS,
+  LINE_AMOUNT_FIELDS,
+  LINE_TEXT_FIELDS,
+  type PrintInvoice,
+  type PrintLine,
+  type PrintMark,
+} from './printing.schemas.ts'
 import type { PrintRow } from './printing.store.ts'
 
 /**
@@ -9,7 +17,9 @@ import type { PrintRow } from './printing.store.ts'
  * supplier did not send are null; a value of an unexpected type is printed as text, never lost.
  */
 export function printInvoiceOf(clock: Clock, row: PrintRow, original: Record<string, unknown>): PrintInvoice {
-  const lines = Array.isArray(original.LineasFactura) ? (original.LineasFactura as unknown[]).filter(isRecord).map(printLineOf) : []
+  const lines = Array.isArray(original.LineasFactura)
+    ? (original.LineasFactura as unknown[]).filter(isRecord).map(printLineOf)
+    : []
   let boxes = 0
   let looseMilli = 0
   for (const line of lines) {
@@ -31,14 +41,22 @@ export function printInvoiceOf(clock: Clock, row: PrintRow, original: Record<str
     impresa: markOf(clock, row),
     cajas: boxes,
     unidades_sueltas: looseMilli / 1000,
-    encabezado: { ...textFields(original, HEADER_TEXT_FIELDS), FechaFactura: row.fecha_factura, FechaVencimiento: dateOf(original.FechaVencimiento), FechaLimImpre: dateOf(original.FechaLimImpre) },
+    encabezado: {
+      ...textFields(original, HEADER_TEXT_FIELDS),
+      FechaFactura: row.fecha_factura,
+      FechaVencimiento: dateOf(original.FechaVencimiento),
+      FechaLimImpre: dateOf(original.FechaLimImpre),
+    },
     importes: amountFields(original, AMOUNT_FIELDS),
     lineas: lines,
   }
 }
 
 /** The print mark as the answers show it, or null when the invoice was never printed. */
-export function markOf(clock: Clock, row: Pick<PrintRow, 'first_at' | 'first_by' | 'last_at' | 'last_by' | 'copies'>): PrintMark | null {
+export function markOf(
+  clock: Clock,
+  row: Pick<PrintRow, 'first_at' | 'first_by' | 'last_at' | 'last_by' | 'copies'>,
+): PrintMark | null {
   if (row.first_at === null) return null
   return {
     primera_en: formatLocalDateTime(clock, row.first_at),
@@ -61,7 +79,11 @@ const ROUTE_ORDER = new Intl.Collator('es', { numeric: true })
 
 function printLineOf(raw: Record<string, unknown>): PrintLine {
   const amounts = amountFields(raw, LINE_AMOUNT_FIELDS)
-  const units = lineUnits({ cantidad_fracciones: amounts.CantidadFracciones, cantidad_caja: amounts.CantidadCaja, factor_conversion: amounts.FactorConversion })
+  const units = lineUnits({
+    cantidad_fracciones: amounts.CantidadFracciones,
+    cantidad_caja: amounts.CantidadCaja,
+    factor_conversion: amounts.FactorConversion,
+  })
   const factor = factorOf({ factor_conversion: amounts.FactorConversion })
   const texts = textFields(raw, LINE_TEXT_FIELDS)
   return {
@@ -73,11 +95,17 @@ function printLineOf(raw: Record<string, unknown>): PrintLine {
   }
 }
 
-function textFields<const Names extends readonly string[]>(raw: Record<string, unknown>, names: Names): { [N in Names[number]]: string | null } {
+function textFields<const Names extends readonly string[]>(
+  raw: Record<string, unknown>,
+  names: Names,
+): { [N in Names[number]]: string | null } {
   return Object.fromEntries(names.map((name) => [name, textOf(raw[name])])) as { [N in Names[number]]: string | null }
 }
 
-function amountFields<const Names extends readonly string[]>(raw: Record<string, unknown>, names: Names): { [N in Names[number]]: number | null } {
+function amountFields<const Names extends readonly string[]>(
+  raw: Record<string, unknown>,
+  names: Names,
+): { [N in Names[number]]: number | null } {
   return Object.fromEntries(names.map((name) => [name, amountOf(raw[name])])) as { [N in Names[number]]: number | null }
 }
 

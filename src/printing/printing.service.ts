@@ -9,7 +9,13 @@ import { manifestNotFoundMessage } from '../manifests/manifests.service.ts'
 import { findManifestSummary } from '../manifests/manifests.store.ts'
 import { byRoute, markOf, printInvoiceOf } from './print-invoice.ts'
 import type { ManifestPrint, MarkedPrints, PrintInvoice } from './printing.schemas.ts'
-import { findPrintRow, findPrintRows, findPrintRowsByNumbers, upsertInvoicePrint, type PrintRow } from './printing.store.ts'
+import {
+  findPrintRow,
+  findPrintRows,
+  findPrintRowsByNumbers,
+  upsertInvoicePrint,
+  type PrintRow,
+} from './printing.store.ts'
 
 export interface PrintingDeps {
   db: Database
@@ -23,11 +29,20 @@ export interface PrintingDeps {
  * marked `anulada` (the views leave them out).
  * @throws DomainError NOT_FOUND when the manifest is unknown or has none of those invoices.
  */
-export function getManifestPrint(deps: PrintingDeps, actor: Actor, numero: string, almacen: string | undefined): ManifestPrint {
+export function getManifestPrint(
+  deps: PrintingDeps,
+  actor: Actor,
+  numero: string,
+  almacen: string | undefined,
+): ManifestPrint {
   const scope = narrowedScope(actor, almacen)
   const manifest = findManifestSummary(deps.db, numero, scope)
   if (manifest === undefined) {
-    throw notFound(almacen === undefined ? manifestNotFoundMessage(numero) : `El manifiesto ${numero} no tiene facturas del almacén ${almacen} que usted pueda ver.`)
+    throw notFound(
+      almacen === undefined
+        ? manifestNotFoundMessage(numero)
+        : `El manifiesto ${numero} no tiene facturas del almacén ${almacen} que usted pueda ver.`,
+    )
   }
   const cache: ChunkCache = new Map()
   const facturas = findPrintRows(deps.db, manifest.id, scope)
@@ -69,7 +84,8 @@ export function markPrinted(deps: PrintingDeps, actor: Actor, facturas: readonly
     const missing = facturas.find((factura) => !rows.has(factura))
     if (missing !== undefined) throw notFound(`No existe la factura ${missing}.`)
     const annulled = facturas.find((factura) => rows.get(factura)!.annulled_at !== null)
-    if (annulled !== undefined) throw invalidInput(`La factura ${annulled} está anulada (re-emisión confirmada): no se entrega ni se imprime.`)
+    if (annulled !== undefined)
+      throw invalidInput(`La factura ${annulled} está anulada (re-emisión confirmada): no se entrega ni se imprime.`)
     const at = toStoredInstant(clock.now())
     const who = auditedBy(actor)
     const impresas = facturas.map((factura) => {
@@ -85,7 +101,13 @@ export function markPrinted(deps: PrintingDeps, actor: Actor, facturas: readonly
         detail: { manifiesto: row.manifiesto, ...(copia ? { copia: (row.copies ?? 0) + 1 } : {}) },
       })
       const mark = copia
-        ? { first_at: row.first_at, first_by: row.first_by, last_at: at, last_by: actor.nombre, copies: (row.copies ?? 0) + 1 }
+        ? {
+            first_at: row.first_at,
+            first_by: row.first_by,
+            last_at: at,
+            last_by: actor.nombre,
+            copies: (row.copies ?? 0) + 1,
+          }
         : { first_at: at, first_by: actor.nombre, last_at: at, last_by: actor.nombre, copies: 0 }
       return { factura, copia, impresa: markOf(clock, mark)! }
     })
@@ -94,5 +116,9 @@ export function markPrinted(deps: PrintingDeps, actor: Actor, facturas: readonly
 }
 
 function printOf(deps: PrintingDeps, row: PrintRow, cache: ChunkCache): PrintInvoice {
-  return printInvoiceOf(deps.clock, row, JSON.parse(findInvoiceOriginal(deps.db, row.id, cache)) as Record<string, unknown>)
+  return printInvoiceOf(
+    deps.clock,
+    row,
+    JSON.parse(findInvoiceOriginal(deps.db, row.id, cache)) as Record<string, unknown>,
+  )
 }

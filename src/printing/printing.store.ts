@@ -62,7 +62,9 @@ export function upsertInvoicePrint(db: Database, invoiceId: number, at: string, 
       .insertInto('invoice_prints')
       .values({ invoice_id: invoiceId, first_at: at, first_by: by, last_at: at, last_by: by })
       .onConflict((conflict) =>
-        conflict.column('invoice_id').doUpdateSet({ last_at: at, last_by: by, copies: sql<number>`invoice_prints.copies + 1` }),
+        conflict
+          .column('invoice_id')
+          .doUpdateSet({ last_at: at, last_by: by, copies: sql<number>`invoice_prints.copies + 1` }),
       ),
   )
 }
@@ -126,7 +128,11 @@ export function findProductSums(db: Database, filters: ProductFilters): ProductS
 
 /** How many invoices the report covers (not annulled, in scope). */
 export function countReportInvoices(db: Database, filters: ProductFilters): number {
-  let query = db.query.selectFrom('invoices as i').innerJoin('manifests as m', 'm.id', 'i.manifest_id').where('i.annulled_at', 'is', null).where(inWarehouses('i.almacen', filters.scope))
+  let query = db.query
+    .selectFrom('invoices as i')
+    .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
+    .where('i.annulled_at', 'is', null)
+    .where(inWarehouses('i.almacen', filters.scope))
   if (filters.manifestId !== undefined) query = query.where('i.manifest_id', '=', filters.manifestId)
   if (filters.from !== undefined) query = query.where('m.created_at', '>=', filters.from)
   if (filters.to !== undefined) query = query.where('m.created_at', '<', filters.to)

@@ -59,12 +59,19 @@ export function getProductReport(deps: PrintingDeps, actor: Actor, query: Produc
 
 function rangeOf(deps: PrintingDeps, query: ProductQuery): { from?: string; to?: string } {
   const ranged = query.desde !== undefined || query.hasta !== undefined
-  if (query.manifiesto !== undefined && ranged) throw invalidInput('Pida los productos de un manifiesto (manifiesto) o de un rango de fechas (desde y hasta), no de ambos.')
+  if (query.manifiesto !== undefined && ranged)
+    throw invalidInput(
+      'Pida los productos de un manifiesto (manifiesto) o de un rango de fechas (desde y hasta), no de ambos.',
+    )
   if (query.manifiesto !== undefined) return {}
-  if (query.desde === undefined || query.hasta === undefined) throw invalidInput('Indique el manifiesto, o el rango de fechas de ingreso completo: desde y hasta (YYYY-MM-DD).')
+  if (query.desde === undefined || query.hasta === undefined)
+    throw invalidInput('Indique el manifiesto, o el rango de fechas de ingreso completo: desde y hasta (YYYY-MM-DD).')
   const from = LocalDate.parse(query.desde)
   const to = LocalDate.parse(query.hasta)
   if (to.isBefore(from)) throw invalidInput(`hasta (${query.hasta}) es anterior a desde (${query.desde}).`)
-  if (from.plusDays(MAX_PRODUCT_DAYS - 1).isBefore(to)) throw invalidInput(`El rango abarca más de ${MAX_PRODUCT_DAYS} días: acote las fechas o pida los productos de un manifiesto.`)
+  if (from.plusDays(MAX_PRODUCT_DAYS - 1).isBefore(to))
+    throw invalidInput(
+      `El rango abarca más de ${MAX_PRODUCT_DAYS} días: acote las fechas o pida los productos de un manifiesto.`,
+    )
   return localDaysRange(deps.clock, query.desde, query.hasta)
 }

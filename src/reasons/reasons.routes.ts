@@ -28,7 +28,10 @@ export function reasonRoutes(deps: ReasonDeps): Route[] {
       tag: 'operador: conceptos',
       summary: 'Registra un motivo de devolución',
       body: { description: 'El concepto', schema: CreateReasonBody },
-      responses: { 201: { description: 'Concepto creado', schema: Reason }, 422: errorResponse('Cuerpo inválido o código existente') },
+      responses: {
+        201: { description: 'Concepto creado', schema: Reason },
+        422: errorResponse('Cuerpo inválido o código existente'),
+      },
       handle: ({ actor, body }) => ({ status: 201, body: createReason(deps, actor, body) }),
     }),
     defineRoute({

@@ -3,13 +3,21 @@ import { SpanishText } from '../schemas/vocabulary.ts'
 
 export const Reason = Type.Object({
   codigo: Type.String(),
-  idProveedor: Type.Union([Type.String(), Type.Null()], { description: 'Id del motivo en el sistema del proveedor; el listado usa el código si no hay' }),
+  idProveedor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Id del motivo en el sistema del proveedor; el listado usa el código si no hay',
+  }),
   descripcion: Type.String(),
   activo: Type.Boolean(),
 })
 export type Reason = Static<typeof Reason>
 
-const Codigo = Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_.-]+$', description: 'Letras, dígitos, _ . -', errorMessage: 'un código de 1 a 40 letras, dígitos, _ . o -' })
+const Codigo = Type.String({
+  minLength: 1,
+  maxLength: 40,
+  pattern: '^[A-Za-z0-9_.-]+$',
+  description: 'Letras, dígitos, _ . -',
+  errorMessage: 'un código de 1 a 40 letras, dígitos, _ . o -',
+})
 
 export const CreateReasonBody = Type.Object(
   {

@@ -25,7 +25,10 @@ export function createReason(deps: ReasonDeps, actor: Actor, input: StaticDecode
   const { db, clock } = deps
   return transaction(db, () => {
     if (findReason(db, input.codigo)) {
-      throw new DomainError('INVALID_INPUT', `Ya existe el concepto ${input.codigo}; use PUT /api/v1/operador/conceptos/${input.codigo} para cambiarlo.`)
+      throw new DomainError(
+        'INVALID_INPUT',
+        `Ya existe el concepto ${input.codigo}; use PUT /api/v1/operador/conceptos/${input.codigo} para cambiarlo.`,
+      )
     }
     const at = toStoredInstant(clock.now())
     const row: ReasonRow = {
@@ -38,7 +41,14 @@ export function createReason(deps: ReasonDeps, actor: Actor, input: StaticDecode
     }
     insertReason(db, row)
     const reason = toReason(row)
-    insertAuditEntry(db, { at, ...auditedBy(actor), action: 'concepto.creado', subjectType: 'concepto', subjectId: reason.codigo, after: JSON.stringify(reason) })
+    insertAuditEntry(db, {
+      at,
+      ...auditedBy(actor),
+      action: 'concepto.creado',
+      subjectType: 'concepto',
+      subjectId: reason.codigo,
+      after: JSON.stringify(reason),
+    })
     return reason
   })
 }
@@ -48,10 +58,17 @@ export function createReason(deps: ReasonDeps, actor: Actor, input: StaticDecode
  * shows reasons as they are now, so its cache is cleared.
  * @throws DomainError NOT_FOUND; INVALID_INPUT when the body names another code.
  */
-export function changeReason(deps: ReasonDeps, actor: Actor, codigo: string, input: StaticDecode<typeof UpdateReasonBody>): Reason {
+export function changeReason(
+  deps: ReasonDeps,
+  actor: Actor,
+  codigo: string,
+  input: StaticDecode<typeof UpdateReasonBody>,
+): Reason {
   const { db, clock } = deps
   if (input.codigo !== undefined && input.codigo !== codigo) {
-    throw invalidInput(`Los códigos de concepto no se pueden cambiar: la ruta es de ${codigo} y el cuerpo dice ${input.codigo}. Cree un concepto nuevo y desactive este.`)
+    throw invalidInput(
+      `Los códigos de concepto no se pueden cambiar: la ruta es de ${codigo} y el cuerpo dice ${input.codigo}. Cree un concepto nuevo y desactive este.`,
+    )
   }
   const changed = transaction(db, () => {
     const existing = findReason(db, codigo)
@@ -65,7 +82,15 @@ export function changeReason(deps: ReasonDeps, actor: Actor, codigo: string, inp
     })
     const before = toReason(existing)
     const after = toReason(findReason(db, codigo)!)
-    insertAuditEntry(db, { at, ...auditedBy(actor), action: 'concepto.modificado', subjectType: 'concepto', subjectId: codigo, before: JSON.stringify(before), after: JSON.stringify(after) })
+    insertAuditEntry(db, {
+      at,
+      ...auditedBy(actor),
+      action: 'concepto.modificado',
+      subjectType: 'concepto',
+      subjectId: codigo,
+      before: JSON.stringify(before),
+      after: JSON.stringify(after),
+    })
     return after
   })
   deps.onChange()

@@ -15,6 +15,10 @@ export function insertReason(db: Database, row: ReasonRow): void {
   run(db, db.query.insertInto('return_reasons').values(row))
 }
 
-export function updateReason(db: Database, codigo: string, changes: Partial<Pick<ReasonRow, 'id_proveedor' | 'descripcion' | 'activo' | 'updated_at'>>): void {
+export function updateReason(
+  db: Database,
+  codigo: string,
+  changes: Partial<Pick<ReasonRow, 'id_proveedor' | 'descripcion' | 'activo' | 'updated_at'>>,
+): void {
   run(db, db.query.updateTable('return_reasons').set(changes).where('codigo', '=', codigo))
 }

@@ -43,7 +43,12 @@ export function findReissueCandidates(db: Database, invoices: readonly Dated[], 
  * fingerprints per query with the event loop let in between: the same candidates (each
  * fingerprint's are found on their own).
  */
-export async function findReissueCandidatesInSlices(db: Database, invoices: readonly Dated[], windowDays: number, slices: TimeSlices): Promise<ReissueCandidates> {
+export async function findReissueCandidatesInSlices(
+  db: Database,
+  invoices: readonly Dated[],
+  windowDays: number,
+  slices: TimeSlices,
+): Promise<ReissueCandidates> {
   const byFingerprint = new Map<string, Dated[]>()
   for (const invoice of invoices) {
     const same = byFingerprint.get(invoice.fingerprint)
@@ -62,7 +67,12 @@ export async function findReissueCandidatesInSlices(db: Database, invoices: read
 /** ~10 ms of the query with ten stored look-alikes of each fingerprint. */
 const FINGERPRINTS_PER_QUERY = 2000
 
-function addCandidates(db: Database, candidates: Map<string, Map<number, LookalikeDay>>, invoices: readonly Dated[], windowDays: number): void {
+function addCandidates(
+  db: Database,
+  candidates: Map<string, Map<number, LookalikeDay>>,
+  invoices: readonly Dated[],
+  windowDays: number,
+): void {
   if (invoices.length === 0) return
   let earliest = invoices[0]!.date
   let latest = earliest
@@ -71,7 +81,12 @@ function addCandidates(db: Database, candidates: Map<string, Map<number, Lookali
     if (date.isAfter(latest)) latest = date
   }
   const fingerprints = [...new Set(invoices.map((invoice) => invoice.fingerprint))]
-  for (const day of findLookalikeDays(db, fingerprints, earliest.minusDays(windowDays).toString(), latest.plusDays(windowDays).toString())) {
+  for (const day of findLookalikeDays(
+    db,
+    fingerprints,
+    earliest.minusDays(windowDays).toString(),
+    latest.plusDays(windowDays).toString(),
+  )) {
     let byDay = candidates.get(day.fingerprint)
     if (byDay === undefined) candidates.set(day.fingerprint, (byDay = new Map()))
     byDay.set(epochDayOfStored(day.fecha_factura), day)

@@ -3,14 +3,22 @@ import { DecisionBody } from '../conflicts/conflicts.schemas.ts'
 import { defineRoute, type Route } from '../http/route.ts'
 import { errorResponse } from '../http/schemas.ts'
 import { ReissueListQuery, ReissueParams, ReissueView } from './reissues.schemas.ts'
-import { confirmReissue, discardReissue, listReissues, reissueNotFoundMessage, type ReissueDeps } from './reissues.service.ts'
+import {
+  confirmReissue,
+  discardReissue,
+  listReissues,
+  reissueNotFoundMessage,
+  type ReissueDeps,
+} from './reissues.service.ts'
 
 const TAG = 'operador: re-emisiones'
 const notFound = (raw: Record<string, string>) => reissueNotFoundMessage(raw.id ?? '')
 const decisionErrors = {
   403: errorResponse('Su rol no permite decidir posibles re-emisiones'),
   404: errorResponse('No existe la posible re-emisión (o su factura es de un almacén que no es suyo)'),
-  422: errorResponse('Ya decidida, manifiesto cerrado, o (al confirmar) la factura tiene devoluciones pendientes o aprobadas'),
+  422: errorResponse(
+    'Ya decidida, manifiesto cerrado, o (al confirmar) la factura tiene devoluciones pendientes o aprobadas',
+  ),
 }
 
 export function reissueRoutes(deps: ReissueDeps): Route[] {
@@ -23,7 +31,8 @@ export function reissueRoutes(deps: ReissueDeps): Route[] {
       rateGroup: 'operator',
       right: 'leer',
       tag: TAG,
-      summary: 'Posibles re-emisiones: facturas nuevas idénticas a una ya registrada de otro manifiesto, con las dos facturas',
+      summary:
+        'Posibles re-emisiones: facturas nuevas idénticas a una ya registrada de otro manifiesto, con las dos facturas',
       description:
         'Una persona ve las re-emisiones cuya factura nueva es de sus almacenes. Si la factura que repite es de un almacén que no tiene, ' +
         'de ella solo se dice que existe: identica_a.oculta es true y sus demás campos son null (otra factura de otro almacén). La clave de integración lo ve todo.',
@@ -39,7 +48,8 @@ export function reissueRoutes(deps: ReissueDeps): Route[] {
       rateGroup: 'operator',
       right: 'decidir_conflicto',
       tag: TAG,
-      summary: 'Confirma la re-emisión: la factura nueva se anula (sale de los totales de su manifiesto y no admite devoluciones)',
+      summary:
+        'Confirma la re-emisión: la factura nueva se anula (sale de los totales de su manifiesto y no admite devoluciones)',
       params: ReissueParams,
       paramsNotFound: notFound,
       body: { description: 'Nota opcional', schema: DecisionBody },

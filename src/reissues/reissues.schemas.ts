@@ -12,7 +12,9 @@ const ReissueInvoice = Type.Object({
   clienteid: Type.String(),
   cliente: Type.String(),
   total: Type.Number(),
-  anulada: Type.Boolean({ description: 'Confirmada como re-emisión: no cuenta en los totales de su manifiesto ni admite devoluciones' }),
+  anulada: Type.Boolean({
+    description: 'Confirmada como re-emisión: no cuenta en los totales de su manifiesto ni admite devoluciones',
+  }),
 })
 
 const hidden = 'null si es otra factura de otro almacén (oculta)'
@@ -23,7 +25,10 @@ const hidden = 'null si es otra factura de otro almacén (oculta)'
  * warehouse, client, amount.
  */
 const ReissueOriginal = Type.Object({
-  oculta: Type.Boolean({ description: 'true: es otra factura de otro almacén, que usted no tiene; de ella solo se sabe que existe y los demás campos son null' }),
+  oculta: Type.Boolean({
+    description:
+      'true: es otra factura de otro almacén, que usted no tiene; de ella solo se sabe que existe y los demás campos son null',
+  }),
   factura: Type.Union([Type.String(), Type.Null()], { description: `Nfactura; ${hidden}` }),
   manifiesto: Type.Union([Type.String(), Type.Null()], { description: hidden }),
   fecha_factura: Type.Union([Type.String(), Type.Null()], { description: `YYYY-MM-DD; ${hidden}` }),
@@ -43,7 +48,8 @@ export const ReissueView = Type.Object({
   dias_diferencia: Type.Integer({ description: 'Días entre las FechaFactura de las dos facturas' }),
   factura: Type.Object(ReissueInvoice.properties, { description: 'La factura nueva, posible copia' }),
   identica_a: Type.Object(ReissueOriginal.properties, {
-    description: 'La factura ya registrada que repite (mismo cliente, productos, unidades y total); si es de un almacén que usted no tiene, solo que existe (oculta)',
+    description:
+      'La factura ya registrada que repite (mismo cliente, productos, unidades y total); si es de un almacén que usted no tiene, solo que existe (oculta)',
   }),
   decidida_por: Type.Union([Type.String(), Type.Null()]),
   decidida_en: Type.Union([Type.String(), Type.Null()]),
@@ -55,9 +61,16 @@ export type ReissueView = Static<typeof ReissueView>
 export const ReissueSummary = Type.Object({
   id: Type.String(),
   estado: ReissueState,
-  identica_a: Type.Union([Type.String(), Type.Null()], { description: 'Nfactura de la factura que repite; null si es otra factura de otro almacén (original_oculta)' }),
-  manifiesto_original: Type.Union([Type.String(), Type.Null()], { description: 'null si es otra factura de otro almacén (original_oculta)' }),
-  original_oculta: Type.Boolean({ description: 'true: la factura que repite es otra factura de otro almacén, que usted no tiene; de ella solo se sabe que existe' }),
+  identica_a: Type.Union([Type.String(), Type.Null()], {
+    description: 'Nfactura de la factura que repite; null si es otra factura de otro almacén (original_oculta)',
+  }),
+  manifiesto_original: Type.Union([Type.String(), Type.Null()], {
+    description: 'null si es otra factura de otro almacén (original_oculta)',
+  }),
+  original_oculta: Type.Boolean({
+    description:
+      'true: la factura que repite es otra factura de otro almacén, que usted no tiene; de ella solo se sabe que existe',
+  }),
 })
 export type ReissueSummary = Static<typeof ReissueSummary>
 

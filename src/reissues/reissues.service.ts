@@ -1,4 +1,12 @@
-import { auditedBy, inScope, invoiceNamed, OTHER_WAREHOUSE_INVOICE, scopeOf, type Actor, type WarehouseScope } from '../access/actor.ts'
+import {
+  auditedBy,
+  inScope,
+  invoiceNamed,
+  OTHER_WAREHOUSE_INVOICE,
+  scopeOf,
+  type Actor,
+  type WarehouseScope,
+} from '../access/actor.ts'
 import type { AuditConcealer } from '../audit/audit.service.ts'
 import { insertAuditEntry } from '../audit/audit.store.ts'
 import { formatLocalDateTime, toStoredInstant, type Clock } from '../core/clock.ts'
@@ -31,13 +39,20 @@ export function listReissues(deps: ReissueDeps, actor: Actor, estado: ReissueSta
  * The possible re-issue an invoice was flagged as, or null (the caller has checked the invoice is
  * in `scope`); the original is hidden when it is not.
  */
-export function getReissueSummary(deps: Pick<ReissueDeps, 'db'>, scope: WarehouseScope, invoiceId: number): ReissueSummary | null {
+export function getReissueSummary(
+  deps: Pick<ReissueDeps, 'db'>,
+  scope: WarehouseScope,
+  invoiceId: number,
+): ReissueSummary | null {
   const row = findReissues(deps.db, null, { invoiceId })[0]
   return row === undefined ? null : summaryOf({ id: row.id, estado: row.estado, original: row.original }, scope)
 }
 
 /** How an invoice's view names the possible re-issue it was flagged as: the original only when in `scope`. */
-export function summaryOf(reissue: { id: number; estado: ReissueState; original: { nfactura: string; manifiesto: string; almacen: string } }, scope: WarehouseScope): ReissueSummary {
+export function summaryOf(
+  reissue: { id: number; estado: ReissueState; original: { nfactura: string; manifiesto: string; almacen: string } },
+  scope: WarehouseScope,
+): ReissueSummary {
   const shown = inScope(scope, reissue.original.almacen)
   return {
     id: String(reissue.id),
@@ -86,9 +101,13 @@ function decide(
   return transaction(db, () => {
     const row = findReissue(db, scopeOf(actor), Number(id))
     if (!row) throw notFound(reissueNotFoundMessage(id))
-    if (row.estado !== 'pending') throw new DomainError('INVALID_TRANSITION', `La posible re-emisión ${id} ya fue ${DECIDED[row.estado]}.`)
+    if (row.estado !== 'pending')
+      throw new DomainError('INVALID_TRANSITION', `La posible re-emisión ${id} ya fue ${DECIDED[row.estado]}.`)
     if (row.copy.manifest_estado === 'closed') {
-      throw new DomainError('INVALID_TRANSITION', `El manifiesto ${row.copy.manifiesto} está cerrado: reábralo para decidir la posible re-emisión ${id}.`)
+      throw new DomainError(
+        'INVALID_TRANSITION',
+        `El manifiesto ${row.copy.manifiesto} está cerrado: reábralo para decidir la posible re-emisión ${id}.`,
+      )
     }
     const at = toStoredInstant(clock.now())
     apply(row, at)
@@ -123,7 +142,10 @@ export function reissueAuditConcealers(): ReadonlyMap<string, AuditConcealer> {
       ...entry,
       antes: withHiddenOriginal(entry.antes),
       despues: withHiddenOriginal(entry.despues),
-      detalle: isObject(entry.detalle) && 'identica_a' in entry.detalle ? { ...entry.detalle, identica_a: OTHER_WAREHOUSE_INVOICE } : entry.detalle,
+      detalle:
+        isObject(entry.detalle) && 'identica_a' in entry.detalle
+          ? { ...entry.detalle, identica_a: OTHER_WAREHOUSE_INVOICE }
+          : entry.detalle,
     }
   }
   return new Map([
@@ -157,7 +179,9 @@ function toView(clock: Clock, row: ReissueRow, scope: WarehouseScope): ReissueVi
     batch_uuid: row.batch_uuid,
     dias_diferencia: row.days_apart,
     factura: invoiceView(row.copy),
-    identica_a: inScope(scope, row.original.almacen) ? { oculta: false, ...invoiceView(row.original) } : HIDDEN_ORIGINAL,
+    identica_a: inScope(scope, row.original.almacen)
+      ? { oculta: false, ...invoiceView(row.original) }
+      : HIDDEN_ORIGINAL,
     decidida_por: row.decided_by,
     decidida_en: row.decided_at === null ? null : formatLocalDateTime(clock, row.decided_at),
     nota: row.decision_note,
@@ -165,7 +189,17 @@ function toView(clock: Clock, row: ReissueRow, scope: WarehouseScope): ReissueVi
 }
 
 /** Otra factura de otro almacén: that it exists, nothing of it. */
-const HIDDEN_ORIGINAL: ReissueOriginal = { oculta: true, factura: null, manifiesto: null, fecha_factura: null, almacen: null, clienteid: null, cliente: null, total: null, anulada: null }
+const HIDDEN_ORIGINAL: ReissueOriginal = {
+  oculta: true,
+  factura: null,
+  manifiesto: null,
+  fecha_factura: null,
+  almacen: null,
+  clienteid: null,
+  cliente: null,
+  total: null,
+  anulada: null,
+}
 
 function invoiceView(row: ReissueInvoiceRow): ReissueView['factura'] {
   return {

@@ -36,17 +36,33 @@ export interface ReissueRow {
   original: ReissueInvoiceRow
 }
 
-export function insertReissue(db: Database, reissue: { invoiceId: number; originalInvoiceId: number; batchId: number; daysApart: number; at: string }): number {
+export function insertReissue(
+  db: Database,
+  reissue: { invoiceId: number; originalInvoiceId: number; batchId: number; daysApart: number; at: string },
+): number {
   // Prepared once: a batch of 10,000 look-alikes inserts 10,000 of them.
   const statement = preparedStatement(db, 'insert-reissue', (query) =>
-    query.insertInto('invoice_reissues').values({ invoice_id: 0, original_invoice_id: 0, batch_id: 0, days_apart: 0, estado: 'pending', created_at: '' }),
+    query
+      .insertInto('invoice_reissues')
+      .values({ invoice_id: 0, original_invoice_id: 0, batch_id: 0, days_apart: 0, estado: 'pending', created_at: '' }),
   )
-  const result = statement.run(reissue.invoiceId, reissue.originalInvoiceId, reissue.batchId, reissue.daysApart, 'pending', reissue.at)
+  const result = statement.run(
+    reissue.invoiceId,
+    reissue.originalInvoiceId,
+    reissue.batchId,
+    reissue.daysApart,
+    'pending',
+    reissue.at,
+  )
   return Number(result.lastInsertRowid)
 }
 
 /** Possible re-issues whose new invoice is in the warehouses of `scope`. */
-export function findReissues(db: Database, scope: WarehouseScope, filters: { estado?: ReissueState; invoiceId?: number }): ReissueRow[] {
+export function findReissues(
+  db: Database,
+  scope: WarehouseScope,
+  filters: { estado?: ReissueState; invoiceId?: number },
+): ReissueRow[] {
   let query = reissues(db).where(inWarehouses('c.almacen', scope))
   if (filters.estado !== undefined) query = query.where('x.estado', '=', filters.estado)
   if (filters.invoiceId !== undefined) query = query.where('x.invoice_id', '=', filters.invoiceId)
@@ -58,8 +74,21 @@ export function findReissue(db: Database, scope: WarehouseScope, id: number): Re
   return row === undefined ? undefined : toRow(row)
 }
 
-export function decideReissue(db: Database, id: number, estado: ReissueState, decidedAt: string, decidedBy: string, note: string | null): void {
-  run(db, db.query.updateTable('invoice_reissues').set({ estado, decided_at: decidedAt, decided_by: decidedBy, decision_note: note }).where('id', '=', id))
+export function decideReissue(
+  db: Database,
+  id: number,
+  estado: ReissueState,
+  decidedAt: string,
+  decidedBy: string,
+  note: string | null,
+): void {
+  run(
+    db,
+    db.query
+      .updateTable('invoice_reissues')
+      .set({ estado, decided_at: decidedAt, decided_by: decidedBy, decision_note: note })
+      .where('id', '=', id),
+  )
 }
 
 function reissues(db: Database) {
@@ -71,11 +100,34 @@ function reissues(db: Database) {
     .innerJoin('invoices as o', 'o.id', 'x.original_invoice_id')
     .innerJoin('manifests as om', 'om.id', 'o.manifest_id')
     .select([
-      'x.id', 'x.estado', 'x.days_apart', 'x.created_at', 'x.decided_at', 'x.decided_by', 'x.decision_note', 'b.uuid as batch_uuid',
-      'c.id as c_id', 'c.nfactura as c_nfactura', 'cm.numero as c_manifiesto', 'cm.estado as c_manifest_estado', 'c.fecha_factura as c_fecha_factura',
-      'c.almacen as c_almacen', 'c.cliente_id as c_cliente_id', 'c.cliente as c_cliente', 'c.total as c_total', 'c.annulled_at as c_annulled_at',
-      'o.id as o_id', 'o.nfactura as o_nfactura', 'om.numero as o_manifiesto', 'om.estado as o_manifest_estado', 'o.fecha_factura as o_fecha_factura',
-      'o.almacen as o_almacen', 'o.cliente_id as o_cliente_id', 'o.cliente as o_cliente', 'o.total as o_total', 'o.annulled_at as o_annulled_at',
+      'x.id',
+      'x.estado',
+      'x.days_apart',
+      'x.created_at',
+      'x.decided_at',
+      'x.decided_by',
+      'x.decision_note',
+      'b.uuid as batch_uuid',
+      'c.id as c_id',
+      'c.nfactura as c_nfactura',
+      'cm.numero as c_manifiesto',
+      'cm.estado as c_manifest_estado',
+      'c.fecha_factura as c_fecha_factura',
+      'c.almacen as c_almacen',
+      'c.cliente_id as c_cliente_id',
+      'c.cliente as c_cliente',
+      'c.total as c_total',
+      'c.annulled_at as c_annulled_at',
+      'o.id as o_id',
+      'o.nfactura as o_nfactura',
+      'om.numero as o_manifiesto',
+      'om.estado as o_manifest_estado',
+      'o.fecha_factura as o_fecha_factura',
+      'o.almacen as o_almacen',
+      'o.cliente_id as o_cliente_id',
+      'o.cliente as o_cliente',
+      'o.total as o_total',
+      'o.annulled_at as o_annulled_at',
     ])
 }
 

@@ -5,7 +5,8 @@ import writeExcelFile, { type Row } from 'write-excel-file/node'
  * (`YYYY-MM-DD HH:mm:ss`, Honduras time) or a calendar date (`YYYY-MM-DD`) — a real date in
  * Excel, ISO text in the CSV (which Excel reads as a date in any language). '' leaves it empty.
  */
-export type ExportCell = { text: string } | { number: number; amount?: boolean } | { dateTime: string } | { date: string }
+export type ExportCell =
+  { text: string } | { number: number; amount?: boolean } | { dateTime: string } | { date: string }
 
 /** The export as a table: a header and rows of cells. Both writers take the same table. */
 export interface ExportTable {
@@ -40,12 +41,18 @@ export async function toXlsx(table: ExportTable, sheet: string): Promise<Buffer>
   const rows: Row[] = table.rows.map((row) =>
     row.map((cell) => {
       if ('text' in cell) return { value: cell.text, type: String }
-      if ('dateTime' in cell) return cell.dateTime === '' ? null : { value: excelDate(cell.dateTime), type: Date, format: 'dd/mm/yyyy hh:mm' }
-      if ('date' in cell) return cell.date === '' ? null : { value: excelDate(cell.date), type: Date, format: 'dd/mm/yyyy' }
+      if ('dateTime' in cell)
+        return cell.dateTime === '' ? null : { value: excelDate(cell.dateTime), type: Date, format: 'dd/mm/yyyy hh:mm' }
+      if ('date' in cell)
+        return cell.date === '' ? null : { value: excelDate(cell.date), type: Date, format: 'dd/mm/yyyy' }
       return { value: cell.number, type: Number, ...(cell.amount ? { format: '#,##0.00' } : {}) }
     }),
   )
-  return writeExcelFile([header, ...rows], { sheet, stickyRowsCount: 1, columns: columnWidths(table).map((width) => ({ width })) }).toBuffer()
+  return writeExcelFile([header, ...rows], {
+    sheet,
+    stickyRowsCount: 1,
+    columns: columnWidths(table).map((width) => ({ width })),
+  }).toBuffer()
 }
 
 const MIN_WIDTH = 8
@@ -69,7 +76,9 @@ function shownLength(cell: ExportCell): number {
   if ('dateTime' in cell) return cell.dateTime === '' ? 0 : 16
   if ('date' in cell) return cell.date === '' ? 0 : 10
   const digits = String(Math.trunc(Math.abs(cell.number))).length
-  return (cell.number < 0 ? 1 : 0) + (cell.amount ? digits + Math.floor((digits - 1) / 3) + 3 : String(cell.number).length)
+  return (
+    (cell.number < 0 ? 1 : 0) + (cell.amount ? digits + Math.floor((digits - 1) / 3) + 3 : String(cell.number).length)
+  )
 }
 
 /** A local date-time as the Date whose UTC fields are it: Excel has no time zones, it shows the fields. */

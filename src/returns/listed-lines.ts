@@ -4,14 +4,20 @@ import type { ReturnLineTable } from '../db/tables.ts'
 import type { ReturnRow } from './returns.store.ts'
 
 /** The fields of a returned line the listing shows. */
-export type ListedLine = Pick<ReturnLineTable, 'numero_linea' | 'producto_id' | 'producto_desc' | 'uni_venta' | 'factor_conversion' | 'units' | 'amount_cents'>
+export type ListedLine = Pick<
+  ReturnLineTable,
+  'numero_linea' | 'producto_id' | 'producto_desc' | 'uni_venta' | 'factor_conversion' | 'units' | 'amount_cents'
+>
 
 /**
  * Writes one page of the client's listing (interface-v1 §2.3) as JSON text. JSON.stringify
  * cannot write `150.000000`, so this writes the objects itself: strings through JSON.stringify,
  * the amounts and quantities as exact decimals with six places, fields in the interface's order.
  */
-export function serializeListing(rows: readonly ReturnRow[], linesOf: (row: ReturnRow) => string = (row) => row.listed_lines): string {
+export function serializeListing(
+  rows: readonly ReturnRow[],
+  linesOf: (row: ReturnRow) => string = (row) => row.listed_lines,
+): string {
   return `[${rows.map((row) => serializeReturn(row, linesOf(row))).join(',')}]`
 }
 
@@ -55,8 +61,13 @@ function serializeLine(line: ListedLine, quantity: Quantity): string {
 }
 
 /** A line's `cantidad` as the client's listing writes it: in units (v2), or boxes for CJ lines (v1). */
-export function listingQuantity(line: Pick<ListedLine, 'units' | 'uni_venta' | 'factor_conversion'>, quantity: Quantity): string {
-  return quantity === 'units' ? unitsQuantity(line.units) : listedQuantity(line.units, line.uni_venta, line.factor_conversion)
+export function listingQuantity(
+  line: Pick<ListedLine, 'units' | 'uni_venta' | 'factor_conversion'>,
+  quantity: Quantity,
+): string {
+  return quantity === 'units'
+    ? unitsQuantity(line.units)
+    : listedQuantity(line.units, line.uni_venta, line.factor_conversion)
 }
 
 function objectOf(fields: ReadonlyArray<[string, string]>): string {

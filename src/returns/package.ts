@@ -16,7 +16,12 @@ export type PackageState =
   | { kind: 'pending'; lastDay: LocalDate }
   | { kind: 'published'; lastDay: LocalDate }
 
-export function packageStateOf(contract: ClientContract, returnsDeadline: string | null, now: Instant, zone: ZoneId): PackageState {
+export function packageStateOf(
+  contract: ClientContract,
+  returnsDeadline: string | null,
+  now: Instant,
+  zone: ZoneId,
+): PackageState {
   if (!contract.listing.completePackages) return { kind: 'none' }
   if (returnsDeadline === null) return { kind: 'no-deadline' }
   const lastDay = LocalDate.parse(returnsDeadline)

@@ -16,7 +16,17 @@ import {
   ReturnsQuery,
   ReturnView,
 } from './returns.schemas.ts'
-import { approveReturn, approveReturns, cancelReturn, getReturnDetail, listReturnPage, listReturns, registerReturn, rejectReturn, type ReturnsDeps } from './returns.service.ts'
+import {
+  approveReturn,
+  approveReturns,
+  cancelReturn,
+  getReturnDetail,
+  listReturnPage,
+  listReturns,
+  registerReturn,
+  rejectReturn,
+  type ReturnsDeps,
+} from './returns.service.ts'
 
 const TAG = 'operador: devoluciones'
 const notFoundReturn = (raw: Record<string, string>) => `No existe la devolución ${raw.id ?? ''}.`
@@ -37,7 +47,10 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       tag: TAG,
       summary: 'Registra una devolución (y la aprueba si aprobar es true)',
       body: { description: 'La devolución', schema: RegisterReturnBody },
-      responses: { 201: { description: 'Devolución registrada', schema: ReturnView }, 422: errorResponse('Regla de devoluciones incumplida; nada se escribió') },
+      responses: {
+        201: { description: 'Devolución registrada', schema: ReturnView },
+        422: errorResponse('Regla de devoluciones incumplida; nada se escribió'),
+      },
       handle: ({ actor, body }) => ({ status: 201, body: registerReturn(deps, actor, body) }),
     }),
     defineRoute({
@@ -48,16 +61,26 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       rateGroup: 'operator',
       right: 'leer',
       tag: TAG,
-      summary: 'Devoluciones por fecha de registro, estado, factura, cliente, manifiesto y almacén; paginadas con pagina',
+      summary:
+        'Devoluciones por fecha de registro, estado, factura, cliente, manifiesto y almacén; paginadas con pagina',
       description:
         'fecha: un día de registro; desde/hasta: un rango de días de registro (incluidos); procesadas_desde/procesadas_hasta: un rango de días de proceso (aprobación), la fecha con que las lista el proveedor. ' +
         'buscar: palabras del número de factura, del nombre o código del cliente, del RTN, de la ruta o del número de manifiesto, sin distinguir mayúsculas ni acentos, en cualquier orden y cada una incompleta si se quiere. ' +
         `Sin pagina: el arreglo completo, por id (como siempre). Con pagina: un objeto {pagina, por_pagina, total, hay_mas, devoluciones, totales}, ${RETURN_PAGE_SIZE} por página, las más recientes primero (u ordenadas por total o fecha con orden), y en cada devolución además clienteid, cliente y almacen.`,
       query: ReturnsQuery,
-      responses: { 200: { description: 'Sin pagina: arreglo de devoluciones por id. Con pagina: una página de devoluciones', schema: Type.Union([Type.Array(ReturnView), ReturnPage]) } },
+      responses: {
+        200: {
+          description: 'Sin pagina: arreglo de devoluciones por id. Con pagina: una página de devoluciones',
+          schema: Type.Union([Type.Array(ReturnView), ReturnPage]),
+        },
+      },
       handle: ({ actor, query }) => {
         const { pagina } = query
-        return { status: 200, body: pagina === undefined ? listReturns(deps, actor, query) : listReturnPage(deps, actor, { ...query, pagina }) }
+        return {
+          status: 200,
+          body:
+            pagina === undefined ? listReturns(deps, actor, query) : listReturnPage(deps, actor, { ...query, pagina }),
+        }
       },
     }),
     defineRoute({
@@ -75,7 +98,9 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       body: { description: 'Los ids de las devoluciones', schema: BulkApprovalBody },
       responses: {
         200: { description: 'Devoluciones aprobadas, en el orden pedido', schema: BulkApproval },
-        422: errorResponse('Una devolución de la selección no se puede aprobar (la nombra el mensaje y el campo devolucion); nada se escribió'),
+        422: errorResponse(
+          'Una devolución de la selección no se puede aprobar (la nombra el mensaje y el campo devolucion); nada se escribió',
+        ),
       },
       handle: ({ actor, body }) => ({ status: 200, body: approveReturns(deps, actor, body.ids) }),
     }),
@@ -87,7 +112,8 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       rateGroup: 'operator',
       right: 'leer',
       tag: TAG,
-      summary: 'Descarga las devoluciones de la lista, con sus líneas, en CSV o XLSX, o el libro de devoluciones del proveedor',
+      summary:
+        'Descarga las devoluciones de la lista, con sus líneas, en CSV o XLSX, o el libro de devoluciones del proveedor',
       description:
         'Los mismos filtros que GET devoluciones, sin páginas: una fila por línea de devolución, por id y línea. ' +
         'csv: UTF-8 con BOM, separado por comas, punto decimal, fin de línea CRLF. xlsx: una hoja Devoluciones. ' +
@@ -100,13 +126,19 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
         200: {
           description: 'El archivo, como adjunto',
           mediaTypes: [EXPORT_CONTENT_TYPES.csv, EXPORT_CONTENT_TYPES.xlsx],
-          headers: { 'Content-Disposition': 'attachment; filename="devoluciones-AAAA-MM-DD.csv" (o .xlsx, o devoluciones-proveedor-AAAA-MM-DD.xlsx), con la fecha de hoy' },
+          headers: {
+            'Content-Disposition':
+              'attachment; filename="devoluciones-AAAA-MM-DD.csv" (o .xlsx, o devoluciones-proveedor-AAAA-MM-DD.xlsx), con la fecha de hoy',
+          },
         },
         422: errorResponse(`Parámetro inválido, o más de ${RETURN_EXPORT_LIMIT} devoluciones: acote las fechas`),
       },
       handle: async ({ actor, query }) => {
         const { formato, ...filters } = query
-        const file = formato === 'proveedor' ? await exportSupplierWorkbook(deps, actor, filters) : await exportReturns(deps, actor, formato, filters)
+        const file =
+          formato === 'proveedor'
+            ? await exportSupplierWorkbook(deps, actor, filters)
+            : await exportReturns(deps, actor, formato, filters)
         return {
           status: 200,
           bytes: file.bytes,
@@ -126,7 +158,10 @@ export function returnRoutes(deps: ReturnsDeps): Route[] {
       summary: 'Una devolución, con el cliente y el almacén de su factura',
       params: ReturnIdParams,
       paramsNotFound: notFoundReturn,
-      responses: { 200: { description: 'La devolución', schema: ReturnListItem }, 404: errorResponse('No existe la devolución') },
+      responses: {
+        200: { description: 'La devolución', schema: ReturnListItem },
+        404: errorResponse('No existe la devolución'),
+      },
       handle: ({ actor, params }) => ({ status: 200, body: getReturnDetail(deps, actor, params.id) }),
     }),
     defineRoute({

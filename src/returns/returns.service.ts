@@ -8,10 +8,27 @@ import { transaction, type Database } from '../db/database.ts'
 import { DomainError, invalidInput, notFound } from '../core/errors.ts'
 import { findReason } from '../reasons/reasons.store.ts'
 import { serializeListedLines } from './listed-lines.ts'
-import { centsToAmount, factorOf, lineAmountCents, lineQuantityText, lineUnits, listedQuantity, returnedUnits, toMilliUnits } from '../shared/quantities.ts'
+import {
+  centsToAmount,
+  factorOf,
+  lineAmountCents,
+  lineQuantityText,
+  lineUnits,
+  listedQuantity,
+  returnedUnits,
+  toMilliUnits,
+} from '../shared/quantities.ts'
 import { pageAnswer, pageWindow } from '../schemas/paging.ts'
 import { searchMatchQuery, searchTerms } from '../shared/search-terms.ts'
-import { RETURN_PAGE_SIZE, type BulkApproval, type RegisterReturnBody, type ReturnListItem, type ReturnPage, type ReturnState, type ReturnView } from './returns.schemas.ts'
+import {
+  RETURN_PAGE_SIZE,
+  type BulkApproval,
+  type RegisterReturnBody,
+  type ReturnListItem,
+  type ReturnPage,
+  type ReturnState,
+  type ReturnView,
+} from './returns.schemas.ts'
 import {
   findHeldUnits,
   findInvoiceForReturn,
@@ -61,7 +78,11 @@ export type ReturnReadDeps = Pick<ReturnsDeps, 'db' | 'clock' | 'contract'>
  * once. Audited; nothing is written on any violation.
  * @throws DomainError INVALID_INPUT (422) naming the line and the numbers, or the deadline.
  */
-export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDecode<typeof RegisterReturnBody>): ReturnView {
+export function registerReturn(
+  deps: ReturnsDeps,
+  actor: Actor,
+  input: StaticDecode<typeof RegisterReturnBody>,
+): ReturnView {
   const { db, clock } = deps
   if (input.aprobar === true) requireRight(actor, 'decidir_devolucion')
   const fecha = input.fecha
@@ -71,17 +92,29 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
     if (!invoice) throw invalidInput(`No existe la factura ${input.factura}.`)
     requireDateWithin(fecha, invoice.fecha_factura, today(clock).toString())
     if (invoice.annulled_at !== null) {
-      const original = invoiceNamed({ nfactura: invoice.reissue_of ?? '', almacen: invoice.reissue_of_almacen ?? '' }, scope)
-      throw invalidInput(`La factura ${input.factura} fue anulada como re-emisión de ${original}: no admite devoluciones; regístrelas en esa factura.`)
+      const original = invoiceNamed(
+        { nfactura: invoice.reissue_of ?? '', almacen: invoice.reissue_of_almacen ?? '' },
+        scope,
+      )
+      throw invalidInput(
+        `La factura ${input.factura} fue anulada como re-emisión de ${original}: no admite devoluciones; regístrelas en esa factura.`,
+      )
     }
     if (invoice.manifest_estado === 'closed') {
-      throw invalidInput(`El manifiesto ${invoice.manifiesto} de la factura ${input.factura} está cerrado: no admite devoluciones.`)
+      throw invalidInput(
+        `El manifiesto ${invoice.manifiesto} de la factura ${input.factura} está cerrado: no admite devoluciones.`,
+      )
     }
-    requirePackageOpen(packageStateOf(deps.contract, invoice.returns_deadline, clock.now(), clock.zone), invoice.manifiesto, 'registrar la devolución')
+    requirePackageOpen(
+      packageStateOf(deps.contract, invoice.returns_deadline, clock.now(), clock.zone),
+      invoice.manifiesto,
+      'registrar la devolución',
+    )
     requireWindowOpen(clock, invoice)
     const reason = findReason(db, input.concepto)
     if (!reason) throw invalidInput(`No existe el concepto ${input.concepto}.`)
-    if (reason.activo !== 1) throw invalidInput(`El concepto ${input.concepto} está inactivo: no admite devoluciones nuevas.`)
+    if (reason.activo !== 1)
+      throw invalidInput(`El concepto ${input.concepto} está inactivo: no admite devoluciones nuevas.`)
 
     const lines = returnLines(input, findInvoiceLines(db, invoice.id), findHeldUnits(db, invoice.id))
     const listedLines = serializeListedLines(lines)
@@ -107,7 +140,10 @@ export function registerReturn(deps: ReturnsDeps, actor: Actor, input: StaticDec
       closing_note: null,
       invoice_date: invoice.fecha_factura,
     })
-    insertReturnLines(db, lines.map((line) => ({ ...line, return_id: returnId })))
+    insertReturnLines(
+      db,
+      lines.map((line) => ({ ...line, return_id: returnId })),
+    )
     const registered = getReturn(deps, actor, String(returnId))
     insertAuditEntry(db, {
       at: toStoredInstant(at),
@@ -143,7 +179,12 @@ export function getReturn(deps: ReturnReadDeps, actor: Actor | null, id: string)
 export function getReturnDetail(deps: ReturnReadDeps, actor: Actor, id: string): ReturnListItem {
   const row = findReturn(deps.db, Number(id), scopeOf(actor))
   if (!row) throw notFound(`No existe la devolución ${id}.`)
-  return { ...toView(deps, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? []), clienteid: row.cliente_id, cliente: row.cliente, almacen: row.almacen }
+  return {
+    ...toView(deps, row, findReturnLines(deps.db, [row.id]).get(row.id) ?? []),
+    clienteid: row.cliente_id,
+    cliente: row.cliente,
+    almacen: row.almacen,
+  }
 }
 
 /** What the operator's returns list filters by (`fecha`, `desde`, `hasta`: local registration dates). */
@@ -167,19 +208,34 @@ export interface ReturnListFilters {
  */
 export function listReturns(deps: ReturnReadDeps, actor: Actor | null, filters: ReturnListFilters): ReturnView[] {
   const rows = findReturns(deps.db, returnFiltersOf(actor, filters))
-  const lines = findReturnLines(deps.db, rows.map((row) => row.id))
+  const lines = findReturnLines(
+    deps.db,
+    rows.map((row) => row.id),
+  )
   return rows.map((row) => toView(deps, row, lines.get(row.id) ?? []))
 }
 
 /** One page of the same list, newest first, each return with its client and warehouse, and the total. */
-export function listReturnPage(deps: ReturnReadDeps, actor: Actor, filters: ReturnListFilters & { pagina: number }): ReturnPage {
+export function listReturnPage(
+  deps: ReturnReadDeps,
+  actor: Actor,
+  filters: ReturnListFilters & { pagina: number },
+): ReturnPage {
   const where = returnFiltersOf(actor, filters)
   const request = { page: filters.pagina, size: RETURN_PAGE_SIZE }
   const { offset, limit } = pageWindow(request)
   const { count, cents } = countReturns(deps.db, where)
   const rows = findReturnPage(deps.db, where, offset, limit, count)
-  const lines = findReturnLines(deps.db, rows.map((row) => row.id))
-  const items = rows.map((row) => ({ ...toView(deps, row, lines.get(row.id) ?? []), clienteid: row.cliente_id, cliente: row.cliente, almacen: row.almacen }))
+  const lines = findReturnLines(
+    deps.db,
+    rows.map((row) => row.id),
+  )
+  const items = rows.map((row) => ({
+    ...toView(deps, row, lines.get(row.id) ?? []),
+    clienteid: row.cliente_id,
+    cliente: row.cliente,
+    almacen: row.almacen,
+  }))
   return { ...pageAnswer('devoluciones', items, request, count), totales: { importe: centsToAmount(cents) } }
 }
 
@@ -233,14 +289,20 @@ export function cancelReturn(deps: ReturnsDeps, actor: Actor, id: string, motivo
 export function approveReturns(deps: ReturnsDeps, actor: Actor, ids: readonly string[]): BulkApproval {
   const none = `Ninguna de las ${ids.length} devoluciones se aprobó; quite esa de la selección y vuelva a intentarlo.`
   const repeated = ids.find((id, index) => ids.indexOf(id) !== index)
-  if (repeated !== undefined) throw invalidInput(`La devolución ${repeated} aparece más de una vez en la selección. ${none}`, { devolucion: repeated })
+  if (repeated !== undefined)
+    throw invalidInput(`La devolución ${repeated} aparece más de una vez en la selección. ${none}`, {
+      devolucion: repeated,
+    })
   const aprobadas = transaction(deps.db, () =>
     ids.map((id) => {
       try {
         return changeState(deps, actor, id, 'approved', null)
       } catch (error) {
         // Unknown, not pending, or frozen in a published v2 package: the selection names the culprit.
-        if (error instanceof DomainError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_TRANSITION' || error.code === 'INVALID_INPUT')) {
+        if (
+          error instanceof DomainError &&
+          (error.code === 'NOT_FOUND' || error.code === 'INVALID_TRANSITION' || error.code === 'INVALID_INPUT')
+        ) {
           throw invalidInput(`${error.message} ${none}`, { devolucion: id })
         }
         throw error
@@ -263,12 +325,22 @@ const STATE_NAMES: Record<ReturnState, string> = {
   cancelled: 'anulada',
 }
 
-function changeState(deps: ReturnsDeps, actor: Actor, id: string, target: 'approved' | 'rejected' | 'cancelled', motivo: string | null): ReturnView {
+function changeState(
+  deps: ReturnsDeps,
+  actor: Actor,
+  id: string,
+  target: 'approved' | 'rejected' | 'cancelled',
+  motivo: string | null,
+): ReturnView {
   const { db, clock } = deps
   const view = transaction(db, () => {
     const before = getReturn(deps, actor, id)
     const row = findReturn(db, Number(id))!
-    requirePackageOpen(packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone), row.manifiesto, `${ACTION_NAMES[target]} la devolución ${id}`)
+    requirePackageOpen(
+      packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone),
+      row.manifiesto,
+      `${ACTION_NAMES[target]} la devolución ${id}`,
+    )
     if (before.estado !== ALLOWED_FROM[target]) {
       throw new DomainError(
         'INVALID_TRANSITION',
@@ -281,19 +353,40 @@ function changeState(deps: ReturnsDeps, actor: Actor, id: string, target: 'appro
       db,
       Number(id),
       target === 'approved'
-        ? { estado: target, processed_date: local.toLocalDate().toString(), processed_time: timeOf(local), approved_by: actor.nombre }
+        ? {
+            estado: target,
+            processed_date: local.toLocalDate().toString(),
+            processed_time: timeOf(local),
+            approved_by: actor.nombre,
+          }
         : { estado: target, closed_at: toStoredInstant(at), closed_by: actor.nombre, closing_note: motivo },
     )
     const after = getReturn(deps, actor, id)
-    const action = { approved: 'devolucion.aprobada', rejected: 'devolucion.rechazada', cancelled: 'devolucion.anulada' }[target]
-    insertAuditEntry(db, { at: toStoredInstant(at), ...auditedBy(actor), action, subjectType: 'devolucion', subjectId: id, before: JSON.stringify(before), after: JSON.stringify(after) })
+    const action = {
+      approved: 'devolucion.aprobada',
+      rejected: 'devolucion.rechazada',
+      cancelled: 'devolucion.anulada',
+    }[target]
+    insertAuditEntry(db, {
+      at: toStoredInstant(at),
+      ...auditedBy(actor),
+      action,
+      subjectType: 'devolucion',
+      subjectId: id,
+      before: JSON.stringify(before),
+      after: JSON.stringify(after),
+    })
     return after
   })
   forgetListed(deps, id)
   return view
 }
 
-const ACTION_NAMES: Record<'approved' | 'rejected' | 'cancelled', string> = { approved: 'aprobar', rejected: 'rechazar', cancelled: 'anular' }
+const ACTION_NAMES: Record<'approved' | 'rejected' | 'cancelled', string> = {
+  approved: 'aprobar',
+  rejected: 'rechazar',
+  cancelled: 'anular',
+}
 
 /** The return lines to write, each checked against its invoice line and what is already held. */
 function returnLines(
@@ -310,7 +403,9 @@ function returnLines(
     seen.add(requested.numeroLinea)
     const line = invoiceLines.find((candidate) => candidate.numero_linea === requested.numeroLinea)
     if (!line) {
-      throw refuse(`${label}: la factura ${input.factura} no tiene esa línea (tiene ${invoiceLines.map((l) => l.numero_linea).join(', ')}).`)
+      throw refuse(
+        `${label}: la factura ${input.factura} no tiene esa línea (tiene ${invoiceLines.map((l) => l.numero_linea).join(', ')}).`,
+      )
     }
     if (line.total < 0) {
       // A discount or bonus line: its share would be a negative amount, and a return never has a negative total.
@@ -357,13 +452,22 @@ function requireWindowOpen(clock: Clock, invoice: InvoiceForReturn): void {
 /** A return happens between its invoice's date and today (Honduras); any other date is a typo (422). */
 function requireDateWithin(fecha: string, invoiceDate: string, todayDate: string): void {
   const day = fecha.slice(0, 10)
-  if (day < invoiceDate) throw invalidInput(`fecha: ${day} es anterior a la fecha de la factura (${invoiceDate}); una devolución no puede ser anterior a su factura.`)
-  if (day > todayDate) throw invalidInput(`fecha: ${day} es posterior a hoy (${todayDate}); registre la devolución con la fecha en que se recibió.`)
+  if (day < invoiceDate)
+    throw invalidInput(
+      `fecha: ${day} es anterior a la fecha de la factura (${invoiceDate}); una devolución no puede ser anterior a su factura.`,
+    )
+  if (day > todayDate)
+    throw invalidInput(
+      `fecha: ${day} es posterior a hoy (${todayDate}); registre la devolución con la fecha en que se recibió.`,
+    )
 }
 
 function toView(deps: ReturnReadDeps, row: ReturnRow, lines: readonly ReturnLineRow[]): ReturnView {
   const { clock } = deps
-  const frozen = frozenReason(packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone), row.manifiesto)
+  const frozen = frozenReason(
+    packageStateOf(deps.contract, row.returns_deadline, clock.now(), clock.zone),
+    row.manifiesto,
+  )
   return {
     id: String(row.id),
     factura: row.nfactura,

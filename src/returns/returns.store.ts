@@ -49,15 +49,31 @@ export type ReturnRow = Omit<Selectable<ReturnTable>, 'invoice_id' | 'registered
 export type ReturnLineRow = Omit<ReturnLineTable, 'id'>
 
 /** The invoice a return names, when it exists in the actor's warehouses. */
-export function findInvoiceForReturn(db: Database, nfactura: string, scope: WarehouseScope): InvoiceForReturn | undefined {
+export function findInvoiceForReturn(
+  db: Database,
+  nfactura: string,
+  scope: WarehouseScope,
+): InvoiceForReturn | undefined {
   return first(
     db,
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .leftJoin('invoice_reissues as x', (join) => join.onRef('x.invoice_id', '=', 'i.id').on('x.estado', '=', 'confirmed'))
+      .leftJoin('invoice_reissues as x', (join) =>
+        join.onRef('x.invoice_id', '=', 'i.id').on('x.estado', '=', 'confirmed'),
+      )
       .leftJoin('invoices as o', 'o.id', 'x.original_invoice_id')
-      .select(['i.id', 'i.nfactura', 'i.fecha_factura', 'm.numero as manifiesto', 'm.estado as manifest_estado', 'm.returns_deadline', 'i.annulled_at', 'o.nfactura as reissue_of', 'o.almacen as reissue_of_almacen'])
+      .select([
+        'i.id',
+        'i.nfactura',
+        'i.fecha_factura',
+        'm.numero as manifiesto',
+        'm.estado as manifest_estado',
+        'm.returns_deadline',
+        'i.annulled_at',
+        'o.nfactura as reissue_of',
+        'o.almacen as reissue_of_almacen',
+      ])
       .where('i.nfactura', '=', nfactura)
       .where(inWarehouses('i.almacen', scope)),
   )
@@ -68,7 +84,16 @@ export function findInvoiceLines(db: Database, invoiceId: number): InvoiceLineFo
     db,
     db.query
       .selectFrom('invoice_lines')
-      .select(['numero_linea', 'producto_id', 'producto_desc', 'uni_venta', 'cantidad_fracciones', 'cantidad_caja', 'factor_conversion', 'total'])
+      .select([
+        'numero_linea',
+        'producto_id',
+        'producto_desc',
+        'uni_venta',
+        'cantidad_fracciones',
+        'cantidad_caja',
+        'factor_conversion',
+        'total',
+      ])
       .where('invoice_id', '=', invoiceId)
       .orderBy('position'),
   )
@@ -76,7 +101,14 @@ export function findInvoiceLines(db: Database, invoiceId: number): InvoiceLineFo
 
 /** How many pending and approved returns (the ones that hold units) an invoice has. */
 export function countHoldingReturns(db: Database, invoiceId: number): number {
-  const row = first(db, db.query.selectFrom('returns').select(sql<number>`count(*)`.as('count')).where('invoice_id', '=', invoiceId).where('estado', 'in', ['pending', 'approved']))
+  const row = first(
+    db,
+    db.query
+      .selectFrom('returns')
+      .select(sql<number>`count(*)`.as('count'))
+      .where('invoice_id', '=', invoiceId)
+      .where('estado', 'in', ['pending', 'approved']),
+  )
   return row?.count ?? 0
 }
 
@@ -103,7 +135,11 @@ export function insertReturnLines(db: Database, lines: readonly ReturnLineRow[])
   if (lines.length > 0) run(db, db.query.insertInto('return_lines').values([...lines]))
 }
 
-export function updateReturn(db: Database, id: number, changes: Partial<Omit<ReturnTable, 'id' | CopiedColumns>>): void {
+export function updateReturn(
+  db: Database,
+  id: number,
+  changes: Partial<Omit<ReturnTable, 'id' | CopiedColumns>>,
+): void {
   run(db, db.query.updateTable('returns').set(changes).where('id', '=', id))
 }
 
@@ -112,7 +148,14 @@ export function updateReturn(db: Database, id: number, changes: Partial<Omit<Ret
  * so the v2 listing files them under the invoice's date as it is now.
  */
 export function updateReturnsInvoiceDate(db: Database, invoiceId: number, invoiceDate: string): void {
-  run(db, db.query.updateTable('returns').set({ invoice_date: invoiceDate }).where('invoice_id', '=', invoiceId).where('invoice_date', '<>', invoiceDate))
+  run(
+    db,
+    db.query
+      .updateTable('returns')
+      .set({ invoice_date: invoiceDate })
+      .where('invoice_id', '=', invoiceId)
+      .where('invoice_date', '<>', invoiceDate),
+  )
 }
 
 function returnsWithContext(db: Database) {
@@ -122,10 +165,30 @@ function returnsWithContext(db: Database) {
     .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
     .innerJoin('return_reasons as c', 'c.codigo', 'r.reason_codigo')
     .select([
-      'r.id', 'r.estado', 'r.fecha', 'r.total_cents', 'r.listed_lines', 'r.listed_lines_units', 'r.registered_at', 'r.registered_by', 'r.processed_date', 'r.processed_time',
-      'r.approved_by', 'r.closed_at', 'r.closed_by', 'r.closing_note', 'r.reason_codigo', 'r.invoice_date',
-      'c.descripcion as reason_descripcion', 'c.id_proveedor as reason_id_proveedor',
-      'i.nfactura', 'i.cliente_id', 'i.cliente', 'i.almacen', 'm.numero as manifiesto', 'm.returns_deadline',
+      'r.id',
+      'r.estado',
+      'r.fecha',
+      'r.total_cents',
+      'r.listed_lines',
+      'r.listed_lines_units',
+      'r.registered_at',
+      'r.registered_by',
+      'r.processed_date',
+      'r.processed_time',
+      'r.approved_by',
+      'r.closed_at',
+      'r.closed_by',
+      'r.closing_note',
+      'r.reason_codigo',
+      'r.invoice_date',
+      'c.descripcion as reason_descripcion',
+      'c.id_proveedor as reason_id_proveedor',
+      'i.nfactura',
+      'i.cliente_id',
+      'i.cliente',
+      'i.almacen',
+      'm.numero as manifiesto',
+      'm.returns_deadline',
     ])
 }
 
@@ -169,16 +232,29 @@ export function findReturns(db: Database, filters: ReturnFilters): ReturnRow[] {
  * match (countReturns). Walking the returns by id stops at the page, unless a search matches
  * few of them: then it would read every return, so the page's ids come from the narrow index.
  */
-export function findReturnPage(db: Database, filters: ReturnFilters, offset: number, limit: number, total: number): ReturnRow[] {
+export function findReturnPage(
+  db: Database,
+  filters: ReturnFilters,
+  offset: number,
+  limit: number,
+  total: number,
+): ReturnRow[] {
   const order = filters.order ?? 'reciente'
   if (order !== 'reciente') {
     const direction = order.startsWith('-') ? 'desc' : 'asc'
-    const sorted = matching(returnsWithContext(db), filters).orderBy(order.endsWith('total') ? 'r.total_cents' : 'r.fecha', direction)
+    const sorted = matching(returnsWithContext(db), filters).orderBy(
+      order.endsWith('total') ? 'r.total_cents' : 'r.fecha',
+      direction,
+    )
     return all(db, sorted.orderBy('r.id', 'desc').limit(limit).offset(offset))
   }
-  if (filters.match === undefined || total > FEW_MATCHES) return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
+  if (filters.match === undefined || total > FEW_MATCHES)
+    return all(db, matching(returnsWithContext(db), filters).orderBy('r.id', 'desc').limit(limit).offset(offset))
   // `+r.id`: ordering by the rowid itself would make SQLite walk the table instead of the index.
-  const ids = matching(db.query.selectFrom('returns as r').select('r.id'), filters).orderBy(sql`+r.id`, 'desc').limit(limit).offset(offset)
+  const ids = matching(db.query.selectFrom('returns as r').select('r.id'), filters)
+    .orderBy(sql`+r.id`, 'desc')
+    .limit(limit)
+    .offset(offset)
   return all(db, returnsWithContext(db).where('r.id', 'in', ids).orderBy('r.id', 'desc'))
 }
 
@@ -187,7 +263,15 @@ export function findReturnPage(db: Database, filters: ReturnFilters, offset: num
  * the returns table answers alone (its own copy of the warehouse), and the search index.
  */
 export function countReturns(db: Database, filters: ReturnFilters): { count: number; cents: number } {
-  const row = first(db, matching(db.query.selectFrom('returns as r').select([sql<number>`count(*)`.as('count'), sql<number>`total(r.total_cents)`.as('cents')]), filters))
+  const row = first(
+    db,
+    matching(
+      db.query
+        .selectFrom('returns as r')
+        .select([sql<number>`count(*)`.as('count'), sql<number>`total(r.total_cents)`.as('cents')]),
+      filters,
+    ),
+  )
   return { count: row?.count ?? 0, cents: row?.cents ?? 0 }
 }
 
@@ -220,12 +304,20 @@ export interface ListedReturnsFilter {
 }
 
 /** One page of the approved (not cancelled) returns of the listing, by id. */
-export function findListedReturns(db: Database, filter: ListedReturnsFilter, offset: number, limit: number): ReturnRow[] {
+export function findListedReturns(
+  db: Database,
+  filter: ListedReturnsFilter,
+  offset: number,
+  limit: number,
+): ReturnRow[] {
   let query = returnsWithContext(db).where('r.estado', '=', 'approved')
   const day = filter.by === 'processed' ? 'r.processed_date' : 'r.invoice_date'
   query = query.where(day, '>=', filter.from).where(day, '<=', filter.to)
   const closedBefore = filter.closedBefore
-  if (closedBefore !== null) query = query.where((eb) => eb.or([eb('m.returns_deadline', 'is', null), eb('m.returns_deadline', '<', closedBefore)]))
+  if (closedBefore !== null)
+    query = query.where((eb) =>
+      eb.or([eb('m.returns_deadline', 'is', null), eb('m.returns_deadline', '<', closedBefore)]),
+    )
   return all(db, query.orderBy('r.id').limit(limit).offset(offset))
 }
 
@@ -255,7 +347,16 @@ export function findReturnLines(db: Database, returnIds: readonly number[]): Map
     db,
     db.query
       .selectFrom('return_lines')
-      .select(['return_id', 'numero_linea', 'producto_id', 'producto_desc', 'uni_venta', 'factor_conversion', 'units', 'amount_cents'])
+      .select([
+        'return_id',
+        'numero_linea',
+        'producto_id',
+        'producto_desc',
+        'uni_venta',
+        'factor_conversion',
+        'units',
+        'amount_cents',
+      ])
       .where(sql<boolean>`return_id IN (SELECT value FROM json_each(${JSON.stringify(returnIds)}))`)
       .orderBy('return_id')
       .orderBy('id'),
@@ -299,9 +400,21 @@ export function findSupplierWorkbookLines(db: Database, filters: ReturnFilters):
     .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
     .innerJoin('return_reasons as c', 'c.codigo', 'r.reason_codigo')
     .select([
-      'r.id as return_id', 'l.id as line_id', 'r.invoice_id', 'r.reason_codigo', 'c.id_proveedor as reason_id_proveedor',
-      'i.nfactura', 'i.fecha_factura', 'i.almacen', 'm.numero as manifiesto',
-      'l.numero_linea', 'l.producto_id', 'l.uni_venta', 'l.factor_conversion', 'l.units', 'l.amount_cents',
+      'r.id as return_id',
+      'l.id as line_id',
+      'r.invoice_id',
+      'r.reason_codigo',
+      'c.id_proveedor as reason_id_proveedor',
+      'i.nfactura',
+      'i.fecha_factura',
+      'i.almacen',
+      'm.numero as manifiesto',
+      'l.numero_linea',
+      'l.producto_id',
+      'l.uni_venta',
+      'l.factor_conversion',
+      'l.units',
+      'l.amount_cents',
     ])
   return all(db, matching(query, filters).orderBy('r.id').orderBy('l.numero_linea').orderBy('l.id'))
 }

@@ -48,14 +48,22 @@ export const SUPPLIER_COLUMNS: readonly WorkbookColumn[] = [
   { header: 'CantidadCaja', width: 12, decimal: true, cell: ({ line }) => returnedQuantity(line).boxes },
   { header: 'Cantidad', width: 10, decimal: true, cell: ({ line }) => returnedQuantity(line).loose },
   // The supplier's id of the reason, or its code when it has none (as the returns listing's idConcepto).
-  { header: 'MotivoDevolucion', width: 18, cell: ({ line }) => asWritten(line.reason_id_proveedor ?? line.reason_codigo) },
+  {
+    header: 'MotivoDevolucion',
+    width: 18,
+    cell: ({ line }) => asWritten(line.reason_id_proveedor ?? line.reason_codigo),
+  },
   { header: 'FechaFacturaConvertida', width: 22, cell: ({ line }) => storedDate(line.fecha_factura) },
   { header: 'IdDetalleDevolucion', width: 18, cell: ({ line }) => line.line_id },
   // The PHP writes the invoice's Id here too (its comment: "= id_fac_encabezado en Jaremar").
   { header: 'Id_Jaremar_DD', width: 14, cell: sent('Id') },
   { header: 'LineTotal', width: 12, decimal: true, cell: ({ line }) => centsToAmount(line.amount_cents) },
   { header: 'idDevolucion', width: 14, cell: ({ line }) => line.return_id },
-  { header: 'id_fac_detalle', width: 14, cell: ({ invoiceLine }) => (invoiceLine === undefined ? null : textCell(invoiceLine.Id)) },
+  {
+    header: 'id_fac_detalle',
+    width: 14,
+    cell: ({ invoiceLine }) => (invoiceLine === undefined ? null : textCell(invoiceLine.Id)),
+  },
   { header: 'id_fac_encabezado', width: 16, cell: sent('Id') },
   { header: 'Id_Jaremar_F', width: 14, cell: sent('Id') },
   { header: 'FechaFactura', width: 22, cell: ({ line }) => storedDate(line.fecha_factura) },
@@ -106,7 +114,12 @@ export const SUPPLIER_COLUMNS: readonly WorkbookColumn[] = [
   { header: 'ImporteGravado_ISV15', width: 18, decimal: true, cell: sentNumber('ImporteGravado_ISV15') },
   { header: 'ImporteGravado_Total', width: 18, decimal: true, cell: sentNumber('ImporteGravado_Total') },
   // The value the supplier sent; the PHP, which did not keep it, computed Total − Isv15 − Isv18.
-  { header: 'ImporteTotal_Val', width: 18, decimal: true, cell: ({ invoice }) => numberSent(invoice.ImporteTotal_Val) ?? totalWithoutTax(invoice) },
+  {
+    header: 'ImporteTotal_Val',
+    width: 18,
+    decimal: true,
+    cell: ({ invoice }) => numberSent(invoice.ImporteTotal_Val) ?? totalWithoutTax(invoice),
+  },
   { header: 'DescuentosRebajas', width: 20, decimal: true, cell: sentNumber('DescuentosRebajas') },
   { header: 'Isv18', width: 14, decimal: true, cell: sentNumber('Isv18') },
   { header: 'Isv15', width: 14, decimal: true, cell: sentNumber('Isv15') },
@@ -124,7 +137,11 @@ export const SUPPLIER_COLUMNS: readonly WorkbookColumn[] = [
 
 export const SUPPLIER_SHEET: XlsxSheet = {
   name: 'Devoluciones',
-  columns: SUPPLIER_COLUMNS.map((column) => ({ header: column.header, width: column.width, ...(column.decimal ? { numberFormat: '0.0000', align: 'right' as const } : {}) })),
+  columns: SUPPLIER_COLUMNS.map((column) => ({
+    header: column.header,
+    width: column.width,
+    ...(column.decimal ? { numberFormat: '0.0000', align: 'right' as const } : {}),
+  })),
   font: { name: 'Arial', size: 8 },
   header: { fill: '1A7A4A', color: 'FFFFFF', height: 14 },
 }
@@ -133,7 +150,11 @@ export const SUPPLIER_SHEET: XlsxSheet = {
  * The rows of the returned lines, made one at a time as the writer asks for them (in its time
  * slices); `originals` are the invoices' JSON texts, each parsed when a row first needs it.
  */
-export function* supplierWorkbookRows(lines: readonly SupplierWorkbookLine[], originals: ReadonlyMap<number, string>, zone: ZoneId): Generator<XlsxCell[]> {
+export function* supplierWorkbookRows(
+  lines: readonly SupplierWorkbookLine[],
+  originals: ReadonlyMap<number, string>,
+  zone: ZoneId,
+): Generator<XlsxCell[]> {
   const parsed = new Map<number, Record<string, unknown>>()
   for (const line of lines) {
     let invoice = parsed.get(line.invoice_id)
@@ -151,7 +172,9 @@ export function* supplierWorkbookRows(lines: readonly SupplierWorkbookLine[], or
 function invoiceLineOf(invoice: Record<string, unknown>, numeroLinea: number): Record<string, unknown> | undefined {
   const lines = invoice.LineasFactura
   if (!Array.isArray(lines)) return undefined
-  return lines.find((line): line is Record<string, unknown> => isRecord(line) && Number(line.NumeroLinea) === numeroLinea)
+  return lines.find(
+    (line): line is Record<string, unknown> => isRecord(line) && Number(line.NumeroLinea) === numeroLinea,
+  )
 }
 
 /**
@@ -159,7 +182,9 @@ function invoiceLineOf(invoice: Record<string, unknown>, numeroLinea: number): R
  * boxes and the units left over, any other line in units (the PHP's quantity_box and quantity).
  */
 function returnedQuantity(line: SupplierWorkbookLine): { boxes: number; loose: number } {
-  return isBoxLine(line.uni_venta, line.factor_conversion) ? boxesAndLoose(line.units, line.factor_conversion) : { boxes: 0, loose: line.units }
+  return isBoxLine(line.uni_venta, line.factor_conversion)
+    ? boxesAndLoose(line.units, line.factor_conversion)
+    : { boxes: 0, loose: line.units }
 }
 
 /** A text field of the invoice as the supplier sent it; empty when it sent none. */

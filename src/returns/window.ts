@@ -62,4 +62,3 @@ export function deadlineDateTime(lastDay: LocalDate): string {
 export function deadlineText(lastDay: LocalDate): string {
   return `${dayMonthYearText(lastDay)} a las 23:59:59`
 }
-

@@ -5,7 +5,12 @@ import Type, { type TArray, type TBoolean, type TInteger, type TSchema } from 't
  * that answered a bare array before the console keeps answering it without `pagina`; asked with
  * `pagina`, it answers this (so no existing client sees a different shape).
  */
-export function PageOf<Key extends string, Item extends TSchema>(key: Key, item: Item, size: number, description: string) {
+export function PageOf<Key extends string, Item extends TSchema>(
+  key: Key,
+  item: Item,
+  size: number,
+  description: string,
+) {
   const properties = {
     pagina: Type.Integer({ minimum: 1, description: 'La página pedida' }),
     por_pagina: Type.Integer({ minimum: size, maximum: size, description: 'Tamaño fijo de página' }),

@@ -44,11 +44,16 @@ export function problemsOf(validator: Validator, value: unknown, limit = LIMIT):
     if (byPlace.size >= limit) break
     const base = pathOf(error.instancePath)
     if (error.keyword === 'required' || error.keyword === 'additionalProperties') {
-      const fields = error.keyword === 'required' ? (error.params as { requiredProperties: string[] }).requiredProperties : (error.params as { additionalProperties: string[] }).additionalProperties
+      const fields =
+        error.keyword === 'required'
+          ? (error.params as { requiredProperties: string[] }).requiredProperties
+          : (error.params as { additionalProperties: string[] }).additionalProperties
       for (const field of fields) {
         const path = [...base, field]
         const missing = error.keyword === 'required'
-        const expected = missing ? expectationOf(schemaAt(schema, `${error.schemaPath}/properties/${escape(field)}`), 'required') : undefined
+        const expected = missing
+          ? expectationOf(schemaAt(schema, `${error.schemaPath}/properties/${escape(field)}`), 'required')
+          : undefined
         byPlace.set(path.join('/'), {
           path,
           kind: missing ? 'missing' : 'unknown',
@@ -72,7 +77,14 @@ export function problemsOf(validator: Validator, value: unknown, limit = LIMIT):
         : typeof message === 'string'
           ? `debe ser ${message}`
           : phraseOf(error.keyword, error.params as Record<string, unknown>, error)
-    byPlace.set(place, { path: base, kind: 'invalid', phrase, ...(expected ? { expected } : {}), keyword: error.keyword, value: valueAt(value, base) })
+    byPlace.set(place, {
+      path: base,
+      kind: 'invalid',
+      phrase,
+      ...(expected ? { expected } : {}),
+      keyword: error.keyword,
+      value: valueAt(value, base),
+    })
   }
   return [...byPlace.values()]
 }
@@ -89,7 +101,10 @@ export function shown(value: unknown): string {
   let text: string
   try {
     // A long text is cut before it is written out: a 100 MB one would be copied twice to show 57 characters.
-    text = typeof value === 'string' && value.length > 60 ? `${JSON.stringify(value.slice(0, 60)).slice(0, -1)}` : (JSON.stringify(value) ?? String(value))
+    text =
+      typeof value === 'string' && value.length > 60
+        ? `${JSON.stringify(value.slice(0, 60)).slice(0, -1)}`
+        : (JSON.stringify(value) ?? String(value))
   } catch {
     return 'un valor anidado demasiado profundo'
   }
@@ -106,7 +121,11 @@ const TYPES: Record<string, string> = {
   null: 'null',
 }
 
-function phraseOf(keyword: string, params: Record<string, unknown>, error: Parameters<typeof Locale.es_419>[0]): string {
+function phraseOf(
+  keyword: string,
+  params: Record<string, unknown>,
+  error: Parameters<typeof Locale.es_419>[0],
+): string {
   switch (keyword) {
     case 'type': {
       const types = Array.isArray(params.type) ? (params.type as string[]) : [String(params.type)]
@@ -177,7 +196,10 @@ function schemaAt(root: TSchema, pointer: string): unknown {
 }
 
 function pathOf(instancePath: string): string[] {
-  return instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
 }
 
 function escape(field: string): string {

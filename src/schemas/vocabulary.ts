@@ -9,12 +9,18 @@ import { dayMonthYearOf, isoDateOf } from '../core/calendar.ts'
 
 /** `YYYY-MM-DD`, a real date (2026-02-30 is refused, never read as March 2nd). */
 export const LocalDate = (description: string) =>
-  Type.Refine(Type.String({ description, errorMessage: 'una fecha real en formato YYYY-MM-DD' }), (text) => isoDateOf(text) !== null)
+  Type.Refine(
+    Type.String({ description, errorMessage: 'una fecha real en formato YYYY-MM-DD' }),
+    (text) => isoDateOf(text) !== null,
+  )
 
 /** `dd/MM/yyyy`, a real date, decoded to `YYYY-MM-DD` (the client's listing date). */
 export const DayMonthYear = (description: string) =>
   Type.Decode(
-    Type.Refine(Type.String({ description, errorMessage: 'una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026' }), (text) => dayMonthYearOf(text) !== null),
+    Type.Refine(
+      Type.String({ description, errorMessage: 'una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026' }),
+      (text) => dayMonthYearOf(text) !== null,
+    ),
     (text) => dayMonthYearOf(text)!.toString(),
   )
 
@@ -23,7 +29,10 @@ export const NumericId = (description: string) => Type.String({ pattern: '^[1-9]
 
 /** `pagina`: an integer ≥ 1, decoded to a number (absent means 1). */
 export const Page = (description: string) =>
-  Type.Decode(Type.String({ pattern: '^[1-9][0-9]{0,8}$', description, errorMessage: 'un entero mayor o igual a 1' }), (text) => Number(text))
+  Type.Decode(
+    Type.String({ pattern: '^[1-9][0-9]{0,8}$', description, errorMessage: 'un entero mayor o igual a 1' }),
+    (text) => Number(text),
+  )
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
@@ -45,7 +54,10 @@ export const SpanishText = (max: number, description?: string) =>
  */
 export const OperatorName = Type.Decode(
   Type.Refine(
-    Type.String({ description: 'Nombre de la persona que hace el cambio, codificado con %XX si no es ASCII', errorMessage: { required: 'el nombre de la persona que hace el cambio (codificado con %XX si no es ASCII)' } }),
+    Type.String({
+      description: 'Nombre de la persona que hace el cambio, codificado con %XX si no es ASCII',
+      errorMessage: { required: 'el nombre de la persona que hace el cambio (codificado con %XX si no es ASCII)' },
+    }),
     (text) => operatorNameProblem(text) === null,
     (text) => operatorNameProblem(text) ?? '',
   ),
@@ -60,7 +72,8 @@ function operatorNameProblem(text: string): string | null {
     return 'tiene una codificación %XX inválida'
   }
   if (name === '') return 'está en blanco: escriba el nombre de la persona que hace el cambio'
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'tiene caracteres de control: escriba solo el nombre de la persona'
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name))
+    return 'tiene caracteres de control: escriba solo el nombre de la persona'
   if (name.length > 120) return 'admite como máximo 120 caracteres'
   return null
 }
@@ -93,7 +106,12 @@ function localDateTimeOf(text: string): string | null {
 export const SearchText = (description: string) =>
   Type.Decode(
     Type.Refine(
-      Type.String({ minLength: 1, maxLength: 100, description, errorMessage: 'un texto de 1 a 100 caracteres, no en blanco y sin caracteres de control' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description,
+        errorMessage: 'un texto de 1 a 100 caracteres, no en blanco y sin caracteres de control',
+      }),
       (text) => text.trim() !== '' && !CONTROL.test(text),
       () => 'no puede estar en blanco ni tener caracteres de control',
     ),
@@ -102,4 +120,8 @@ export const SearchText = (description: string) =>
 
 /** `almacen`: a warehouse code as the invoices carry it (`OAC`). */
 export const WarehouseCode = (description: string) =>
-  Type.String({ pattern: '^[A-Za-z0-9_.-]{1,40}$', description, errorMessage: 'un código de almacén (letras, dígitos, ., _ o -)' })
+  Type.String({
+    pattern: '^[A-Za-z0-9_.-]{1,40}$',
+    description,
+    errorMessage: 'un código de almacén (letras, dígitos, ., _ o -)',
+  })

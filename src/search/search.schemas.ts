@@ -12,7 +12,11 @@ export const SearchQuery = Type.Object(
     ),
     limite: Type.Optional(
       Type.Decode(
-        Type.String({ pattern: '^[1-9][0-9]?$', description: `Resultados por grupo, de 1 a ${SEARCH_MAX_LIMIT} (por defecto ${SEARCH_LIMIT})`, errorMessage: `un entero de 1 a ${SEARCH_MAX_LIMIT}` }),
+        Type.String({
+          pattern: '^[1-9][0-9]?$',
+          description: `Resultados por grupo, de 1 a ${SEARCH_MAX_LIMIT} (por defecto ${SEARCH_LIMIT})`,
+          errorMessage: `un entero de 1 a ${SEARCH_MAX_LIMIT}`,
+        }),
         (text) => Math.min(Number(text), SEARCH_MAX_LIMIT),
       ),
     ),
@@ -21,7 +25,13 @@ export const SearchQuery = Type.Object(
 )
 
 const Group = <T extends Parameters<typeof Type.Array>[0]>(item: T, description: string) =>
-  Type.Object({ resultados: Type.Array(item), hay_mas: Type.Boolean({ description: 'true: hay más resultados que los listados; afine la búsqueda' }) }, { description })
+  Type.Object(
+    {
+      resultados: Type.Array(item),
+      hay_mas: Type.Boolean({ description: 'true: hay más resultados que los listados; afine la búsqueda' }),
+    },
+    { description },
+  )
 
 export const InvoiceHit = Type.Object({
   factura: Type.String(),
@@ -48,7 +58,12 @@ export const ReturnHit = Type.Object({
   factura: Type.String(),
   cliente: Type.String(),
   manifiesto: Type.String(),
-  estado: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('cancelled')]),
+  estado: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('approved'),
+    Type.Literal('rejected'),
+    Type.Literal('cancelled'),
+  ]),
   fecha: Type.String({ description: 'YYYY-MM-DDTHH:mm:ss' }),
   total: Type.Number(),
 })
@@ -56,7 +71,10 @@ export const ReturnHit = Type.Object({
 export const SearchAnswer = Type.Object({
   q: Type.String({ description: 'La búsqueda como se entendió: sus palabras sin mayúsculas ni acentos' }),
   facturas: Group(InvoiceHit, 'Facturas de sus almacenes, la de número exacto primero y luego las más recientes'),
-  manifiestos: Group(ManifestHit, 'Manifiestos cuyo número empieza con lo buscado (solo si se buscó un número), los más recientes primero'),
+  manifiestos: Group(
+    ManifestHit,
+    'Manifiestos cuyo número empieza con lo buscado (solo si se buscó un número), los más recientes primero',
+  ),
   devoluciones: Group(ReturnHit, 'Devoluciones de las facturas encontradas (o con ese id), las más recientes primero'),
 })
 export type SearchAnswer = Static<typeof SearchAnswer>

@@ -37,7 +37,14 @@ export function searchEverything(deps: SearchDeps, actor: Actor, text: string, l
   const invoices = exact === undefined ? found : [exact, ...found]
   const number = terms.length === 1 && /^[0-9]+$/.test(terms[0]!) ? terms[0]! : null
   const manifests = number === null ? [] : findManifestSummaryPage(db, scope, { numberPrefix: number }, 0, limit + 1)
-  const returns = findReturnHits(db, match, number !== null && number.length <= 15 ? Number(number) : null, scope, RETURN_INVOICE_WINDOW, limit + 1)
+  const returns = findReturnHits(
+    db,
+    match,
+    number !== null && number.length <= 15 ? Number(number) : null,
+    scope,
+    RETURN_INVOICE_WINDOW,
+    limit + 1,
+  )
   return {
     q: terms.join(' '),
     facturas: { resultados: invoices.slice(0, limit).map(toInvoiceHit), hay_mas: invoices.length > limit },

@@ -33,7 +33,18 @@ export function findInvoiceHits(db: Database, match: string, scope: WarehouseSco
       .selectFrom(sql<{ rowid: number }>`invoice_search`.as('s'))
       .innerJoin('invoices as i', (join) => join.on(sql<boolean>`i.id = s.rowid`))
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'i.cliente', 'i.cliente_id', 'i.almacen', 'm.numero', 'm.estado', 'i.fecha_factura', 'i.total', 'i.annulled_at'])
+      .select([
+        'i.id',
+        'i.nfactura',
+        'i.cliente',
+        'i.cliente_id',
+        'i.almacen',
+        'm.numero',
+        'm.estado',
+        'i.fecha_factura',
+        'i.total',
+        'i.annulled_at',
+      ])
       .where(sql<boolean>`invoice_search MATCH ${match}`)
       .where(inWarehouses('i.almacen', scope))
       .orderBy(sql`s.rowid`, 'desc')
@@ -42,13 +53,28 @@ export function findInvoiceHits(db: Database, match: string, scope: WarehouseSco
 }
 
 /** The invoice numbered exactly `nfactura`, when it is of `scope`. */
-export function findInvoiceHitByNumber(db: Database, nfactura: string, scope: WarehouseScope): InvoiceHitRow | undefined {
+export function findInvoiceHitByNumber(
+  db: Database,
+  nfactura: string,
+  scope: WarehouseScope,
+): InvoiceHitRow | undefined {
   return all(
     db,
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select(['i.id', 'i.nfactura', 'i.cliente', 'i.cliente_id', 'i.almacen', 'm.numero', 'm.estado', 'i.fecha_factura', 'i.total', 'i.annulled_at'])
+      .select([
+        'i.id',
+        'i.nfactura',
+        'i.cliente',
+        'i.cliente_id',
+        'i.almacen',
+        'm.numero',
+        'm.estado',
+        'i.fecha_factura',
+        'i.total',
+        'i.annulled_at',
+      ])
       .where('i.nfactura', '=', nfactura)
       .where(inWarehouses('i.almacen', scope)),
   )[0]
@@ -68,7 +94,14 @@ export interface ReturnHitRow {
  * Up to `limit` returns of `scope`, newest first, on the newest `invoiceWindow` invoices matching
  * `match`, or with id `returnId`.
  */
-export function findReturnHits(db: Database, match: string, returnId: number | null, scope: WarehouseScope, invoiceWindow: number, limit: number): ReturnHitRow[] {
+export function findReturnHits(
+  db: Database,
+  match: string,
+  returnId: number | null,
+  scope: WarehouseScope,
+  invoiceWindow: number,
+  limit: number,
+): ReturnHitRow[] {
   const onInvoices = sql<boolean>`r.invoice_id IN (SELECT rowid FROM invoice_search WHERE invoice_search MATCH ${match} ORDER BY rowid DESC LIMIT ${invoiceWindow})`
   return all(
     db,

@@ -18,7 +18,12 @@ import { findSettlementManifest } from './settlement.store.ts'
  * opposite adjustment. Audited with the diferencia before and after.
  * @throws DomainError NOT_FOUND, INVALID_TRANSITION (closed), INVALID_INPUT (over the limit, no part)
  */
-export function registerAdjustment(deps: SettlementDeps, actor: Actor, numero: string, body: StaticDecode<typeof NewAdjustmentBody>): AdjustmentView {
+export function registerAdjustment(
+  deps: SettlementDeps,
+  actor: Actor,
+  numero: string,
+  body: StaticDecode<typeof NewAdjustmentBody>,
+): AdjustmentView {
   const { db, clock } = deps
   const cents = exactCents(body.monto)!
   const limit = exactCents(deps.config.settlement.maxAdjustment)!
@@ -32,7 +37,14 @@ export function registerAdjustment(deps: SettlementDeps, actor: Actor, numero: s
     }
     const before = figuresOf(part).diferencia
     const at = toStoredInstant(clock.now())
-    const id = insertAdjustment(db, { manifest_id: manifest.id, almacen: part.almacen, amount_cents: cents, motivo: body.motivo.trim(), created_at: at, created_by: actor.nombre })
+    const id = insertAdjustment(db, {
+      manifest_id: manifest.id,
+      almacen: part.almacen,
+      amount_cents: cents,
+      motivo: body.motivo.trim(),
+      created_at: at,
+      created_by: actor.nombre,
+    })
     const view = adjustmentView(deps, findAdjustment(db, id)!)
     insertAuditEntry(db, {
       at,
@@ -41,7 +53,12 @@ export function registerAdjustment(deps: SettlementDeps, actor: Actor, numero: s
       subjectType: 'ajuste',
       subjectId: view.id,
       after: JSON.stringify(view),
-      detail: { manifiesto: manifest.numero, almacen: part.almacen, diferencia_antes: centsToLempiras(before), diferencia_despues: centsToLempiras(before - cents) },
+      detail: {
+        manifiesto: manifest.numero,
+        almacen: part.almacen,
+        diferencia_antes: centsToLempiras(before),
+        diferencia_despues: centsToLempiras(before - cents),
+      },
     })
     return view
   })

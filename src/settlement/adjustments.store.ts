@@ -17,12 +17,23 @@ function adjustments(db: Database) {
   return db.query
     .selectFrom('settlement_adjustments as a')
     .innerJoin('manifests as m', 'm.id', 'a.manifest_id')
-    .select(['a.id', 'm.numero as manifiesto', 'a.almacen', 'a.amount_cents', 'a.motivo', 'a.created_at', 'a.created_by'])
+    .select([
+      'a.id',
+      'm.numero as manifiesto',
+      'a.almacen',
+      'a.amount_cents',
+      'a.motivo',
+      'a.created_at',
+      'a.created_by',
+    ])
 }
 
 /** A manifest's adjustments in `scope`, in the order they were made. */
 export function findAdjustmentsOfManifest(db: Database, manifestId: number, scope: WarehouseScope): AdjustmentRow[] {
-  return all(db, adjustments(db).where('a.manifest_id', '=', manifestId).where(inWarehouses('a.almacen', scope)).orderBy('a.id'))
+  return all(
+    db,
+    adjustments(db).where('a.manifest_id', '=', manifestId).where(inWarehouses('a.almacen', scope)).orderBy('a.id'),
+  )
 }
 
 export function findAdjustment(db: Database, id: number): AdjustmentRow | undefined {

@@ -32,15 +32,35 @@ const COLUMNS: ReadonlyArray<{ header: string; cell: (row: DepositRow, deps: Set
  * `depositos-<today>.<formato>`, one row per deposit, newest slip first, and a last row with the
  * total. @throws DomainError INVALID_INPUT when more than DEPOSIT_EXPORT_LIMIT deposits match.
  */
-export async function exportDeposits(deps: SettlementDeps, actor: Actor, formato: 'csv' | 'xlsx', filters: DepositListFilters): Promise<ExportFile> {
+export async function exportDeposits(
+  deps: SettlementDeps,
+  actor: Actor,
+  formato: 'csv' | 'xlsx',
+  filters: DepositListFilters,
+): Promise<ExportFile> {
   const where = depositFiltersOf(actor, filters)
   const sums = sumDeposits(deps.db, where)
   if (sums.count > DEPOSIT_EXPORT_LIMIT) {
-    throw invalidInput(`Los filtros abarcan ${sums.count} depósitos y una exportación admite a lo sumo ${DEPOSIT_EXPORT_LIMIT}: acote las fechas (desde, hasta), el banco o el almacén.`)
+    throw invalidInput(
+      `Los filtros abarcan ${sums.count} depósitos y una exportación admite a lo sumo ${DEPOSIT_EXPORT_LIMIT}: acote las fechas (desde, hasta), el banco o el almacén.`,
+    )
   }
   const rows = findDeposits(deps.db, where)
-  const total: ExportCell[] = COLUMNS.map((column) => (column.header === 'Monto' ? { number: centsToLempiras(sums.cents), amount: true } : column.header === 'Depósito' ? { text: 'Total' } : { text: '' }))
-  const table: ExportTable = { header: COLUMNS.map((column) => column.header), rows: [...rows.map((row) => COLUMNS.map((column) => column.cell(row, deps))), total] }
+  const total: ExportCell[] = COLUMNS.map((column) =>
+    column.header === 'Monto'
+      ? { number: centsToLempiras(sums.cents), amount: true }
+      : column.header === 'Depósito'
+        ? { text: 'Total' }
+        : { text: '' },
+  )
+  const table: ExportTable = {
+    header: COLUMNS.map((column) => column.header),
+    rows: [...rows.map((row) => COLUMNS.map((column) => column.cell(row, deps))), total],
+  }
   const bytes = formato === 'csv' ? toCsv(table) : await toXlsx(table, 'Depósitos')
-  return { bytes, contentType: EXPORT_CONTENT_TYPES[formato], fileName: `depositos-${today(deps.clock).toString()}.${formato}` }
+  return {
+    bytes,
+    contentType: EXPORT_CONTENT_TYPES[formato],
+    fileName: `depositos-${today(deps.clock).toString()}.${formato}`,
+  }
 }

@@ -7,10 +7,28 @@ import { DomainError, invalidInput, notFound } from '../core/errors.ts'
 import { pageAnswer, pageWindow } from '../schemas/paging.ts'
 import { centsToLempiras, exactCents, lempirasText } from './cents.ts'
 import { figuresOf, type PartMoney } from './figures.ts'
-import { DEPOSIT_PAGE_SIZE, type CancelDepositBody, type DepositChangeBody, type DepositPage, type DepositView, type NewDepositBody } from './settlement.schemas.ts'
+import {
+  DEPOSIT_PAGE_SIZE,
+  type CancelDepositBody,
+  type DepositChangeBody,
+  type DepositPage,
+  type DepositView,
+  type NewDepositBody,
+} from './settlement.schemas.ts'
 import { requireOpenPart, type SettlementDeps } from './settlement.service.ts'
 import { findSettlementManifest } from './settlement.store.ts'
-import { findActiveSlip, findDeposit, findDeposits, findDepositsOfManifest, insertDeposit, sumDeposits, updateDeposit, type DepositChanges, type DepositFilters, type DepositRow } from './deposits.store.ts'
+import {
+  findActiveSlip,
+  findDeposit,
+  findDeposits,
+  findDepositsOfManifest,
+  insertDeposit,
+  sumDeposits,
+  updateDeposit,
+  type DepositChanges,
+  type DepositFilters,
+  type DepositRow,
+} from './deposits.store.ts'
 
 /**
  * Registers a bank deposit of one part of an open manifest (issue 40): amount in cents, the slip's
@@ -19,7 +37,12 @@ import { findActiveSlip, findDeposit, findDeposits, findDepositsOfManifest, inse
  * the adjustments) than there is to deposit. Audited. Nothing is written on any refusal.
  * @throws DomainError NOT_FOUND, INVALID_TRANSITION (closed), INVALID_INPUT (422 naming the rule).
  */
-export function registerDeposit(deps: SettlementDeps, actor: Actor, numero: string, body: StaticDecode<typeof NewDepositBody>): DepositView {
+export function registerDeposit(
+  deps: SettlementDeps,
+  actor: Actor,
+  numero: string,
+  body: StaticDecode<typeof NewDepositBody>,
+): DepositView {
   const { db, clock } = deps
   return transaction(db, () => {
     const { manifest, part } = requireOpenPart(db, actor, numero, body.almacen, 'depósitos nuevos')
@@ -29,7 +52,13 @@ export function registerDeposit(deps: SettlementDeps, actor: Actor, numero: stri
     const referencia = body.referencia.trim()
     requireUniqueSlip(db, actor, banco, referencia, null)
     const justificacion = trimmedOrNull(body.justificacion)
-    requireJustifiedOverpayment(part, part.depositedCents + cents, justificacion, `El depósito de ${lempirasText(cents)}`, manifest.numero)
+    requireJustifiedOverpayment(
+      part,
+      part.depositedCents + cents,
+      justificacion,
+      `El depósito de ${lempirasText(cents)}`,
+      manifest.numero,
+    )
     const at = clock.now()
     const id = insertDeposit(db, {
       manifest_id: manifest.id,
@@ -56,11 +85,22 @@ export function registerDeposit(deps: SettlementDeps, actor: Actor, numero: stri
  * with the deposit itself left out of what is already deposited. Audited with before and after.
  * @throws DomainError NOT_FOUND, INVALID_TRANSITION (closed manifest, cancelled deposit), INVALID_INPUT
  */
-export function changeDeposit(deps: SettlementDeps, actor: Actor, id: string, body: StaticDecode<typeof DepositChangeBody>): DepositView {
+export function changeDeposit(
+  deps: SettlementDeps,
+  actor: Actor,
+  id: string,
+  body: StaticDecode<typeof DepositChangeBody>,
+): DepositView {
   const { db, clock } = deps
   return transaction(db, () => {
     const current = requireChangeableDeposit(db, actor, id, 'modificar')
-    const { manifest, part } = requireOpenPart(db, actor, current.manifiesto, current.almacen, 'cambios en sus depósitos')
+    const { manifest, part } = requireOpenPart(
+      db,
+      actor,
+      current.manifiesto,
+      current.almacen,
+      'cambios en sus depósitos',
+    )
     const changes: DepositChanges = {}
     const cents = body.monto === undefined ? current.amount_cents : exactCents(body.monto)!
     if (cents !== current.amount_cents) changes.amount_cents = cents
@@ -74,12 +114,19 @@ export function changeDeposit(deps: SettlementDeps, actor: Actor, id: string, bo
       requireUniqueSlip(db, actor, banco, referencia, current.id)
       Object.assign(changes, { banco, referencia, referencia_clave: slipKey(referencia) })
     }
-    if (body.notas !== undefined && trimmedOrNull(body.notas) !== current.notas) changes.notas = trimmedOrNull(body.notas)
+    if (body.notas !== undefined && trimmedOrNull(body.notas) !== current.notas)
+      changes.notas = trimmedOrNull(body.notas)
     const justificacion = body.justificacion === undefined ? current.justificacion : trimmedOrNull(body.justificacion)
     if (justificacion !== current.justificacion) changes.justificacion = justificacion
     const before = depositView(deps, current)
     if (Object.keys(changes).length === 0) return before
-    requireJustifiedOverpayment(part, part.depositedCents - current.amount_cents + cents, justificacion, `Con ${lempirasText(cents)}, el depósito ${current.id}`, manifest.numero)
+    requireJustifiedOverpayment(
+      part,
+      part.depositedCents - current.amount_cents + cents,
+      justificacion,
+      `Con ${lempirasText(cents)}, el depósito ${current.id}`,
+      manifest.numero,
+    )
     updateDeposit(db, current.id, { ...changes, updated_at: toStoredInstant(clock.now()), updated_by: actor.nombre })
     const after = depositView(deps, findDeposit(db, current.id, null)!)
     audit(deps, actor, 'deposito.modificado', after, { before, after })
@@ -91,14 +138,24 @@ export function changeDeposit(deps: SettlementDeps, actor: Actor, id: string, bo
  * Cancels a deposit (it stops counting; it is kept, never deleted) while its manifest is open.
  * @throws DomainError NOT_FOUND, INVALID_TRANSITION (closed manifest, already cancelled)
  */
-export function cancelDeposit(deps: SettlementDeps, actor: Actor, id: string, body: StaticDecode<typeof CancelDepositBody>): DepositView {
+export function cancelDeposit(
+  deps: SettlementDeps,
+  actor: Actor,
+  id: string,
+  body: StaticDecode<typeof CancelDepositBody>,
+): DepositView {
   const { db, clock } = deps
   return transaction(db, () => {
     const current = requireChangeableDeposit(db, actor, id, 'anular')
     requireOpenPart(db, actor, current.manifiesto, current.almacen, 'cambios en sus depósitos')
     const before = depositView(deps, current)
     const motivo = body.motivo.trim()
-    updateDeposit(db, current.id, { estado: 'cancelled', cancelled_at: toStoredInstant(clock.now()), cancelled_by: actor.nombre, cancel_note: motivo })
+    updateDeposit(db, current.id, {
+      estado: 'cancelled',
+      cancelled_at: toStoredInstant(clock.now()),
+      cancelled_by: actor.nombre,
+      cancel_note: motivo,
+    })
     const after = depositView(deps, findDeposit(db, current.id, null)!)
     audit(deps, actor, 'deposito.anulado', after, { before, after, motivo })
     return after
@@ -151,12 +208,25 @@ export function listDeposits(deps: SettlementDeps, actor: Actor, filters: Deposi
   const rows = findDeposits(deps.db, where, pageWindow(request))
   const sums = sumDeposits(deps.db, where)
   return {
-    ...pageAnswer('depositos', rows.map((row) => depositView(deps, row)), request, sums.count),
+    ...pageAnswer(
+      'depositos',
+      rows.map((row) => depositView(deps, row)),
+      request,
+      sums.count,
+    ),
     totales: {
       cantidad: sums.count,
       monto: centsToLempiras(sums.cents),
-      por_banco: sums.byBank.map((bank) => ({ banco: bank.banco, cantidad: bank.count, monto: centsToLempiras(bank.cents) })),
-      por_almacen: sums.byWarehouse.map((warehouse) => ({ almacen: warehouse.almacen, cantidad: warehouse.count, monto: centsToLempiras(warehouse.cents) })),
+      por_banco: sums.byBank.map((bank) => ({
+        banco: bank.banco,
+        cantidad: bank.count,
+        monto: centsToLempiras(bank.cents),
+      })),
+      por_almacen: sums.byWarehouse.map((warehouse) => ({
+        almacen: warehouse.almacen,
+        cantidad: warehouse.count,
+        monto: centsToLempiras(warehouse.cents),
+      })),
     },
   }
 }
@@ -171,9 +241,16 @@ export function requireDeposit(db: Database, actor: Actor, id: string): DepositR
 /** A deposit that may still change: active, of an open manifest. @param doing what is done to it (`modificar`, `anular`). @throws DomainError NOT_FOUND, INVALID_TRANSITION */
 export function requireChangeableDeposit(db: Database, actor: Actor, id: string, doing: string): DepositRow {
   const row = requireDeposit(db, actor, id)
-  if (row.estado === 'cancelled') throw new DomainError('INVALID_TRANSITION', `El depósito ${id} está anulado: ya no se puede ${doing}. Registre uno nuevo si hace falta.`)
+  if (row.estado === 'cancelled')
+    throw new DomainError(
+      'INVALID_TRANSITION',
+      `El depósito ${id} está anulado: ya no se puede ${doing}. Registre uno nuevo si hace falta.`,
+    )
   if (row.manifest_estado === 'closed') {
-    throw new DomainError('INVALID_TRANSITION', `El manifiesto ${row.manifiesto} del depósito ${id} está cerrado: el depósito ya no se puede ${doing}. Si hace falta, el administrador reabre el manifiesto.`)
+    throw new DomainError(
+      'INVALID_TRANSITION',
+      `El manifiesto ${row.manifiesto} del depósito ${id} está cerrado: el depósito ya no se puede ${doing}. Si hace falta, el administrador reabre el manifiesto.`,
+    )
   }
   return row
 }
@@ -219,7 +296,13 @@ export function slipKey(referencia: string): string {
 }
 
 /** Records a change of a deposit in the audit log (the deposit's own history; its manifest and warehouse in the detail). */
-export function audit(deps: SettlementDeps, actor: Actor, action: string, deposit: DepositView, entry: { before?: DepositView; after?: DepositView; motivo?: string; detail?: Record<string, unknown> }): void {
+export function audit(
+  deps: SettlementDeps,
+  actor: Actor,
+  action: string,
+  deposit: DepositView,
+  entry: { before?: DepositView; after?: DepositView; motivo?: string; detail?: Record<string, unknown> },
+): void {
   insertAuditEntry(deps.db, {
     at: toStoredInstant(deps.clock.now()),
     ...auditedBy(actor),
@@ -228,41 +311,73 @@ export function audit(deps: SettlementDeps, actor: Actor, action: string, deposi
     subjectId: deposit.id,
     before: entry.before === undefined ? null : JSON.stringify(entry.before),
     after: entry.after === undefined ? null : JSON.stringify(entry.after),
-    detail: { manifiesto: deposit.manifiesto, almacen: deposit.almacen, ...(entry.motivo === undefined ? {} : { motivo: entry.motivo }), ...entry.detail },
+    detail: {
+      manifiesto: deposit.manifiesto,
+      almacen: deposit.almacen,
+      ...(entry.motivo === undefined ? {} : { motivo: entry.motivo }),
+      ...entry.detail,
+    },
   })
 }
 
 function requireSlipDate(deps: SettlementDeps, fecha: string, manifestCreatedAt: string): void {
   const todayDate = today(deps.clock).toString()
-  if (fecha > todayDate) throw invalidInput(`fecha: ${fecha} es una fecha futura; la fecha del depósito es la de la boleta, hoy (${todayDate}) o antes.`)
+  if (fecha > todayDate)
+    throw invalidInput(
+      `fecha: ${fecha} es una fecha futura; la fecha del depósito es la de la boleta, hoy (${todayDate}) o antes.`,
+    )
   const arrived = localDateOf(deps.clock, manifestCreatedAt).toString()
-  if (fecha < arrived) throw invalidInput(`fecha: ${fecha} es anterior al ingreso del manifiesto (${arrived}); un depósito de su liquidación no puede ser de antes. Revise la fecha de la boleta.`)
+  if (fecha < arrived)
+    throw invalidInput(
+      `fecha: ${fecha} es anterior al ingreso del manifiesto (${arrived}); un depósito de su liquidación no puede ser de antes. Revise la fecha de la boleta.`,
+    )
 }
 
 /** The bank as configured (compared without case); @throws DomainError INVALID_INPUT naming the banks. */
 function configuredBank(deps: SettlementDeps, banco: string): string {
   const wanted = banco.trim().toLocaleLowerCase('es')
   const found = deps.config.settlement.banks.find((candidate) => candidate.toLocaleLowerCase('es') === wanted)
-  if (found === undefined) throw invalidInput(`banco: «${banco}» no es uno de los bancos configurados (${deps.config.settlement.banks.join(', ')}). Elija uno de ellos; el administrador los cambia en settlement.banks.`)
+  if (found === undefined)
+    throw invalidInput(
+      `banco: «${banco}» no es uno de los bancos configurados (${deps.config.settlement.banks.join(', ')}). Elija uno de ellos; el administrador los cambia en settlement.banks.`,
+    )
   return found
 }
 
 /** @throws DomainError INVALID_INPUT naming the active deposit (and its manifest) that has this slip. */
-function requireUniqueSlip(db: Database, actor: Actor, banco: string, referencia: string, exceptId: number | null): void {
+function requireUniqueSlip(
+  db: Database,
+  actor: Actor,
+  banco: string,
+  referencia: string,
+  exceptId: number | null,
+): void {
   const other = findActiveSlip(db, banco, slipKey(referencia), exceptId)
   if (other === undefined) return
   const scope: WarehouseScope = scopeOf(actor)
-  const named = scope === null || scope.includes(other.almacen) ? `el depósito ${other.id} del manifiesto ${other.manifiesto}` : 'un depósito de otro almacén'
-  throw invalidInput(`referencia: la boleta ${referencia} de ${banco} ya está registrada en ${named}. Una boleta se registra una sola vez: revise el número, o anule primero el otro depósito si estaba mal.`, {
-    deposito: scope === null || scope.includes(other.almacen) ? String(other.id) : null,
-  })
+  const named =
+    scope === null || scope.includes(other.almacen)
+      ? `el depósito ${other.id} del manifiesto ${other.manifiesto}`
+      : 'un depósito de otro almacén'
+  throw invalidInput(
+    `referencia: la boleta ${referencia} de ${banco} ya está registrada en ${named}. Una boleta se registra una sola vez: revise el número, o anule primero el otro depósito si estaba mal.`,
+    {
+      deposito: scope === null || scope.includes(other.almacen) ? String(other.id) : null,
+    },
+  )
 }
 
 /**
  * A deposit that leaves the part with more deposited (plus its adjustments) than there is to
  * deposit needs a justification of its own. @param deposited the part's deposits with this one as it would be.
  */
-function requireJustifiedOverpayment(part: PartMoney, deposited: number, justificacion: string | null, what: string, numero: string): void {
+function requireJustifiedOverpayment(
+  part: PartMoney,
+  deposited: number,
+  justificacion: string | null,
+  what: string,
+  numero: string,
+): void {
   const figures = figuresOf({ ...part, depositedCents: deposited })
   if (figures.diferencia >= 0 || justificacion !== null) return
   throw invalidInput(

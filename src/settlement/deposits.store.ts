@@ -38,9 +38,30 @@ function deposits(db: Database) {
     .selectFrom('deposits as d')
     .innerJoin('manifests as m', 'm.id', 'd.manifest_id')
     .select([
-      'd.id', 'd.manifest_id', 'm.numero as manifiesto', 'm.estado as manifest_estado', 'd.almacen', 'd.amount_cents', 'd.fecha', 'd.banco', 'd.referencia',
-      'd.notas', 'd.justificacion', 'd.estado', 'd.registered_at', 'd.registered_by', 'd.updated_at', 'd.updated_by', 'd.cancelled_at', 'd.cancelled_by',
-      'd.cancel_note', 'd.receipt_type', 'd.receipt_bytes', 'd.receipt_at', 'd.receipt_by', 'd.receipt_pruned_at',
+      'd.id',
+      'd.manifest_id',
+      'm.numero as manifiesto',
+      'm.estado as manifest_estado',
+      'd.almacen',
+      'd.amount_cents',
+      'd.fecha',
+      'd.banco',
+      'd.referencia',
+      'd.notas',
+      'd.justificacion',
+      'd.estado',
+      'd.registered_at',
+      'd.registered_by',
+      'd.updated_at',
+      'd.updated_by',
+      'd.cancelled_at',
+      'd.cancelled_by',
+      'd.cancel_note',
+      'd.receipt_type',
+      'd.receipt_bytes',
+      'd.receipt_at',
+      'd.receipt_by',
+      'd.receipt_pruned_at',
     ])
 }
 
@@ -51,11 +72,19 @@ export function findDeposit(db: Database, id: number, scope: WarehouseScope): De
 
 /** A manifest's deposits in `scope`, every state, in the order they were registered. */
 export function findDepositsOfManifest(db: Database, manifestId: number, scope: WarehouseScope): DepositRow[] {
-  return all(db, deposits(db).where('d.manifest_id', '=', manifestId).where(inWarehouses('d.almacen', scope)).orderBy('d.id'))
+  return all(
+    db,
+    deposits(db).where('d.manifest_id', '=', manifestId).where(inWarehouses('d.almacen', scope)).orderBy('d.id'),
+  )
 }
 
 /** The active deposit with this bank and slip (compared by its key), other than `exceptId`. */
-export function findActiveSlip(db: Database, banco: string, referenciaClave: string, exceptId: number | null): { id: number; manifiesto: string; almacen: string } | undefined {
+export function findActiveSlip(
+  db: Database,
+  banco: string,
+  referenciaClave: string,
+  exceptId: number | null,
+): { id: number; manifiesto: string; almacen: string } | undefined {
   let query = db.query
     .selectFrom('deposits as d')
     .innerJoin('manifests as m', 'm.id', 'd.manifest_id')
@@ -67,22 +96,75 @@ export function findActiveSlip(db: Database, banco: string, referenciaClave: str
   return first(db, query)
 }
 
-export type NewDeposit = Omit<DepositTable, 'id' | 'estado' | 'updated_at' | 'updated_by' | 'cancelled_at' | 'cancelled_by' | 'cancel_note' | 'receipt_type' | 'receipt_bytes' | 'receipt_at' | 'receipt_by' | 'receipt_pruned_at'>
+export type NewDeposit = Omit<
+  DepositTable,
+  | 'id'
+  | 'estado'
+  | 'updated_at'
+  | 'updated_by'
+  | 'cancelled_at'
+  | 'cancelled_by'
+  | 'cancel_note'
+  | 'receipt_type'
+  | 'receipt_bytes'
+  | 'receipt_at'
+  | 'receipt_by'
+  | 'receipt_pruned_at'
+>
 
 export function insertDeposit(db: Database, deposit: NewDeposit): number {
   return Number(run(db, db.query.insertInto('deposits').values(deposit)).lastInsertRowid)
 }
 
-export type DepositChanges = Pick<Updateable<DepositTable>, 'amount_cents' | 'fecha' | 'banco' | 'referencia' | 'referencia_clave' | 'notas' | 'justificacion' | 'estado' | 'updated_at' | 'updated_by' | 'cancelled_at' | 'cancelled_by' | 'cancel_note'>
+export type DepositChanges = Pick<
+  Updateable<DepositTable>,
+  | 'amount_cents'
+  | 'fecha'
+  | 'banco'
+  | 'referencia'
+  | 'referencia_clave'
+  | 'notas'
+  | 'justificacion'
+  | 'estado'
+  | 'updated_at'
+  | 'updated_by'
+  | 'cancelled_at'
+  | 'cancelled_by'
+  | 'cancel_note'
+>
 
 export function updateDeposit(db: Database, id: number, changes: DepositChanges): void {
   run(db, db.query.updateTable('deposits').set(changes).where('id', '=', id))
 }
 
 /** Stores (or replaces) a deposit's receipt file and records its kind, size, when and who. */
-export function upsertReceipt(db: Database, depositId: number, file: { type: string; data: Buffer }, at: string, by: string): void {
-  run(db, db.query.insertInto('deposit_receipts').values({ deposit_id: depositId, stored_at: at, data: file.data }).onConflict((conflict) => conflict.column('deposit_id').doUpdateSet({ stored_at: at, data: file.data })))
-  run(db, db.query.updateTable('deposits').set({ receipt_type: file.type, receipt_bytes: file.data.length, receipt_at: at, receipt_by: by, receipt_pruned_at: null }).where('id', '=', depositId))
+export function upsertReceipt(
+  db: Database,
+  depositId: number,
+  file: { type: string; data: Buffer },
+  at: string,
+  by: string,
+): void {
+  run(
+    db,
+    db.query
+      .insertInto('deposit_receipts')
+      .values({ deposit_id: depositId, stored_at: at, data: file.data })
+      .onConflict((conflict) => conflict.column('deposit_id').doUpdateSet({ stored_at: at, data: file.data })),
+  )
+  run(
+    db,
+    db.query
+      .updateTable('deposits')
+      .set({
+        receipt_type: file.type,
+        receipt_bytes: file.data.length,
+        receipt_at: at,
+        receipt_by: by,
+        receipt_pruned_at: null,
+      })
+      .where('id', '=', depositId),
+  )
 }
 
 /** A deposit's receipt bytes, or undefined when it has none (never uploaded, or pruned). */
@@ -95,11 +177,19 @@ export function findReceiptData(db: Database, depositId: number): Buffer | undef
  * at `prunedAt`. @returns how many files were removed.
  */
 export function deleteReceiptsStoredBefore(db: Database, cutoff: string, prunedAt: string): number {
-  const ids = all(db, db.query.selectFrom('deposit_receipts').select('deposit_id').where('stored_at', '<', cutoff)).map((row) => row.deposit_id)
+  const ids = all(db, db.query.selectFrom('deposit_receipts').select('deposit_id').where('stored_at', '<', cutoff)).map(
+    (row) => row.deposit_id,
+  )
   if (ids.length === 0) return 0
   const list = sql<boolean>`deposit_id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`
   run(db, db.query.deleteFrom('deposit_receipts').where(list))
-  run(db, db.query.updateTable('deposits').set({ receipt_pruned_at: prunedAt }).where(sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`))
+  run(
+    db,
+    db.query
+      .updateTable('deposits')
+      .set({ receipt_pruned_at: prunedAt })
+      .where(sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`),
+  )
   return ids.length
 }
 
@@ -125,7 +215,11 @@ function matching(filters: DepositFilters): RawBuilder<boolean> {
 }
 
 /** Deposits by slip date, newest first (a page of them, or all for an export). */
-export function findDeposits(db: Database, filters: DepositFilters, page?: { offset: number; limit: number }): DepositRow[] {
+export function findDeposits(
+  db: Database,
+  filters: DepositFilters,
+  page?: { offset: number; limit: number },
+): DepositRow[] {
   let query = deposits(db).where(matching(filters)).orderBy('d.fecha', 'desc').orderBy('d.id', 'desc')
   if (page !== undefined) query = query.limit(page.limit).offset(page.offset)
   return all(db, query)
@@ -164,7 +258,10 @@ export function sumDeposits(db: Database, filters: DepositFilters): DepositSums 
     warehouse.cents += row.cents
     byWarehouse.set(row.almacen, warehouse)
   }
-  const byName = <T>(key: (item: T) => string) => (a: T, b: T) => key(a).localeCompare(key(b), 'es')
+  const byName =
+    <T>(key: (item: T) => string) =>
+    (a: T, b: T) =>
+      key(a).localeCompare(key(b), 'es')
   return {
     count,
     cents,

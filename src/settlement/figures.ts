@@ -76,7 +76,8 @@ function missingOf(part: PartMoney, figures: PartFigures, into: Missing): void {
 function sentenceOf({ short, over, pending }: Missing): string | null {
   const clauses: string[] = []
   if (short.length > 0) clauses.push(`falta depositar ${listed(short)}`)
-  if (over.length > 0) clauses.push(`sobran ${listed(over)} sin justificación (justifique el depósito de más o corríjalo)`)
+  if (over.length > 0)
+    clauses.push(`sobran ${listed(over)} sin justificación (justifique el depósito de más o corríjalo)`)
   if (pending > 0) clauses.push(pending === 1 ? 'hay 1 devolución pendiente' : `hay ${pending} devoluciones pendientes`)
   if (clauses.length === 0) return null
   const sentence = `${clauses.join('; ')}.`
@@ -99,7 +100,11 @@ export function missingSentence(parts: readonly PartMoney[]): string | null {
  * settled. `falta` says what is missing while it is open (null once closed). Each part's figures
  * are computed once (a list shows thousands of manifests).
  */
-export function settlementView(parts: readonly PartMoney[], open: boolean, closeRequiresSettlement: boolean): SettlementView {
+export function settlementView(
+  parts: readonly PartMoney[],
+  open: boolean,
+  closeRequiresSettlement: boolean,
+): SettlementView {
   const total: PartFigures = { facturado: 0, devuelto: 0, aDepositar: 0, depositado: 0, ajustes: 0, diferencia: 0 }
   const all: Missing = { short: [], over: [], pending: 0 }
   let settled = true

@@ -21,14 +21,23 @@ export function maxReceiptBytes(config: SettlementDeps['config']): number {
  * carries it. Only while the deposit may change (active, manifest open). Audited.
  * @throws DomainError NOT_FOUND, INVALID_TRANSITION, INVALID_INPUT (the file)
  */
-export function storeReceipt(deps: SettlementDeps, actor: Actor, id: string, file: { bytes: Buffer; declaredType: string | undefined; name: string | undefined }): DepositView {
+export function storeReceipt(
+  deps: SettlementDeps,
+  actor: Actor,
+  id: string,
+  file: { bytes: Buffer; declaredType: string | undefined; name: string | undefined },
+): DepositView {
   const type = requireReceipt({ ...file, maxBytes: maxReceiptBytes(deps.config) })
   return transaction(deps.db, () => {
     const current = requireChangeableDeposit(deps.db, actor, id, 'cambiar su comprobante')
     const before = depositView(deps, current)
     upsertReceipt(deps.db, current.id, { type, data: file.bytes }, toStoredInstant(deps.clock.now()), actor.nombre)
     const after = depositView(deps, findDeposit(deps.db, current.id, null)!)
-    audit(deps, actor, 'deposito.comprobante', after, { before, after, detail: { tipo: type, bytes: file.bytes.length, reemplaza: before.comprobante?.disponible === true } })
+    audit(deps, actor, 'deposito.comprobante', after, {
+      before,
+      after,
+      detail: { tipo: type, bytes: file.bytes.length, reemplaza: before.comprobante?.disponible === true },
+    })
     return after
   })
 }
@@ -47,7 +56,8 @@ export interface ReceiptFile {
  */
 export function getReceipt(deps: SettlementDeps, actor: Actor, id: string): ReceiptFile {
   const row = requireDeposit(deps.db, actor, id)
-  if (row.receipt_type === null) throw notFound(`El depósito ${id} no tiene comprobante: súbalo con PUT depositos/${id}/comprobante.`)
+  if (row.receipt_type === null)
+    throw notFound(`El depósito ${id} no tiene comprobante: súbalo con PUT depositos/${id}/comprobante.`)
   if (row.receipt_pruned_at !== null) {
     throw notFound(
       `El comprobante del depósito ${id} se eliminó el ${formatLocalDateTime(deps.clock, row.receipt_pruned_at)} por la regla de retención ` +
@@ -68,5 +78,7 @@ export function pruneReceipts(deps: Pick<SettlementDeps, 'db' | 'clock' | 'confi
   const days = deps.config.settlement.receiptRetentionDays
   if (days === 0) return 0
   const now = deps.clock.now()
-  return transaction(deps.db, () => deleteReceiptsStoredBefore(deps.db, toStoredInstant(now.minusMillis(days * DAY_MS)), toStoredInstant(now)))
+  return transaction(deps.db, () =>
+    deleteReceiptsStoredBefore(deps.db, toStoredInstant(now.minusMillis(days * DAY_MS)), toStoredInstant(now)),
+  )
 }

@@ -7,7 +7,14 @@ import { DomainError, invalidInput, notFound } from '../core/errors.ts'
 import { centsToLempiras } from './cents.ts'
 import { missingSentence, settlementView, type PartMoney } from './figures.ts'
 import type { SettlementView } from './settlement.schemas.ts'
-import { findOpenManifestsMoney, findPartsOfManifest, findPartsOfManifests, findSettlementManifest, hasActiveDeposits, type SettlementManifestRow } from './settlement.store.ts'
+import {
+  findOpenManifestsMoney,
+  findPartsOfManifest,
+  findPartsOfManifests,
+  findSettlementManifest,
+  hasActiveDeposits,
+  type SettlementManifestRow,
+} from './settlement.store.ts'
 import { sumDeposits } from './deposits.store.ts'
 
 export interface SettlementDeps {
@@ -17,15 +24,36 @@ export interface SettlementDeps {
 }
 
 /** The settlement of one manifest as the actor's warehouses see it, summed from its stored rows. */
-export function settlementOfManifest(deps: Pick<SettlementDeps, 'db' | 'config'>, manifest: { id: number; estado: ManifestState }, scope: WarehouseScope): SettlementView {
-  return settlementView(findPartsOfManifest(deps.db, manifest.id, scope), manifest.estado === 'imported', deps.config.settlement.closeRequiresSettlement)
+export function settlementOfManifest(
+  deps: Pick<SettlementDeps, 'db' | 'config'>,
+  manifest: { id: number; estado: ManifestState },
+  scope: WarehouseScope,
+): SettlementView {
+  return settlementView(
+    findPartsOfManifest(deps.db, manifest.id, scope),
+    manifest.estado === 'imported',
+    deps.config.settlement.closeRequiresSettlement,
+  )
 }
 
 /** The settlements of a list's manifests (from the maintained totals), keyed by manifest id. */
-export function settlementsOfManifests(deps: Pick<SettlementDeps, 'db' | 'config'>, manifests: ReadonlyArray<{ id: number; estado: ManifestState }>, scope: WarehouseScope): Map<number, SettlementView> {
-  const parts = findPartsOfManifests(deps.db, manifests.map((manifest) => manifest.id), scope)
+export function settlementsOfManifests(
+  deps: Pick<SettlementDeps, 'db' | 'config'>,
+  manifests: ReadonlyArray<{ id: number; estado: ManifestState }>,
+  scope: WarehouseScope,
+): Map<number, SettlementView> {
+  const parts = findPartsOfManifests(
+    deps.db,
+    manifests.map((manifest) => manifest.id),
+    scope,
+  )
   const close = deps.config.settlement.closeRequiresSettlement
-  return new Map(manifests.map((manifest) => [manifest.id, settlementView(parts.get(manifest.id) ?? [], manifest.estado === 'imported', close)]))
+  return new Map(
+    manifests.map((manifest) => [
+      manifest.id,
+      settlementView(parts.get(manifest.id) ?? [], manifest.estado === 'imported', close),
+    ]),
+  )
 }
 
 /**
@@ -34,11 +62,17 @@ export function settlementsOfManifests(deps: Pick<SettlementDeps, 'db' | 'config
  * every invoice came back has nothing to deposit, and closes. Called inside the close's transaction.
  * @throws DomainError INVALID_TRANSITION (422) saying what is missing.
  */
-export function requireSettledToClose(deps: Pick<SettlementDeps, 'db' | 'config'>, manifest: { id: number; numero: string }): void {
+export function requireSettledToClose(
+  deps: Pick<SettlementDeps, 'db' | 'config'>,
+  manifest: { id: number; numero: string },
+): void {
   if (!deps.config.settlement.closeRequiresSettlement) return
   const missing = missingSentence(findPartsOfManifest(deps.db, manifest.id, null))
   if (missing === null) return
-  throw new DomainError('INVALID_TRANSITION', `No se puede cerrar el manifiesto ${manifest.numero}: ${missing.charAt(0).toLowerCase()}${missing.slice(1)} Registre lo que falta (o ajuste los centavos) y vuelva a cerrarlo.`)
+  throw new DomainError(
+    'INVALID_TRANSITION',
+    `No se puede cerrar el manifiesto ${manifest.numero}: ${missing.charAt(0).toLowerCase()}${missing.slice(1)} Registre lo que falta (o ajuste los centavos) y vuelva a cerrarlo.`,
+  )
 }
 
 /**
@@ -49,7 +83,10 @@ export function requireSettledToClose(deps: Pick<SettlementDeps, 'db' | 'config'
 export function requireRightToReopen(db: Database, actor: Actor, manifest: { id: number; numero: string }): void {
   if (actor.kind === 'persona' && actor.rol === 'admin') return
   if (!hasActiveDeposits(db, manifest.id)) return
-  throw new DomainError('FORBIDDEN', `El manifiesto ${manifest.numero} tiene depósitos registrados: solo el administrador puede reabrirlo. Pídaselo al administrador.`)
+  throw new DomainError(
+    'FORBIDDEN',
+    `El manifiesto ${manifest.numero} tiene depósitos registrados: solo el administrador puede reabrirlo. Pídaselo al administrador.`,
+  )
 }
 
 export interface SettlementPart {
@@ -63,23 +100,36 @@ export interface SettlementPart {
  * warehouse of the manifest the actor sees. @throws DomainError NOT_FOUND (manifest unknown or not
  * visible), INVALID_TRANSITION (closed), INVALID_INPUT (no such part, or which one is not said).
  */
-export function requireOpenPart(db: Database, actor: Actor, numero: string, almacen: string | undefined, doing: string): SettlementPart {
+export function requireOpenPart(
+  db: Database,
+  actor: Actor,
+  numero: string,
+  almacen: string | undefined,
+  doing: string,
+): SettlementPart {
   const scope = scopeOf(actor)
   const manifest = findSettlementManifest(db, numero, scope)
   if (manifest === undefined) throw notFound(`El manifiesto ${numero} no existe.`)
   if (manifest.estado === 'closed') {
-    throw new DomainError('INVALID_TRANSITION', `El manifiesto ${numero} está cerrado: no admite ${doing}. Si hace falta, un supervisor lo reabre (con depósitos, el administrador).`)
+    throw new DomainError(
+      'INVALID_TRANSITION',
+      `El manifiesto ${numero} está cerrado: no admite ${doing}. Si hace falta, un supervisor lo reabre (con depósitos, el administrador).`,
+    )
   }
   const parts = findPartsOfManifest(db, manifest.id, scope)
   if (almacen === undefined) {
     if (parts.length > 1) {
-      throw invalidInput(`almacen: el manifiesto ${numero} tiene facturas de ${parts.map((part) => part.almacen).join(', ')}: indique de qué almacén es (cada almacén se liquida por separado).`)
+      throw invalidInput(
+        `almacen: el manifiesto ${numero} tiene facturas de ${parts.map((part) => part.almacen).join(', ')}: indique de qué almacén es (cada almacén se liquida por separado).`,
+      )
     }
     return { manifest, part: parts[0]! }
   }
   const part = parts.find((candidate) => candidate.almacen === almacen)
   if (part === undefined) {
-    throw invalidInput(`almacen: el manifiesto ${numero} no tiene facturas del almacén ${almacen} entre las suyas; sus almacenes en este manifiesto: ${parts.map((candidate) => candidate.almacen).join(', ')}.`)
+    throw invalidInput(
+      `almacen: el manifiesto ${numero} no tiene facturas del almacén ${almacen} entre las suyas; sus almacenes en este manifiesto: ${parts.map((candidate) => candidate.almacen).join(', ')}.`,
+    )
   }
   return { manifest, part }
 }
@@ -96,7 +146,12 @@ export interface SettlementSummary {
   por_depositar: { monto: number; manifiestos: number }
   listos_para_cerrar: number
   depositos_hoy: { cantidad: number; monto: number }
-  por_liquidar_por_antiguedad: Array<{ desde_dias: number; hasta_dias: number | null; manifiestos: number; por_depositar: number }>
+  por_liquidar_por_antiguedad: Array<{
+    desde_dias: number
+    hasta_dias: number | null
+    manifiestos: number
+    por_depositar: number
+  }>
 }
 
 /**
@@ -137,6 +192,9 @@ export function getSettlementSummary(deps: Pick<SettlementDeps, 'db' | 'clock'>,
     por_depositar: { monto: centsToLempiras(shortCents), manifiestos: shortManifests },
     listos_para_cerrar: ready,
     depositos_hoy: { cantidad: todays.count, monto: centsToLempiras(todays.cents) },
-    por_liquidar_por_antiguedad: groups.map(({ cents, since: _since, ...group }) => ({ ...group, por_depositar: centsToLempiras(cents) })),
+    por_liquidar_por_antiguedad: groups.map(({ cents, since: _since, ...group }) => ({
+      ...group,
+      por_depositar: centsToLempiras(cents),
+    })),
   }
 }

@@ -13,14 +13,20 @@ export interface SettlementManifestRow {
 }
 
 /** The manifest, when it has invoices in `scope` (otherwise it is not visible: undefined). */
-export function findSettlementManifest(db: Database, numero: string, scope: WarehouseScope): SettlementManifestRow | undefined {
+export function findSettlementManifest(
+  db: Database,
+  numero: string,
+  scope: WarehouseScope,
+): SettlementManifestRow | undefined {
   return first(
     db,
     db.query
       .selectFrom('manifests as m')
       .select(['m.id', 'm.numero', 'm.estado', 'm.created_at'])
       .where('m.numero', '=', numero)
-      .where(sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`),
+      .where(
+        sql<boolean>`EXISTS (SELECT 1 FROM invoices vi WHERE vi.manifest_id = m.id AND ${inWarehouses('vi.almacen', scope)})`,
+      ),
   )
 }
 
@@ -57,11 +63,21 @@ export function findPartsOfManifest(db: Database, manifestId: number, scope: War
       .select([
         'i.almacen',
         sql<number>`coalesce(sum(i.total_micros) FILTER (WHERE i.annulled_at IS NULL), 0)`.as('counted_micros'),
-        sql<number>`(SELECT coalesce(sum(r.total_cents), 0) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ${part} AND r.estado = 'approved')`.as('approved_cents'),
-        sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ${part} AND r.estado = 'pending')`.as('pending_returns'),
-        sql<number>`(SELECT coalesce(sum(d.amount_cents), 0) FROM deposits d WHERE d.manifest_id = i.manifest_id AND d.almacen = i.almacen AND d.estado = 'active')`.as('deposited_cents'),
-        sql<number>`(SELECT count(*) FROM deposits d WHERE d.manifest_id = i.manifest_id AND d.almacen = i.almacen AND d.estado = 'active' AND d.justificacion IS NOT NULL)`.as('justified_deposits'),
-        sql<number>`(SELECT coalesce(sum(a.amount_cents), 0) FROM settlement_adjustments a WHERE a.manifest_id = i.manifest_id AND a.almacen = i.almacen)`.as('adjusted_cents'),
+        sql<number>`(SELECT coalesce(sum(r.total_cents), 0) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ${part} AND r.estado = 'approved')`.as(
+          'approved_cents',
+        ),
+        sql<number>`(SELECT count(*) FROM returns r JOIN invoices ri ON ri.id = r.invoice_id WHERE ${part} AND r.estado = 'pending')`.as(
+          'pending_returns',
+        ),
+        sql<number>`(SELECT coalesce(sum(d.amount_cents), 0) FROM deposits d WHERE d.manifest_id = i.manifest_id AND d.almacen = i.almacen AND d.estado = 'active')`.as(
+          'deposited_cents',
+        ),
+        sql<number>`(SELECT count(*) FROM deposits d WHERE d.manifest_id = i.manifest_id AND d.almacen = i.almacen AND d.estado = 'active' AND d.justificacion IS NOT NULL)`.as(
+          'justified_deposits',
+        ),
+        sql<number>`(SELECT coalesce(sum(a.amount_cents), 0) FROM settlement_adjustments a WHERE a.manifest_id = i.manifest_id AND a.almacen = i.almacen)`.as(
+          'adjusted_cents',
+        ),
       ])
       .where('i.manifest_id', '=', manifestId)
       .where(inWarehouses('i.almacen', scope))
@@ -75,14 +91,27 @@ export function findPartsOfManifest(db: Database, manifestId: number, scope: War
  * The parts in `scope` of many manifests at once, from manifest_totals (a few rows per manifest,
  * kept by triggers): what the lists show. Keyed by manifest id, each by warehouse.
  */
-export function findPartsOfManifests(db: Database, manifestIds: readonly number[], scope: WarehouseScope): Map<number, PartMoney[]> {
+export function findPartsOfManifests(
+  db: Database,
+  manifestIds: readonly number[],
+  scope: WarehouseScope,
+): Map<number, PartMoney[]> {
   const parts = new Map<number, PartMoney[]>(manifestIds.map((id) => [id, []]))
   if (manifestIds.length === 0) return parts
   const rows = all(
     db,
     db.query
       .selectFrom('manifest_totals as t')
-      .select(['t.manifest_id', 't.almacen', 't.counted_micros', 't.approved_cents', 't.pending_returns', 't.deposited_cents', 't.justified_deposits', 't.adjusted_cents'])
+      .select([
+        't.manifest_id',
+        't.almacen',
+        't.counted_micros',
+        't.approved_cents',
+        't.pending_returns',
+        't.deposited_cents',
+        't.justified_deposits',
+        't.adjusted_cents',
+      ])
       .where(sql<boolean>`t.manifest_id IN (SELECT value FROM json_each(${JSON.stringify(manifestIds)}))`)
       .where('t.invoices', '>', 0)
       .where(inWarehouses('t.almacen', scope))
@@ -109,7 +138,9 @@ export type SettlementFilter = 'pendiente' | 'lista' | 'cerrada'
 export function settlementCondition(filter: SettlementFilter, scope: WarehouseScope): RawBuilder<boolean> {
   if (filter === 'cerrada') return sql<boolean>`m.estado = 'closed'`
   const open = sql<boolean>`EXISTS (SELECT 1 FROM manifest_totals t WHERE t.manifest_id = m.id AND t.invoices > 0 AND ${inWarehouses('t.almacen', scope)} AND ${PART_OPEN})`
-  return filter === 'pendiente' ? sql<boolean>`(m.estado = 'imported' AND ${open})` : sql<boolean>`(m.estado = 'imported' AND NOT ${open})`
+  return filter === 'pendiente'
+    ? sql<boolean>`(m.estado = 'imported' AND ${open})`
+    : sql<boolean>`(m.estado = 'imported' AND NOT ${open})`
 }
 
 /** A manifest's diferencia in cents over its parts in `scope`, on `manifests m` (to sort a list by it). */
@@ -146,5 +177,15 @@ export function findOpenManifestsMoney(db: Database, scope: WarehouseScope): Ope
 
 /** Whether the manifest has an active deposit (then only an admin reopens it). */
 export function hasActiveDeposits(db: Database, manifestId: number): boolean {
-  return first(db, db.query.selectFrom('deposits').select('id').where('manifest_id', '=', manifestId).where('estado', '=', 'active').limit(1)) !== undefined
+  return (
+    first(
+      db,
+      db.query
+        .selectFrom('deposits')
+        .select('id')
+        .where('manifest_id', '=', manifestId)
+        .where('estado', '=', 'active')
+        .limit(1),
+    ) !== undefined
+  )
 }

@@ -10,7 +10,8 @@
  * the cents always as two digits over 100 ("CON 05/100").
  */
 export function amountInWords(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents < 0 || cents >= MAX_CENTS) throw new RangeError(`monto fuera de rango: ${cents} centavos`)
+  if (!Number.isSafeInteger(cents) || cents < 0 || cents >= MAX_CENTS)
+    throw new RangeError(`monto fuera de rango: ${cents} centavos`)
   const lempiras = Math.floor(cents / 100)
   const fraction = String(cents % 100).padStart(2, '0')
   const currency = lempiras === 1 ? 'LEMPIRA' : 'LEMPIRAS'
@@ -56,10 +57,48 @@ function belowHundred(value: number): string {
 }
 
 const UP_TO_TWENTY_NINE = [
-  '', 'UN', 'DOS', 'TRES', 'CUATRO', 'CINCO', 'SEIS', 'SIETE', 'OCHO', 'NUEVE',
-  'DIEZ', 'ONCE', 'DOCE', 'TRECE', 'CATORCE', 'QUINCE', 'DIECISÉIS', 'DIECISIETE', 'DIECIOCHO', 'DIECINUEVE',
-  'VEINTE', 'VEINTIÚN', 'VEINTIDÓS', 'VEINTITRÉS', 'VEINTICUATRO', 'VEINTICINCO', 'VEINTISÉIS', 'VEINTISIETE', 'VEINTIOCHO', 'VEINTINUEVE',
+  '',
+  'UN',
+  'DOS',
+  'TRES',
+  'CUATRO',
+  'CINCO',
+  'SEIS',
+  'SIETE',
+  'OCHO',
+  'NUEVE',
+  'DIEZ',
+  'ONCE',
+  'DOCE',
+  'TRECE',
+  'CATORCE',
+  'QUINCE',
+  'DIECISÉIS',
+  'DIECISIETE',
+  'DIECIOCHO',
+  'DIECINUEVE',
+  'VEINTE',
+  'VEINTIÚN',
+  'VEINTIDÓS',
+  'VEINTITRÉS',
+  'VEINTICUATRO',
+  'VEINTICINCO',
+  'VEINTISÉIS',
+  'VEINTISIETE',
+  'VEINTIOCHO',
+  'VEINTINUEVE',
 ]
 const TENS = ['', '', '', 'TREINTA', 'CUARENTA', 'CINCUENTA', 'SESENTA', 'SETENTA', 'OCHENTA', 'NOVENTA']
-const HUNDREDS = ['', 'CIENTO', 'DOSCIENTOS', 'TRESCIENTOS', 'CUATROCIENTOS', 'QUINIENTOS', 'SEISCIENTOS', 'SETECIENTOS', 'OCHOCIENTOS', 'NOVECIENTOS']
+const HUNDREDS = [
+  '',
+  'CIENTO',
+  'DOSCIENTOS',
+  'TRESCIENTOS',
+  'CUATROCIENTOS',
+  'QUINIENTOS',
+  'SEISCIENTOS',
+  'SETECIENTOS',
+  'OCHOCIENTOS',
+  'NOVECIENTOS',
+]
 const HUNDREDS_ALONE = ['', 'CIEN', ...HUNDREDS.slice(2)]

@@ -143,5 +143,7 @@ export function unitsText(units: number): string {
  */
 export function lineQuantityText(units: number, uniVenta: string | null | undefined, factor: number): string {
   // Less than a box (none included) is said in units alone.
-  return isBoxLine(uniVenta, factor) && toMilliUnits(units) >= toMilliUnits(factor) ? `${boxesAndUnits(units, factor)} (${unitsText(units)})` : unitsText(units)
+  return isBoxLine(uniVenta, factor) && toMilliUnits(units) >= toMilliUnits(factor)
+    ? `${boxesAndUnits(units, factor)} (${unitsText(units)})`
+    : unitsText(units)
 }

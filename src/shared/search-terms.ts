@@ -39,7 +39,10 @@ export function searchTerms(text: string): string[] {
 }
 
 /** Whether every term begins some word of one of the texts (null texts have no words). */
-export function matchesSearch(texts: string | ReadonlyArray<string | null | undefined>, terms: readonly string[]): boolean {
+export function matchesSearch(
+  texts: string | ReadonlyArray<string | null | undefined>,
+  terms: readonly string[],
+): boolean {
   if (terms.length === 0) return true
   const words = (typeof texts === 'string' ? [texts] : texts).flatMap((text) => (text == null ? [] : wordsOf(text)))
   return terms.every((term) => words.some((word) => word.startsWith(term)))
@@ -57,5 +60,7 @@ export function searchMatchQuery(terms: readonly string[], column?: string): str
 /** The FTS5 query "these words, whole, in this column" (a manifest's number among an invoice's words). */
 export function exactWordsQuery(text: string, column: string): string {
   const words = [...new Set(wordsOf(text))]
-  return words.length === 0 ? '' : `{${column}} : (${words.map((word) => `"${word.replace(/"/g, '""')}"`).join(' AND ')})`
+  return words.length === 0
+    ? ''
+    : `{${column}} : (${words.map((word) => `"${word.replace(/"/g, '""')}"`).join(' AND ')})`
 }

@@ -1,7 +1,9 @@
 import Type, { type Static } from 'typebox'
 
 const Bytes = Type.Integer({ minimum: 0, description: 'bytes' })
-const FreeBytes = Type.Union([Bytes, Type.Null()], { description: 'bytes libres para el servicio; null si no se pudo leer' })
+const FreeBytes = Type.Union([Bytes, Type.Null()], {
+  description: 'bytes libres para el servicio; null si no se pudo leer',
+})
 const LocalTime = Type.String({ description: 'Hora de Honduras, YYYY-MM-DD HH:mm:ss' })
 
 /** A copy tried (or, none tried since the start, the newest in its folder). */
@@ -11,7 +13,10 @@ const CopyOutcome = Type.Object({
   tamano_bytes: Type.Union([Bytes, Type.Null()]),
   resultado: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
   error: Type.Union([Type.String(), Type.Null()]),
-  duracion_segundos: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description: 'cuánto tardó (escribirla y verificarla); null si es la más nueva de la carpeta, no un intento de este arranque' }),
+  duracion_segundos: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+    description:
+      'cuánto tardó (escribirla y verificarla); null si es la más nueva de la carpeta, no un intento de este arranque',
+  }),
 })
 
 export const ServiceStatus = Type.Object({
@@ -20,12 +25,16 @@ export const ServiceStatus = Type.Object({
     iniciado_en: LocalTime,
     activo_segundos: Type.Integer({ minimum: 0 }),
     hora_servidor: Type.String({ description: 'ISO 8601 con el desplazamiento de Honduras' }),
-    contrato_cliente: Type.Union([Type.Literal('v1'), Type.Literal('v2')], { description: 'El contrato activo con el sistema del proveedor (clientContract)' }),
+    contrato_cliente: Type.Union([Type.Literal('v1'), Type.Literal('v2')], {
+      description: 'El contrato activo con el sistema del proveedor (clientContract)',
+    }),
   }),
   base_de_datos: Type.Object({
     ruta: Type.String(),
     tamano_bytes: Type.Union([Bytes, Type.Null()]),
-    wal_bytes: Type.Union([Bytes, Type.Null()], { description: 'el registro de escritura anticipada (-wal), null si no existe' }),
+    wal_bytes: Type.Union([Bytes, Type.Null()], {
+      description: 'el registro de escritura anticipada (-wal), null si no existe',
+    }),
     disco_libre_bytes: FreeBytes,
     disco_bajo: Type.Boolean({ description: 'menos libre que alerts.minFreeDiskMB' }),
   }),
@@ -59,8 +68,13 @@ export const ServiceStatus = Type.Object({
           carpeta: Type.String({ description: 'backup.copyTo' }),
           disco_libre_bytes: FreeBytes,
           ultima: Type.Union([CopyOutcome, Type.Null()], { description: 'la última copia llevada a backup.copyTo' }),
-          mas_reciente: Type.Union([LocalTime, Type.Null()], { description: 'la hora de la copia más nueva que hay en backup.copyTo' }),
-          atrasada: Type.Boolean({ description: 'la más nueva tiene más del doble de backup.everyHours (o no hay ninguna): alerta copia_externa_atrasada' }),
+          mas_reciente: Type.Union([LocalTime, Type.Null()], {
+            description: 'la hora de la copia más nueva que hay en backup.copyTo',
+          }),
+          atrasada: Type.Boolean({
+            description:
+              'la más nueva tiene más del doble de backup.everyHours (o no hay ninguna): alerta copia_externa_atrasada',
+          }),
         }),
         Type.Null(),
       ],
@@ -71,7 +85,8 @@ export const ServiceStatus = Type.Object({
     webhook: Type.Boolean({ description: 'alerts.webhookUrl está configurada' }),
     min_disco_libre_mb: Type.Integer({ minimum: 0 }),
     activas: Type.Array(Type.String(), {
-      description: 'condiciones alertadas que aún no se resolvieron: disco_base_de_datos, disco_copias, copia_fallida, copia_externa_fallida, copia_externa_atrasada',
+      description:
+        'condiciones alertadas que aún no se resolvieron: disco_base_de_datos, disco_copias, copia_fallida, copia_externa_fallida, copia_externa_atrasada',
     }),
   }),
   errores_internos: Type.Object({

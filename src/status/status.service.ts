@@ -2,7 +2,15 @@ import { statSync } from 'node:fs'
 import { Instant } from '@js-joda/core'
 import type { Alerter } from '../alerts/alerter.ts'
 import type { Snapshotter } from '../backup/backup.service.ts'
-import { formatLocalDateTime, isoWithOffset, nowMillis, startOfLocalDay, today, toStoredInstant, type Clock } from '../core/clock.ts'
+import {
+  formatLocalDateTime,
+  isoWithOffset,
+  nowMillis,
+  startOfLocalDay,
+  today,
+  toStoredInstant,
+  type Clock,
+} from '../core/clock.ts'
 import type { Config } from '../config/config.ts'
 import type { Database } from '../db/database.ts'
 import type { Monitor } from '../monitoring/monitor.ts'
@@ -62,11 +70,18 @@ export function getServiceStatus(deps: StatusDeps): ServiceStatus {
       disco_bajo: disks.database.low,
     },
     lotes: {
-      ultimo: last === undefined ? null : { batch_uuid: last.uuid, recibido_en: formatLocalDateTime(clock, last.received_at), estado: last.estado },
+      ultimo:
+        last === undefined
+          ? null
+          : { batch_uuid: last.uuid, recibido_en: formatLocalDateTime(clock, last.received_at), estado: last.estado },
       hoy: batches.total,
       fallidos_hoy: batches.failed,
     },
-    pendientes: { conflictos: countPendingConflicts(db, EVERY_WAREHOUSE), devoluciones: countPendingReturns(db, EVERY_WAREHOUSE), reemisiones: countPendingReissues(db, EVERY_WAREHOUSE) },
+    pendientes: {
+      conflictos: countPendingConflicts(db, EVERY_WAREHOUSE),
+      devoluciones: countPendingReturns(db, EVERY_WAREHOUSE),
+      reemisiones: countPendingReissues(db, EVERY_WAREHOUSE),
+    },
     copias: {
       automaticas: config.backup.everyHours > 0,
       carpeta: config.backup.dir,
@@ -94,7 +109,10 @@ function lastBackup(deps: StatusDeps, local: (millis: number) => string): Servic
 }
 
 /** backup.copyTo: its last copy (tried, else the newest there), the newest one's time and whether it is late. */
-function offMachine(deps: StatusDeps, local: (millis: number) => string): ServiceStatus['copias']['fuera_del_servidor'] {
+function offMachine(
+  deps: StatusDeps,
+  local: (millis: number) => string,
+): ServiceStatus['copias']['fuera_del_servidor'] {
   const copies = deps.snapshots.offMachine
   if (copies === null) return null
   const newest = copies.copies()[0]
@@ -124,7 +142,14 @@ function outcome(
     }
   }
   if (newest === undefined) return null
-  return { hora: local(newest.takenAt), archivo: newest.file, tamano_bytes: sizeOf(newest.file), resultado: 'ok', error: null, duracion_segundos: null }
+  return {
+    hora: local(newest.takenAt),
+    archivo: newest.file,
+    tamano_bytes: sizeOf(newest.file),
+    resultado: 'ok',
+    error: null,
+    duracion_segundos: null,
+  }
 }
 
 function sizeOf(file: string): number | null {

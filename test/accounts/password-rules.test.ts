@@ -17,13 +17,16 @@ import { withService, type TestService } from '../support/service.ts'
  * own, the command line. Each refusal is a 422 in Spanish saying why and what to choose instead,
  * and nothing changes.
  */
-const ADVICE = 'Elija otra que nadie pueda adivinar: por ejemplo, tres o cuatro palabras que no tengan relación entre sí, separadas por espacios.'
+const ADVICE =
+  'Elija otra que nadie pueda adivinar: por ejemplo, tres o cuatro palabras que no tengan relación entre sí, separadas por espacios.'
 const COMMON = 'La contraseña está en la lista de las contraseñas más usadas, que son las primeras que se prueban.'
-const DECORATED = 'La contraseña es una contraseña o palabra muy usada con números, signos o cambios de letras (como «Honduras2026!» o «p4ssw0rd»), que son de las primeras que se prueban.'
+const DECORATED =
+  'La contraseña es una contraseña o palabra muy usada con números, signos o cambios de letras (como «Honduras2026!» o «p4ssw0rd»), que son de las primeras que se prueban.'
 const REPEATED = 'La contraseña es un mismo carácter repetido, y eso se adivina en segundos.'
 const GROUP = 'La contraseña repite un mismo grupo de caracteres (como «abcabcabc»), y eso se adivina en segundos.'
 const TWICE = 'La contraseña repite dos veces una secuencia o una contraseña muy usada, y eso se adivina en segundos.'
-const WALK = 'La contraseña es una secuencia seguida de letras, números o teclas vecinas (como «123456…», «abcdef…» o «qwerty…»), y eso se adivina en segundos.'
+const WALK =
+  'La contraseña es una secuencia seguida de letras, números o teclas vecinas (como «123456…», «abcdef…» o «qwerty…»), y eso se adivina en segundos.'
 const NAME = 'La contraseña es el nombre de usuario con números o signos añadidos, y eso es lo primero que se prueba.'
 
 const refused: Array<{ password: string; why: string }> = [
@@ -55,14 +58,36 @@ const refused: Array<{ password: string; why: string }> = [
 ]
 
 /** Where a password is set, as the person or the admin does it; each returns the answer. */
-const places: Array<{ name: string; set: (service: TestService, password: string) => Promise<{ status: number; body: unknown }> }> = [
+const places: Array<{
+  name: string
+  set: (service: TestService, password: string) => Promise<{ status: number; body: unknown }>
+}> = [
   {
     name: 'an admin creating a user',
     set: async (service, password) =>
-      asPerson(service, await sessionOf(service, 'admin'), 'POST', 'usuarios', { usuario: 'maria.lopez', nombre: 'María López', rol: 'operador', almacenes: ['OAC'], contrasena: password }),
+      asPerson(service, await sessionOf(service, 'admin'), 'POST', 'usuarios', {
+        usuario: 'maria.lopez',
+        nombre: 'María López',
+        rol: 'operador',
+        almacenes: ['OAC'],
+        contrasena: password,
+      }),
   },
-  { name: 'an admin setting a new password', set: async (service, password) => asPerson(service, await sessionOf(service, 'admin'), 'POST', 'usuarios/maria.lopez/contrasena', { contrasena: password }) },
-  { name: 'a person changing their own', set: async (service, password) => asPerson(service, await sessionOf(service, 'maria.lopez'), 'POST', '/api/v1/sesion/contrasena', { actual: PASSWORD, nueva: password }) },
+  {
+    name: 'an admin setting a new password',
+    set: async (service, password) =>
+      asPerson(service, await sessionOf(service, 'admin'), 'POST', 'usuarios/maria.lopez/contrasena', {
+        contrasena: password,
+      }),
+  },
+  {
+    name: 'a person changing their own',
+    set: async (service, password) =>
+      asPerson(service, await sessionOf(service, 'maria.lopez'), 'POST', '/api/v1/sesion/contrasena', {
+        actual: PASSWORD,
+        nueva: password,
+      }),
+  },
 ]
 
 async function seed(service: TestService): Promise<void> {
@@ -70,14 +95,16 @@ async function seed(service: TestService): Promise<void> {
   await createAccount(service, 'maria.lopez', 'operador', ['OAC'])
 }
 
-const accounts = (service: TestService) => all(service.db, service.db.query.selectFrom('users').select(['usuario', 'password_hash', 'updated_at']).orderBy('id'))
+const accounts = (service: TestService) =>
+  all(service.db, service.db.query.selectFrom('users').select(['usuario', 'password_hash', 'updated_at']).orderBy('id'))
 
 for (const place of places) {
   for (const row of refused) {
     test(`password rules: ${place.name}: ${JSON.stringify(row.password)} → 422 saying why, nothing changed`, () =>
       withService({}, async (service) => {
         await seed(service)
-        if (place.name === 'an admin creating a user') service.db.sqlite.exec("DELETE FROM users WHERE usuario = 'maria.lopez'")
+        if (place.name === 'an admin creating a user')
+          service.db.sqlite.exec("DELETE FROM users WHERE usuario = 'maria.lopez'")
         const before = accounts(service)
         const { status, body } = await place.set(service, row.password)
         assert.deepEqual({ status, body }, { status: 422, body: { success: false, message: `${row.why} ${ADVICE}` } })
@@ -93,7 +120,8 @@ for (const place of places) {
     test(`password rules: ${place.name}: ${JSON.stringify(password)} is accepted and logs in`, () =>
       withService({}, async (service) => {
         await seed(service)
-        if (place.name === 'an admin creating a user') service.db.sqlite.exec("DELETE FROM users WHERE usuario = 'maria.lopez'")
+        if (place.name === 'an admin creating a user')
+          service.db.sqlite.exec("DELETE FROM users WHERE usuario = 'maria.lopez'")
         const { status } = await place.set(service, password)
         assert.ok(status === 200 || status === 201 || status === 204, `answered ${status}`)
         assert.equal((await logIn(service, 'maria.lopez', password)).status, 200)
@@ -102,14 +130,35 @@ for (const place of places) {
 }
 
 const commands: Array<{ name: string; args: string[]; input: string; code: number; err?: string; out?: RegExp }> = [
-  { name: 'usuario crear with a common password → exit 2 saying why', args: ['usuario', 'crear', 'admin', '--rol', 'admin', '--contrasena-stdin'], input: 'contraseña\n', code: 2, err: `${COMMON} ${ADVICE}` },
-  { name: 'usuario crear with a keyboard row → exit 2 saying why', args: ['usuario', 'crear', 'admin', '--rol', 'admin', '--contrasena-stdin'], input: 'qwertyuiop\n', code: 2, err: `${WALK} ${ADVICE}` },
-  { name: 'usuario crear with a good password → exit 0', args: ['usuario', 'crear', 'admin', '--rol', 'admin', '--contrasena-stdin'], input: 'bodega norte lluvia\n', code: 0, out: /^usuario creado: admin/m },
+  {
+    name: 'usuario crear with a common password → exit 2 saying why',
+    args: ['usuario', 'crear', 'admin', '--rol', 'admin', '--contrasena-stdin'],
+    input: 'contraseña\n',
+    code: 2,
+    err: `${COMMON} ${ADVICE}`,
+  },
+  {
+    name: 'usuario crear with a keyboard row → exit 2 saying why',
+    args: ['usuario', 'crear', 'admin', '--rol', 'admin', '--contrasena-stdin'],
+    input: 'qwertyuiop\n',
+    code: 2,
+    err: `${WALK} ${ADVICE}`,
+  },
+  {
+    name: 'usuario crear with a good password → exit 0',
+    args: ['usuario', 'crear', 'admin', '--rol', 'admin', '--contrasena-stdin'],
+    input: 'bodega norte lluvia\n',
+    code: 0,
+    out: /^usuario creado: admin/m,
+  },
 ]
 
 for (const command of commands) {
   test(`password rules: cli ${command.name}`, async () => {
-    const result = await runCli(command.args, { cwd: mkdtempSync(join(tmpdir(), 'manifiesto-contrasena-')), input: command.input })
+    const result = await runCli(command.args, {
+      cwd: mkdtempSync(join(tmpdir(), 'manifiesto-contrasena-')),
+      input: command.input,
+    })
     assert.equal(result.code, command.code, result.stdout + result.stderr)
     if (command.err !== undefined) assert.equal(result.stderr.trim(), command.err)
     if (command.out !== undefined) assert.match(result.stdout, command.out)
@@ -118,7 +167,15 @@ for (const command of commands) {
 
 test('password rules: cli usuario restablecer with a repeated character → exit 2, the password unchanged', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'manifiesto-contrasena-'))
-  assert.equal((await runCli(['usuario', 'crear', 'admin', '--rol', 'admin', '--contrasena-stdin'], { cwd, input: 'bodega norte lluvia\n' })).code, 0)
+  assert.equal(
+    (
+      await runCli(['usuario', 'crear', 'admin', '--rol', 'admin', '--contrasena-stdin'], {
+        cwd,
+        input: 'bodega norte lluvia\n',
+      })
+    ).code,
+    0,
+  )
   const hash = () => {
     const db = new Database(join(cwd, 'data/manifiesto.db'), { readonly: true })
     try {
@@ -128,7 +185,10 @@ test('password rules: cli usuario restablecer with a repeated character → exit
     }
   }
   const before = hash()
-  const reset = await runCli(['usuario', 'restablecer', 'admin', '--contrasena-stdin'], { cwd, input: 'aaaaaaaaaaaa\n' })
+  const reset = await runCli(['usuario', 'restablecer', 'admin', '--contrasena-stdin'], {
+    cwd,
+    input: 'aaaaaaaaaaaa\n',
+  })
   assert.equal(reset.code, 2, reset.stdout + reset.stderr)
   assert.equal(reset.stderr.trim(), `${REPEATED} ${ADVICE}`)
   assert.equal(hash(), before)

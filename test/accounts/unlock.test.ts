@@ -23,7 +23,15 @@ import { DERIVED_VALUES } from '../../src/app/derived-values.ts'
  * and the person logs in with their password. Not locked — never, not yet, or no longer — is a
  * 422: there is nothing to lift, and nothing changes.
  */
-const ANA = { usuario: 'ana', nombre: 'Nombre de ana', rol: 'operador', almacenes: ['OAC'], activo: true, creado_en: '2026-11-22 10:00:00', ultimo_ingreso: null }
+const ANA = {
+  usuario: 'ana',
+  nombre: 'Nombre de ana',
+  rol: 'operador',
+  almacenes: ['OAC'],
+  activo: true,
+  creado_en: '2026-11-22 10:00:00',
+  ultimo_ingreso: null,
+}
 
 async function failLogins(service: TestService, usuario: string, times: number): Promise<void> {
   for (let i = 0; i < times; i++) assert.equal((await logIn(service, usuario, 'no-es-su-clave')).status, 401)
@@ -32,7 +40,14 @@ async function failLogins(service: TestService, usuario: string, times: number):
 function state(service: TestService) {
   return {
     lockouts: all(service.db, service.db.query.selectFrom('login_lockouts').selectAll().orderBy('usuario_key')),
-    unlocks: all(service.db, service.db.query.selectFrom('audit_log').select(['actor', 'actor_usuario', 'subject_id', 'detail']).where('action', '=', 'usuario.desbloqueado').orderBy('id')),
+    unlocks: all(
+      service.db,
+      service.db.query
+        .selectFrom('audit_log')
+        .select(['actor', 'actor_usuario', 'subject_id', 'detail'])
+        .where('action', '=', 'usuario.desbloqueado')
+        .orderBy('id'),
+    ),
   }
 }
 
@@ -48,22 +63,43 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { name: 'without a session → 401', who: 'nadie', setup: (service) => failLogins(service, 'ana', 5), status: 401, body: { success: false, message: 'Inicie sesión en la consola, o (una integración) envíe la clave en el encabezado OperatorKey.' } },
+  {
+    name: 'without a session → 401',
+    who: 'nadie',
+    setup: (service) => failLogins(service, 'ana', 5),
+    status: 401,
+    body: {
+      success: false,
+      message: 'Inicie sesión en la consola, o (una integración) envíe la clave en el encabezado OperatorKey.',
+    },
+  },
   {
     name: 'a supervisor → 403',
     who: 'supervisor',
     setup: (service) => failLogins(service, 'ana', 5),
     status: 403,
-    body: { success: false, message: 'Su rol (supervisor) no permite administrar usuarios; pídaselo a el administrador.' },
+    body: {
+      success: false,
+      message: 'Su rol (supervisor) no permite administrar usuarios; pídaselo a el administrador.',
+    },
   },
   {
     name: 'the integration key → 403',
     who: 'clave',
     setup: (service) => failLogins(service, 'ana', 5),
     status: 403,
-    body: { success: false, message: 'La clave de integración (OperatorKey) no permite administrar usuarios; pídaselo a el administrador.' },
+    body: {
+      success: false,
+      message: 'La clave de integración (OperatorKey) no permite administrar usuarios; pídaselo a el administrador.',
+    },
   },
-  { name: 'an unknown user → 404', who: 'admin', usuario: 'nadie', status: 404, body: { success: false, message: 'No existe el usuario nadie.' } },
+  {
+    name: 'an unknown user → 404',
+    who: 'admin',
+    usuario: 'nadie',
+    status: 404,
+    body: { success: false, message: 'No existe el usuario nadie.' },
+  },
   {
     name: 'an unknown name that failed logins is still no user → 404',
     who: 'admin',
@@ -72,13 +108,26 @@ const rows: Row[] = [
     status: 404,
     body: { success: false, message: 'No existe el usuario fantasma.' },
   },
-  { name: 'never locked → 422', who: 'admin', status: 422, body: { success: false, message: 'El usuario ana no está bloqueado: puede entrar con su contraseña. Si la olvidó, póngale una contraseña nueva.' } },
+  {
+    name: 'never locked → 422',
+    who: 'admin',
+    status: 422,
+    body: {
+      success: false,
+      message:
+        'El usuario ana no está bloqueado: puede entrar con su contraseña. Si la olvidó, póngale una contraseña nueva.',
+    },
+  },
   {
     name: 'four failures, not locked yet → 422, the failures still count',
     who: 'admin',
     setup: (service) => failLogins(service, 'ana', 4),
     status: 422,
-    body: { success: false, message: 'El usuario ana no está bloqueado: puede entrar con su contraseña. Si la olvidó, póngale una contraseña nueva.' },
+    body: {
+      success: false,
+      message:
+        'El usuario ana no está bloqueado: puede entrar con su contraseña. Si la olvidó, póngale una contraseña nueva.',
+    },
   },
   {
     name: 'a lock whose 15 minutes ended → 422',
@@ -88,16 +137,37 @@ const rows: Row[] = [
       service.clock.advance(15 * 60_000 + 1000)
     },
     status: 422,
-    body: { success: false, message: 'El usuario ana no está bloqueado: puede entrar con su contraseña. Si la olvidó, póngale una contraseña nueva.' },
+    body: {
+      success: false,
+      message:
+        'El usuario ana no está bloqueado: puede entrar con su contraseña. Si la olvidó, póngale una contraseña nueva.',
+    },
   },
-  { name: 'locked → 200, unlocked', who: 'admin', setup: (service) => failLogins(service, 'ana', 5), status: 200, body: { ...ANA, bloqueado_hasta: null } },
-  { name: 'locked by failures typed in capitals, unlocked by the name in any case → 200', who: 'admin', setup: (service) => failLogins(service, 'ANA', 5), usuario: 'Ana', status: 200, body: { ...ANA, bloqueado_hasta: null } },
+  {
+    name: 'locked → 200, unlocked',
+    who: 'admin',
+    setup: (service) => failLogins(service, 'ana', 5),
+    status: 200,
+    body: { ...ANA, bloqueado_hasta: null },
+  },
+  {
+    name: 'locked by failures typed in capitals, unlocked by the name in any case → 200',
+    who: 'admin',
+    setup: (service) => failLogins(service, 'ANA', 5),
+    usuario: 'Ana',
+    status: 200,
+    body: { ...ANA, bloqueado_hasta: null },
+  },
 ]
 
 async function call(service: TestService, who: Who, path: string): Promise<{ status: number; body: Answer }> {
   if (who === 'clave') return operator(service, 'POST', path)
   if (who === 'nadie') {
-    const response = await service.fetch(`/api/v1/operador/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+    const response = await service.fetch(`/api/v1/operador/${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    })
     return { status: response.status, body: (await response.json()) as Answer }
   }
   return asPerson(service, await sessionOf(service, who), 'POST', path, {})
@@ -121,7 +191,14 @@ for (const row of rows) {
       }
       const after = state(service)
       assert.deepEqual(after.lockouts, [], 'the failures are forgotten')
-      assert.deepEqual(after.unlocks, [{ actor: 'Nombre de admin', actor_usuario: 'admin', subject_id: 'ana', detail: JSON.stringify({ bloqueado_hasta: '2026-11-22 10:15:00', intentos_fallidos: 5 }) }])
+      assert.deepEqual(after.unlocks, [
+        {
+          actor: 'Nombre de admin',
+          actor_usuario: 'admin',
+          subject_id: 'ana',
+          detail: JSON.stringify({ bloqueado_hasta: '2026-11-22 10:15:00', intentos_fallidos: 5 }),
+        },
+      ])
       assert.equal((await logIn(service, 'ana', PASSWORD)).status, 200, 'she logs in at once with her password')
     }))
 }
@@ -131,13 +208,30 @@ test('unlock: the list says who is locked and until when, while the lock lasts',
     await createAccount(service, 'admin', 'admin')
     await createAccount(service, 'ana', 'operador', ['OAC'])
     const admin = await sessionOf(service, 'admin')
-    const lockOf = async () => ((await asPerson(service, admin, 'GET', 'usuarios')).body as Answer[]).map((user) => [user.usuario, user.bloqueado_hasta])
-    assert.deepEqual(await lockOf(), [['admin', null], ['ana', null]])
+    const lockOf = async () =>
+      ((await asPerson(service, admin, 'GET', 'usuarios')).body as Answer[]).map((user) => [
+        user.usuario,
+        user.bloqueado_hasta,
+      ])
+    assert.deepEqual(await lockOf(), [
+      ['admin', null],
+      ['ana', null],
+    ])
     await failLogins(service, 'ana', 5)
-    assert.deepEqual(await lockOf(), [['admin', null], ['ana', '2026-11-22 10:15:00']])
+    assert.deepEqual(await lockOf(), [
+      ['admin', null],
+      ['ana', '2026-11-22 10:15:00'],
+    ])
     assert.equal((await logIn(service, 'ana', PASSWORD)).status, 429, 'locked, the right password included')
     service.clock.advance(15 * 60_000)
-    assert.deepEqual(await lockOf(), [['admin', null], ['ana', null]], 'the lock ends by itself')
+    assert.deepEqual(
+      await lockOf(),
+      [
+        ['admin', null],
+        ['ana', null],
+      ],
+      'the lock ends by itself',
+    )
   }))
 
 test('unlock: an unlocked account is locked again by five new failures', () =>
@@ -161,8 +255,20 @@ async function preparedFolder(lock: boolean): Promise<string> {
   const db = openDatabase(config.database.path)
   try {
     migrateDatabase(db, DERIVED_VALUES)
-    const deps = { db, clock: systemClock(config.dates.timezone), warehouses: config.warehouses, passwordCost: TEST_PASSWORD_COST, passwordRules: new PasswordRules() }
-    await createUser(deps, null, { usuario: 'ana', nombre: 'Ana', rol: 'operador', almacenes: ['OAC'], contrasena: PASSWORD })
+    const deps = {
+      db,
+      clock: systemClock(config.dates.timezone),
+      warehouses: config.warehouses,
+      passwordCost: TEST_PASSWORD_COST,
+      passwordRules: new PasswordRules(),
+    }
+    await createUser(deps, null, {
+      usuario: 'ana',
+      nombre: 'Ana',
+      rol: 'operador',
+      almacenes: ['OAC'],
+      contrasena: PASSWORD,
+    })
     if (lock) insertLockout(db, 'ana', new Date(Date.now() + 10 * 60_000).toISOString())
   } finally {
     closeDatabase(db)
@@ -171,27 +277,54 @@ async function preparedFolder(lock: boolean): Promise<string> {
 }
 
 function insertLockout(db: Database, key: string, lockedUntil: string): void {
-  db.sqlite.prepare('INSERT INTO login_lockouts (usuario_key, failures, window_start, locked_until) VALUES (?, 5, ?, ?)').run(key, new Date().toISOString(), lockedUntil)
+  db.sqlite
+    .prepare('INSERT INTO login_lockouts (usuario_key, failures, window_start, locked_until) VALUES (?, 5, ?, ?)')
+    .run(key, new Date().toISOString(), lockedUntil)
 }
 
 const commandRows: Array<{ name: string; lock: boolean; user: string; code: number; line: RegExp }> = [
   { name: 'an unknown user → 1', lock: false, user: 'nadie', code: 1, line: /^No existe el usuario nadie\.$/ },
-  { name: 'a user not locked → 1, saying so', lock: false, user: 'ana', code: 1, line: /^El usuario ana no está bloqueado: puede entrar con su contraseña\. Si la olvidó, póngale una contraseña nueva\.$/ },
-  { name: 'a locked user → 0, unlocked', lock: true, user: 'ana', code: 0, line: /^usuario desbloqueado: ana puede entrar ya con su contraseña$/ },
+  {
+    name: 'a user not locked → 1, saying so',
+    lock: false,
+    user: 'ana',
+    code: 1,
+    line: /^El usuario ana no está bloqueado: puede entrar con su contraseña\. Si la olvidó, póngale una contraseña nueva\.$/,
+  },
+  {
+    name: 'a locked user → 0, unlocked',
+    lock: true,
+    user: 'ana',
+    code: 0,
+    line: /^usuario desbloqueado: ana puede entrar ya con su contraseña$/,
+  },
 ]
 
 for (const row of commandRows) {
   test(`unlock: cli usuario desbloquear, ${row.name}`, async () => {
     const dir = await preparedFolder(row.lock)
-    const result = await runUserCommand(loadConfig({ env: {}, cwd: dir }), 'desbloquear', row.user, {}, bufferIo({ cwd: dir }))
+    const result = await runUserCommand(
+      loadConfig({ env: {}, cwd: dir }),
+      'desbloquear',
+      row.user,
+      {},
+      bufferIo({ cwd: dir }),
+    )
     assert.equal(result.code, row.code, result.lines.join('\n'))
     assert.match(result.lines[0] ?? '', row.line)
     const { config } = loadConfig({ env: {}, cwd: dir })
     const db = openDatabase(config.database.path)
     try {
-      const unlocks = db.sqlite.prepare("SELECT actor, subject_id FROM audit_log WHERE action = 'usuario.desbloqueado'").all()
+      const unlocks = db.sqlite
+        .prepare("SELECT actor, subject_id FROM audit_log WHERE action = 'usuario.desbloqueado'")
+        .all()
       const lockouts = db.sqlite.prepare('SELECT count(*) FROM login_lockouts').pluck().get()
-      assert.deepEqual({ unlocks, lockouts }, row.code === 0 ? { unlocks: [{ actor: 'línea de comandos', subject_id: 'ana' }], lockouts: 0 } : { unlocks: [], lockouts: row.lock ? 1 : 0 })
+      assert.deepEqual(
+        { unlocks, lockouts },
+        row.code === 0
+          ? { unlocks: [{ actor: 'línea de comandos', subject_id: 'ana' }], lockouts: 0 }
+          : { unlocks: [], lockouts: row.lock ? 1 : 0 },
+      )
     } finally {
       closeDatabase(db)
     }
@@ -201,9 +334,15 @@ for (const row of commandRows) {
 test('unlock: cli usuario desbloquear as a process — Spanish help and exit codes like the other usuario commands', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'manifiesto-desbloquear-'))
   const help = await runCli(['--help'], { cwd })
-  assert.match(help.stdout, /manifiesto usuario desbloquear NOMBRE {3}lo desbloquea tras intentos fallidos, sin cambiar su contraseña/)
+  assert.match(
+    help.stdout,
+    /manifiesto usuario desbloquear NOMBRE {3}lo desbloquea tras intentos fallidos, sin cambiar su contraseña/,
+  )
   const unknown = await runCli(['usuario', 'desbloquear', 'nadie'], { cwd })
   assert.deepEqual([unknown.code, unknown.stderr.trim()], [1, 'No existe el usuario nadie.'])
   const missing = await runCli(['usuario', 'desbloquear'], { cwd })
-  assert.deepEqual([missing.code, missing.stderr.split('\n')[0]], [2, 'Falta el nombre de usuario: manifiesto usuario desbloquear NOMBRE'])
+  assert.deepEqual(
+    [missing.code, missing.stderr.split('\n')[0]],
+    [2, 'Falta el nombre de usuario: manifiesto usuario desbloquear NOMBRE'],
+  )
 })

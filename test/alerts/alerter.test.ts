@@ -11,7 +11,8 @@ function capturedLog(clock = new ManualClock('2026-11-22T16:00:00Z')) {
   const lines: Array<Record<string, unknown>> = []
   const sink = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>)
+      for (const line of String(chunk).split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>)
       done()
     },
   })
@@ -35,7 +36,11 @@ test('alerts: one per minute per kind of error, another kind still goes, and the
     clock.advance(60_000)
     alerter.notify(new TypeError('d'), {})
     await webhook.settle(3)
-    assert.deepEqual(received.map((alert) => [alert.kind, alert.message]).sort(), [['RangeError', 'c'], ['TypeError', 'a'], ['TypeError', 'd']])
+    assert.deepEqual(received.map((alert) => [alert.kind, alert.message]).sort(), [
+      ['RangeError', 'c'],
+      ['TypeError', 'a'],
+      ['TypeError', 'd'],
+    ])
     assert.equal(received.find((alert) => alert.message === 'a')?.path, '/x')
   } finally {
     await webhook.close()
@@ -44,7 +49,11 @@ test('alerts: one per minute per kind of error, another kind still goes, and the
 
 test('alerts: a delivery failure is logged, never thrown', async () => {
   const { lines, log } = capturedLog()
-  const alerter = createAlerter({ webhookUrl: `http://127.0.0.1:${await freePort()}/`, log, clock: new ManualClock('2026-11-22T16:00:00Z') })
+  const alerter = createAlerter({
+    webhookUrl: `http://127.0.0.1:${await freePort()}/`,
+    log,
+    clock: new ManualClock('2026-11-22T16:00:00Z'),
+  })
   assert.doesNotThrow(() => alerter.notify(new Error('disco lleno'), {}))
   await until(() => lines.some((line) => line.msg === 'no se pudo enviar la alerta'))
   assert.ok(lines.some((line) => line.msg === 'no se pudo enviar la alerta' && line.kind === 'Error'))
@@ -72,14 +81,21 @@ test('alerts: notices — at most 30 of a kind in any hour (then logged, not sen
     clock.set('2026-11-22T17:00:00.001Z') // an hour after the first notice: it left the window
     alerter.notice('reemisiones', 'lote 32', {})
     await webhook.settle(33)
-    const messages = received.map((alert) => `${String(alert.level)} ${String(alert.kind)}: ${String(alert.message)}`).sort()
+    const messages = received
+      .map((alert) => `${String(alert.level)} ${String(alert.kind)}: ${String(alert.message)}`)
+      .sort()
     assert.equal(messages.length, 33) // 30 + otro + the error + lote 32
     assert.ok(!messages.includes('aviso reemisiones: lote 31'))
     assert.ok(messages.includes('aviso reemisiones: lote 32'))
     assert.ok(messages.includes('aviso otro: otro aviso'))
     assert.ok(messages.includes('error TypeError: falla'))
     assert.equal(received.find((alert) => alert.message === 'lote 1')?.batch_uuid, '1')
-    assert.ok(lines.some((line) => line.msg === 'aviso omitido: ya se enviaron 30 de este tipo en la última hora' && line.kind === 'reemisiones'))
+    assert.ok(
+      lines.some(
+        (line) =>
+          line.msg === 'aviso omitido: ya se enviaron 30 de este tipo en la última hora' && line.kind === 'reemisiones',
+      ),
+    )
   } finally {
     await webhook.close()
   }

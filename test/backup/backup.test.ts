@@ -40,19 +40,28 @@ test('backup: automatic snapshots when due, named by local time, keeping the new
       assert.ok(await snapshots.runIfDue())
     }
     // 10:00 on the 22nd, then +23 h (not due), then +25 h three times: the 24th, 25th and 26th.
-    assert.deepEqual(readdirSync(service.config.backup.dir).sort(), ['manifiesto-2026-11-25T11-00-00.db', 'manifiesto-2026-11-26T12-00-00.db'])
+    assert.deepEqual(readdirSync(service.config.backup.dir).sort(), [
+      'manifiesto-2026-11-25T11-00-00.db',
+      'manifiesto-2026-11-26T12-00-00.db',
+    ])
     assert.equal(invoicesInSnapshot(join(service.config.backup.dir, 'manifiesto-2026-11-26T12-00-00.db')), 3)
   }))
 
 test('backup: everyHours 0 turns automatic snapshots off', () =>
   withService({ config: { backup: { everyHours: 0 } } }, async (service) => {
-    assert.equal(await new Snapshotter(service.db, service.clock, service.config.backup, pino({ enabled: false })).runIfDue(), null)
+    assert.equal(
+      await new Snapshotter(service.db, service.clock, service.config.backup, pino({ enabled: false })).runIfDue(),
+      null,
+    )
     assert.equal(existsSync(service.config.backup.dir), false)
   }))
 
 test('backup: the backup command writes a snapshot that check verifies; check refuses a damaged file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'manifiesto-backup-'))
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ database: { path: 'datos/m.db' }, backup: { everyHours: 0 } }))
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({ database: { path: 'datos/m.db' }, backup: { everyHours: 0 } }),
+  )
   const missing = await runCli(['backup', 'copia.db'], { cwd: dir })
   assert.equal(missing.code, 1, 'no database yet')
   const live = openDatabase(join(dir, 'datos', 'm.db'))

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import {
+  chmodSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Transform } from 'node:stream'
@@ -89,7 +98,10 @@ const failing: Failing[] = [
     name: 'full (a disk with 64 KB left)',
     prepare: async (t, folder, service) => {
       // A database far larger than the space left there.
-      await postBatch(service, Array.from({ length: 40 }, (_, i) => invoice(`F-${i}`, '905112')))
+      await postBatch(
+        service,
+        Array.from({ length: 40 }, (_, i) => invoice(`F-${i}`, '905112')),
+      )
       return mountTmpfs(t, folder, 'size=64k')
     },
     error: /^no queda espacio en .*manifiesto \(ENOSPC\)$/,
@@ -103,44 +115,95 @@ for (const scenario of failing) {
     let hook: TestWebhook | undefined
     try {
       hook = await startWebhook()
-      await withService({ readFreeDisk: plentyOfDisk, config: { backup: { everyHours: 24, keep: 3, copyTo: folder }, alerts: { webhookUrl: hook.url } } }, async (service) => {
-        if (!(await scenario.prepare(t, folder, service))) return
-        await service.monitor.tick()
-        const local = readdirSync(service.config.backup.dir)
-        assert.deepEqual(local, ['manifiesto-2026-11-22T10-00-00.db'], 'the local snapshot is made whatever the second folder does')
-        if (scenario.neverCreated) assert.equal(existsSync(folder), false, 'a missing second folder is never made (it would fill the mount point on the server’s disk)')
-        else assert.deepEqual(readdirSync(folder).filter((name) => !name.startsWith('lost+found')), [], 'no temporary file left there')
+      await withService(
+        {
+          readFreeDisk: plentyOfDisk,
+          config: { backup: { everyHours: 24, keep: 3, copyTo: folder }, alerts: { webhookUrl: hook.url } },
+        },
+        async (service) => {
+          if (!(await scenario.prepare(t, folder, service))) return
+          await service.monitor.tick()
+          const local = readdirSync(service.config.backup.dir)
+          assert.deepEqual(
+            local,
+            ['manifiesto-2026-11-22T10-00-00.db'],
+            'the local snapshot is made whatever the second folder does',
+          )
+          if (scenario.neverCreated)
+            assert.equal(
+              existsSync(folder),
+              false,
+              'a missing second folder is never made (it would fill the mount point on the server’s disk)',
+            )
+          else
+            assert.deepEqual(
+              readdirSync(folder).filter((name) => !name.startsWith('lost+found')),
+              [],
+              'no temporary file left there',
+            )
 
-        const failed = await status(service)
-        assert.equal(failed.copias.ultima.resultado, 'ok')
-        assert.deepEqual({ ...failed.copias.fuera_del_servidor, ultima: { ...failed.copias.fuera_del_servidor.ultima, error: 'mensaje' }, disco_libre_bytes: 'medido' }, {
-          carpeta: folder,
-          disco_libre_bytes: 'medido',
-          ultima: { hora: '2026-11-22 10:00:00', archivo: join(folder, 'manifiesto-2026-11-22T10-00-00.db'), tamano_bytes: null, resultado: 'error', error: 'mensaje', duracion_segundos: 0 },
-          mas_reciente: null,
-          atrasada: false,
-        })
-        assert.match(failed.copias.fuera_del_servidor.ultima.error, scenario.error)
-        assert.deepEqual(failed.alertas.activas, ['copia_externa_fallida'])
-        await hook!.settle(1)
-        assert.equal(hook!.received.length, 1)
-        assert.equal(hook!.received[0]!.kind, 'copia_externa_fallida')
-        assert.match(String(hook!.received[0]!.message), /^La copia fuera del servidor falló: .*\. Revise backup\.copyTo \(.*\): que esté montada, que el servicio pueda escribir en ella y que tenga espacio\. La copia local de backup\.dir \(.*\) está bien; se reintenta cada 10 minutos\.$/)
+          const failed = await status(service)
+          assert.equal(failed.copias.ultima.resultado, 'ok')
+          assert.deepEqual(
+            {
+              ...failed.copias.fuera_del_servidor,
+              ultima: { ...failed.copias.fuera_del_servidor.ultima, error: 'mensaje' },
+              disco_libre_bytes: 'medido',
+            },
+            {
+              carpeta: folder,
+              disco_libre_bytes: 'medido',
+              ultima: {
+                hora: '2026-11-22 10:00:00',
+                archivo: join(folder, 'manifiesto-2026-11-22T10-00-00.db'),
+                tamano_bytes: null,
+                resultado: 'error',
+                error: 'mensaje',
+                duracion_segundos: 0,
+              },
+              mas_reciente: null,
+              atrasada: false,
+            },
+          )
+          assert.match(failed.copias.fuera_del_servidor.ultima.error, scenario.error)
+          assert.deepEqual(failed.alertas.activas, ['copia_externa_fallida'])
+          await hook!.settle(1)
+          assert.equal(hook!.received.length, 1)
+          assert.equal(hook!.received[0]!.kind, 'copia_externa_fallida')
+          assert.match(
+            String(hook!.received[0]!.message),
+            /^La copia fuera del servidor falló: .*\. Revise backup\.copyTo \(.*\): que esté montada, que el servicio pueda escribir en ella y que tenga espacio\. La copia local de backup\.dir \(.*\) está bien; se reintenta cada 10 minutos\.$/,
+          )
 
-        // Ten minutes later, still failing: no second alert.
-        service.clock.advance(10 * 60_000)
-        await service.monitor.tick()
-        await hook!.settle(2)
-        assert.equal(hook!.received.length, 1, 'alerted once while it lasts')
+          // Ten minutes later, still failing: no second alert.
+          service.clock.advance(10 * 60_000)
+          await service.monitor.tick()
+          await hook!.settle(2)
+          assert.equal(hook!.received.length, 1, 'alerted once while it lasts')
 
-        scenario.repair(folder)
-        service.clock.advance(10 * 60_000)
-        await service.monitor.tick()
-        assert.deepEqual(readdirSync(folder).filter((name) => name.endsWith('.db') || name.endsWith('.tmp')), ['manifiesto-2026-11-22T10-00-00.db'], 'the same snapshot, copied at the next round')
-        assert.equal(invoicesInSnapshot(join(folder, 'manifiesto-2026-11-22T10-00-00.db')), invoicesInSnapshot(join(service.config.backup.dir, 'manifiesto-2026-11-22T10-00-00.db')))
-        const fixed = await status(service)
-        assert.deepEqual([fixed.copias.fuera_del_servidor.ultima.resultado, fixed.copias.fuera_del_servidor.mas_reciente, fixed.alertas.activas], ['ok', '2026-11-22 10:00:00', []])
-      })
+          scenario.repair(folder)
+          service.clock.advance(10 * 60_000)
+          await service.monitor.tick()
+          assert.deepEqual(
+            readdirSync(folder).filter((name) => name.endsWith('.db') || name.endsWith('.tmp')),
+            ['manifiesto-2026-11-22T10-00-00.db'],
+            'the same snapshot, copied at the next round',
+          )
+          assert.equal(
+            invoicesInSnapshot(join(folder, 'manifiesto-2026-11-22T10-00-00.db')),
+            invoicesInSnapshot(join(service.config.backup.dir, 'manifiesto-2026-11-22T10-00-00.db')),
+          )
+          const fixed = await status(service)
+          assert.deepEqual(
+            [
+              fixed.copias.fuera_del_servidor.ultima.resultado,
+              fixed.copias.fuera_del_servidor.mas_reciente,
+              fixed.alertas.activas,
+            ],
+            ['ok', '2026-11-22 10:00:00', []],
+          )
+        },
+      )
     } finally {
       hook?.close()
       scenario.repair(folder)
@@ -153,28 +216,52 @@ test('backup.copyTo: each snapshot is copied, checked and renamed there, and pru
   const folder = shareFolder()
   mkdirSync(folder)
   try {
-    await withService({ readFreeDisk: plentyOfDisk, config: { backup: { everyHours: 1, keep: 2, copyTo: folder } } }, async (service) => {
-      for (let hour = 0; hour < 3; hour++) {
-        await postBatch(service, [invoice(`H-${hour}`, `90620${hour}`)])
-        await service.monitor.tick()
-        service.clock.advance(30 * 60_000)
-        await service.monitor.tick()
-        service.clock.advance(30 * 60_000)
-      }
-      const expected = ['manifiesto-2026-11-22T11-00-00.db', 'manifiesto-2026-11-22T12-00-00.db']
-      assert.deepEqual(readdirSync(service.config.backup.dir).sort(), expected, 'one an hour, the newest two kept')
-      assert.deepEqual(readdirSync(folder).sort(), expected, 'the same two off the machine, nothing else')
-      assert.equal(invoicesInSnapshot(join(folder, expected[1]!)), 3)
-      const body = await status(service)
-      assert.deepEqual({ ...body.copias.fuera_del_servidor, disco_libre_bytes: typeof body.copias.fuera_del_servidor.disco_libre_bytes, ultima: { ...body.copias.fuera_del_servidor.ultima, duracion_segundos: typeof body.copias.fuera_del_servidor.ultima.duracion_segundos } }, {
-        carpeta: folder,
-        disco_libre_bytes: 'number',
-        ultima: { hora: '2026-11-22 12:00:00', archivo: join(folder, expected[1]!), tamano_bytes: body.copias.ultima.tamano_bytes, resultado: 'ok', error: null, duracion_segundos: 'number' },
-        mas_reciente: '2026-11-22 12:00:00',
-        atrasada: false,
-      })
-      assert.ok(service.logLines().some((line) => line.msg === 'copia fuera del servidor creada' && line.file === join(folder, expected[1]!)))
-    })
+    await withService(
+      { readFreeDisk: plentyOfDisk, config: { backup: { everyHours: 1, keep: 2, copyTo: folder } } },
+      async (service) => {
+        for (let hour = 0; hour < 3; hour++) {
+          await postBatch(service, [invoice(`H-${hour}`, `90620${hour}`)])
+          await service.monitor.tick()
+          service.clock.advance(30 * 60_000)
+          await service.monitor.tick()
+          service.clock.advance(30 * 60_000)
+        }
+        const expected = ['manifiesto-2026-11-22T11-00-00.db', 'manifiesto-2026-11-22T12-00-00.db']
+        assert.deepEqual(readdirSync(service.config.backup.dir).sort(), expected, 'one an hour, the newest two kept')
+        assert.deepEqual(readdirSync(folder).sort(), expected, 'the same two off the machine, nothing else')
+        assert.equal(invoicesInSnapshot(join(folder, expected[1]!)), 3)
+        const body = await status(service)
+        assert.deepEqual(
+          {
+            ...body.copias.fuera_del_servidor,
+            disco_libre_bytes: typeof body.copias.fuera_del_servidor.disco_libre_bytes,
+            ultima: {
+              ...body.copias.fuera_del_servidor.ultima,
+              duracion_segundos: typeof body.copias.fuera_del_servidor.ultima.duracion_segundos,
+            },
+          },
+          {
+            carpeta: folder,
+            disco_libre_bytes: 'number',
+            ultima: {
+              hora: '2026-11-22 12:00:00',
+              archivo: join(folder, expected[1]!),
+              tamano_bytes: body.copias.ultima.tamano_bytes,
+              resultado: 'ok',
+              error: null,
+              duracion_segundos: 'number',
+            },
+            mas_reciente: '2026-11-22 12:00:00',
+            atrasada: false,
+          },
+        )
+        assert.ok(
+          service
+            .logLines()
+            .some((line) => line.msg === 'copia fuera del servidor creada' && line.file === join(folder, expected[1]!)),
+        )
+      },
+    )
   } finally {
     rmSync(join(folder, '..'), { recursive: true, force: true })
   }
@@ -184,22 +271,41 @@ test('backup.copyTo: no copy there for more than twice the interval is alerted (
   const folder = shareFolder()
   const hook = await startWebhook()
   try {
-    await withService({ readFreeDisk: plentyOfDisk, config: { backup: { everyHours: 6, copyTo: folder }, alerts: { webhookUrl: hook.url } } }, async (service) => {
-      await service.monitor.tick()
-      assert.equal((await status(service)).copias.fuera_del_servidor.atrasada, false, 'not late yet: the service just started')
-      service.clock.advance(12 * HOUR + 60_000)
-      await service.monitor.tick()
-      const late = await status(service)
-      assert.deepEqual([late.copias.fuera_del_servidor.atrasada, late.alertas.activas.sort()], [true, ['copia_externa_atrasada', 'copia_externa_fallida']])
-      await hook.settle(2)
-      assert.deepEqual(hook.received.map((alert) => alert.kind).sort(), ['copia_externa_atrasada', 'copia_externa_fallida'])
-      assert.match(String(hook.received.find((alert) => alert.kind === 'copia_externa_atrasada')!.message), /^No hay una copia fuera del servidor de las últimas 12 horas en backup\.copyTo \(.*\): no hay ninguna\. Revise que la carpeta esté montada/)
-      mkdirSync(folder)
-      service.clock.advance(10 * 60_000)
-      await service.monitor.tick()
-      const fresh = await status(service)
-      assert.deepEqual([fresh.copias.fuera_del_servidor.atrasada, fresh.alertas.activas], [false, []])
-    })
+    await withService(
+      {
+        readFreeDisk: plentyOfDisk,
+        config: { backup: { everyHours: 6, copyTo: folder }, alerts: { webhookUrl: hook.url } },
+      },
+      async (service) => {
+        await service.monitor.tick()
+        assert.equal(
+          (await status(service)).copias.fuera_del_servidor.atrasada,
+          false,
+          'not late yet: the service just started',
+        )
+        service.clock.advance(12 * HOUR + 60_000)
+        await service.monitor.tick()
+        const late = await status(service)
+        assert.deepEqual(
+          [late.copias.fuera_del_servidor.atrasada, late.alertas.activas.sort()],
+          [true, ['copia_externa_atrasada', 'copia_externa_fallida']],
+        )
+        await hook.settle(2)
+        assert.deepEqual(hook.received.map((alert) => alert.kind).sort(), [
+          'copia_externa_atrasada',
+          'copia_externa_fallida',
+        ])
+        assert.match(
+          String(hook.received.find((alert) => alert.kind === 'copia_externa_atrasada')!.message),
+          /^No hay una copia fuera del servidor de las últimas 12 horas en backup\.copyTo \(.*\): no hay ninguna\. Revise que la carpeta esté montada/,
+        )
+        mkdirSync(folder)
+        service.clock.advance(10 * 60_000)
+        await service.monitor.tick()
+        const fresh = await status(service)
+        assert.deepEqual([fresh.copias.fuera_del_servidor.atrasada, fresh.alertas.activas], [false, []])
+      },
+    )
   } finally {
     hook.close()
     rmSync(join(folder, '..'), { recursive: true, force: true })
@@ -214,7 +320,12 @@ function slowCopy(delayMs: number): CopyFile {
         setTimeout(() => done(null, chunk), delayMs)
       },
     })
-    await pipeline(createReadStream(from, { highWaterMark: 16 * 1024 }), trickle, createWriteStream(to, { flags: 'wx' }), { signal })
+    await pipeline(
+      createReadStream(from, { highWaterMark: 16 * 1024 }),
+      trickle,
+      createWriteStream(to, { flags: 'wx' }),
+      { signal },
+    )
   }
 }
 
@@ -224,7 +335,10 @@ test('backup.copyTo slow (a share over a slow link): batches and pings are answe
   try {
     const config = { backup: { everyHours: 24, copyTo: folder }, rateLimits: { generalPerMinute: 100_000 } }
     await withService({ readFreeDisk: plentyOfDisk, copyFile: slowCopy(60), config }, async (service) => {
-      await postBatch(service, Array.from({ length: 20 }, (_, i) => invoice(`S-${i}`, '905112')))
+      await postBatch(
+        service,
+        Array.from({ length: 20 }, (_, i) => invoice(`S-${i}`, '905112')),
+      )
       let done = false
       const started = performance.now()
       const round = service.monitor.tick().finally(() => (done = true))
@@ -236,7 +350,14 @@ test('backup.copyTo slow (a share over a slow link): batches and pings are answe
         waits.push(performance.now() - asked)
         if (batch === undefined && performance.now() - started > 500) {
           const sent = performance.now()
-          const answer = await postBatch(service, exampleBatch().map((entry) => ({ ...entry, NumeroManifiesto: '905199', Nfactura: `${String(entry.Nfactura)}-L` })))
+          const answer = await postBatch(
+            service,
+            exampleBatch().map((entry) => ({
+              ...entry,
+              NumeroManifiesto: '905199',
+              Nfactura: `${String(entry.Nfactura)}-L`,
+            })),
+          )
           batch = { status: answer.status, ms: performance.now() - sent }
         }
         await new Promise((resolve) => setTimeout(resolve, 20))
@@ -246,7 +367,10 @@ test('backup.copyTo slow (a share over a slow link): batches and pings are answe
       assert.ok(took > 1500, `the copy took ${Math.round(took)} ms: slow enough to mean something`)
       assert.ok(waits.length > 20, `${waits.length} pings while it ran`)
       assert.ok(Math.max(...waits) < 1000, `the longest ping waited ${Math.round(Math.max(...waits))} ms`)
-      assert.ok(batch !== undefined && batch.status === 200 && batch.ms < 1000, `a batch sent meanwhile: ${JSON.stringify(batch)}`)
+      assert.ok(
+        batch !== undefined && batch.status === 200 && batch.ms < 1000,
+        `a batch sent meanwhile: ${JSON.stringify(batch)}`,
+      )
       assert.equal((await status(service)).copias.fuera_del_servidor.ultima.resultado, 'ok')
       assert.deepEqual(readdirSync(folder), ['manifiesto-2026-11-22T10-00-00.db'])
     })
@@ -259,15 +383,25 @@ test('backup.copyTo slow: stopping the service stops the copy and leaves no temp
   const folder = shareFolder()
   mkdirSync(folder)
   try {
-    await withService({ readFreeDisk: plentyOfDisk, copyFile: slowCopy(200), config: { backup: { everyHours: 24, copyTo: folder } } }, async (service) => {
-      const round = service.monitor.tick()
-      for (let i = 0; i < 200 && !readdirSync(folder).some((name) => name.endsWith('.tmp')); i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      assert.ok(readdirSync(folder).some((name) => name.endsWith('.tmp')), 'the copy is under way')
-      service.snapshots.stop()
-      await round
-      assert.deepEqual(readdirSync(folder), [])
-      assert.equal(service.snapshots.offMachine?.lastAttempt()?.error, 'se interrumpió: el servicio se detuvo durante la copia')
-    })
+    await withService(
+      { readFreeDisk: plentyOfDisk, copyFile: slowCopy(200), config: { backup: { everyHours: 24, copyTo: folder } } },
+      async (service) => {
+        const round = service.monitor.tick()
+        for (let i = 0; i < 200 && !readdirSync(folder).some((name) => name.endsWith('.tmp')); i++)
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        assert.ok(
+          readdirSync(folder).some((name) => name.endsWith('.tmp')),
+          'the copy is under way',
+        )
+        service.snapshots.stop()
+        await round
+        assert.deepEqual(readdirSync(folder), [])
+        assert.equal(
+          service.snapshots.offMachine?.lastAttempt()?.error,
+          'se interrumpió: el servicio se detuvo durante la copia',
+        )
+      },
+    )
   } finally {
     rmSync(join(folder, '..'), { recursive: true, force: true })
   }

@@ -11,7 +11,11 @@ const ENTRIES: ArchiveEntry[] = [
   { path: 'manifiesto-9.9.9/manifiesto', data: Buffer.from('#!/bin/sh\necho hola\n'), executable: true },
   { path: 'manifiesto-9.9.9/config.example.json', data: Buffer.from('{"server":{}}\n'), executable: false },
   // 513 bytes: one byte past a tar block, so the padding is exercised.
-  { path: 'manifiesto-9.9.9/docs/administracion.md', data: Buffer.from(`# Guía\n${'ñ'.repeat(253)}`), executable: false },
+  {
+    path: 'manifiesto-9.9.9/docs/administracion.md',
+    data: Buffer.from(`# Guía\n${'ñ'.repeat(253)}`),
+    executable: false,
+  },
 ]
 
 /** Folders first, then the entries in order: programs 755, the rest 644. */
@@ -39,7 +43,10 @@ function hasCommand(command: string): boolean {
 test('archive: the same entries and time give the same bytes (tar.gz and zip)', () => {
   assert.ok(tarGz(ENTRIES, MTIME).equals(tarGz(ENTRIES, MTIME)))
   assert.ok(zip(ENTRIES, MTIME).equals(zip(ENTRIES, MTIME)))
-  assert.ok(!tarGz(ENTRIES, MTIME).equals(tarGz(ENTRIES, new Date(MTIME.getTime() + 2000))), 'the time is in the archive')
+  assert.ok(
+    !tarGz(ENTRIES, MTIME).equals(tarGz(ENTRIES, new Date(MTIME.getTime() + 2000))),
+    'the time is in the archive',
+  )
 })
 
 test("archive: the zip does not depend on the build machine's time zone", () => {
@@ -67,20 +74,24 @@ test('archive: GNU tar lists folders and programs as 755, the rest as 644, owned
   assert.equal(statSync(join(dir, 'manifiesto-9.9.9/manifiesto')).mode & 0o777, 0o755)
 })
 
-test('archive: zipinfo shows Unix modes 755/644 and unzip extracts the same bytes', { skip: hasCommand('unzip') ? false : 'unzip is not installed (apt-get install unzip)' }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'manifiesto-archive-'))
-  const file = join(dir, 'a.zip')
-  writeFileSync(file, zip(ENTRIES, MTIME))
-  execFileSync('unzip', ['-tq', file])
-  // zipinfo's header and footer lines are not entries: keep the lines that start with a mode.
-  const listing = execFileSync('unzip', ['-Z', '-s', file], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => /^[-d][-rwx]{9} /.test(line))
-    .join('\n')
-  assert.deepEqual(modesAndNames(listing), LISTING)
-  // The zip's time is the UTC time (a zip stores no zone), whatever the build machine's zone.
-  assert.match(listing.split('\n')[0]!, / 26-Nov-22 16:00 /)
-  execFileSync('unzip', ['-q', file, '-d', dir])
-  for (const entry of ENTRIES) assert.ok(readFileSync(join(dir, entry.path)).equals(entry.data), entry.path)
-  assert.equal(statSync(join(dir, 'manifiesto-9.9.9/manifiesto')).mode & 0o777, 0o755)
-})
+test(
+  'archive: zipinfo shows Unix modes 755/644 and unzip extracts the same bytes',
+  { skip: hasCommand('unzip') ? false : 'unzip is not installed (apt-get install unzip)' },
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'manifiesto-archive-'))
+    const file = join(dir, 'a.zip')
+    writeFileSync(file, zip(ENTRIES, MTIME))
+    execFileSync('unzip', ['-tq', file])
+    // zipinfo's header and footer lines are not entries: keep the lines that start with a mode.
+    const listing = execFileSync('unzip', ['-Z', '-s', file], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => /^[-d][-rwx]{9} /.test(line))
+      .join('\n')
+    assert.deepEqual(modesAndNames(listing), LISTING)
+    // The zip's time is the UTC time (a zip stores no zone), whatever the build machine's zone.
+    assert.match(listing.split('\n')[0]!, / 26-Nov-22 16:00 /)
+    execFileSync('unzip', ['-q', file, '-d', dir])
+    for (const entry of ENTRIES) assert.ok(readFileSync(join(dir, entry.path)).equals(entry.data), entry.path)
+    assert.equal(statSync(join(dir, 'manifiesto-9.9.9/manifiesto')).mode & 0o777, 0o755)
+  },
+)

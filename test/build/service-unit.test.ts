@@ -13,14 +13,23 @@ const MAX_EXPOSURE = 2.5
 
 /** systemd's version (252 in Debian 12), or a reason to skip when systemd-analyze is not here. */
 function systemdVersion(): number | string {
-  const result = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' })
+  const result = spawnSync('systemd-analyze', ['--version'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    killSignal: 'SIGKILL',
+  })
   if (result.error) return 'systemd-analyze is not installed (Debian: apt-get install systemd)'
   return Number(/^systemd (\d+)/.exec(result.stdout)?.[1] ?? 0)
 }
 const version = systemdVersion()
 const skipVerify = typeof version === 'string' ? version : false
 // `security --offline` (judging a unit file that is not installed) arrived in systemd 250.
-const skipSecurity = typeof version === 'string' ? version : version < 250 ? `systemd ${version} has no security --offline (needs 250)` : false
+const skipSecurity =
+  typeof version === 'string'
+    ? version
+    : version < 250
+      ? `systemd ${version} has no security --offline (needs 250)`
+      : false
 
 function analyze(...args: string[]): { code: number | null; output: string } {
   const result = spawnSync('systemd-analyze', args, { encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' })
@@ -38,7 +47,12 @@ function section(name: string): string[] {
 
 test('service unit: systemd owns the state, configuration and logs folders and filters system calls', () => {
   const service = section('Service')
-  for (const line of ['StateDirectory=manifiesto', 'ConfigurationDirectory=manifiesto', 'LogsDirectory=manifiesto', 'SystemCallFilter=@system-service']) {
+  for (const line of [
+    'StateDirectory=manifiesto',
+    'ConfigurationDirectory=manifiesto',
+    'LogsDirectory=manifiesto',
+    'SystemCallFilter=@system-service',
+  ]) {
     assert.ok(service.includes(line), line)
   }
 })
@@ -50,7 +64,9 @@ test('service unit: a start that keeps failing fast is given up after a few trie
 })
 
 test('service unit: its open-file limit holds server.maxConnections with room for the database, the logs and the backups', () => {
-  const limit = Number(/^LimitNOFILE=(\d+)$/.exec(section('Service').find((line) => line.startsWith('LimitNOFILE=')) ?? '')?.[1])
+  const limit = Number(
+    /^LimitNOFILE=(\d+)$/.exec(section('Service').find((line) => line.startsWith('LimitNOFILE=')) ?? '')?.[1],
+  )
   // At rest the service holds ~30 descriptors besides its connections; a batch's worker and a backup add a few.
   assert.ok(limit >= DEFAULT_CONFIG.server.maxConnections + 256, `LimitNOFILE=${limit}`)
 })
@@ -67,16 +83,30 @@ test('service unit: systemd-analyze verify has nothing to say about it', { skip:
   assert.deepEqual(analyze('verify', copy), { code: 0, output: '' })
 })
 
-test('service unit: on the unit itself, verify complains only that the executable is not installed here', { skip: skipVerify }, () => {
-  const { output } = analyze('verify', UNIT)
-  for (const line of output.split('\n').filter((line) => line !== '')) {
-    assert.match(line, new RegExp(`Command ${EXECUTABLE} is not executable`))
-  }
-})
+test(
+  'service unit: on the unit itself, verify complains only that the executable is not installed here',
+  { skip: skipVerify },
+  () => {
+    const { output } = analyze('verify', UNIT)
+    for (const line of output.split('\n').filter((line) => line !== '')) {
+      assert.match(line, new RegExp(`Command ${EXECUTABLE} is not executable`))
+    }
+  },
+)
 
-test(`service unit: systemd-analyze security --offline scores its exposure at ${MAX_EXPOSURE} or better`, { skip: skipSecurity }, () => {
-  const { output } = analyze('security', '--offline=true', '--no-pager', UNIT)
-  const score = Number(/Overall exposure level for manifiesto\.service: (\d+(?:\.\d+)?)/.exec(output)?.[1])
-  assert.ok(Number.isFinite(score), `no score in:\n${output}`)
-  assert.ok(score <= MAX_EXPOSURE, `exposure ${score} > ${MAX_EXPOSURE}:\n${output.split('\n').filter((line) => line.startsWith('✗')).join('\n')}`)
-})
+test(
+  `service unit: systemd-analyze security --offline scores its exposure at ${MAX_EXPOSURE} or better`,
+  { skip: skipSecurity },
+  () => {
+    const { output } = analyze('security', '--offline=true', '--no-pager', UNIT)
+    const score = Number(/Overall exposure level for manifiesto\.service: (\d+(?:\.\d+)?)/.exec(output)?.[1])
+    assert.ok(Number.isFinite(score), `no score in:\n${output}`)
+    assert.ok(
+      score <= MAX_EXPOSURE,
+      `exposure ${score} > ${MAX_EXPOSURE}:\n${output
+        .split('\n')
+        .filter((line) => line.startsWith('✗'))
+        .join('\n')}`,
+    )
+  },
+)

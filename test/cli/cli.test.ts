@@ -19,18 +19,37 @@ for (const args of [['version'], ['--version'], ['-v']]) {
   test(`cli: ${args.join(' ')} prints the version and exits 0`, async () => {
     const result = await runCli(args, { cwd: folder() })
     assert.equal(result.code, 0, result.stderr)
-    assert.match(result.stdout, new RegExp(`^manifiesto ${VERSION.replace(/\./g, '\\.')} \\(node \\d+\\.\\d+\\.\\d+, sqlite \\d+\\.\\d+\\.\\d+\\)\n$`))
+    assert.match(
+      result.stdout,
+      new RegExp(
+        `^manifiesto ${VERSION.replace(/\./g, '\\.')} \\(node \\d+\\.\\d+\\.\\d+, sqlite \\d+\\.\\d+\\.\\d+\\)\n$`,
+      ),
+    )
     assert.equal(result.stderr, '')
   })
 }
 
 const usageErrors: Array<{ args: string[]; first: string }> = [
-  { args: ['frobnicar'], first: 'Comando desconocido: «frobnicar». Los comandos son: serve, check, backup, restaurar, version, usuario.' },
+  {
+    args: ['frobnicar'],
+    first: 'Comando desconocido: «frobnicar». Los comandos son: serve, check, backup, restaurar, version, usuario.',
+  },
   { args: ['serve', 'extra'], first: 'Sobra el argumento «extra»: manifiesto serve.' },
   { args: ['check', 'a.db', 'b.db'], first: 'Sobra el argumento «b.db»: manifiesto check [BASE].' },
-  { args: ['backup'], first: 'Falta el argumento ARCHIVO: manifiesto backup ARCHIVO (la ruta de la copia, por ejemplo /var/lib/manifiesto/backups/manual.db).' },
-  { args: ['usuario'], first: 'Falta el argumento crear|restablecer|desbloquear|listar: manifiesto usuario crear|restablecer|desbloquear|listar [NOMBRE].' },
-  { args: ['--no-existe'], first: 'Opción desconocida: «--no-existe». Las opciones de cada comando están en la ayuda de abajo.' },
+  {
+    args: ['backup'],
+    first:
+      'Falta el argumento ARCHIVO: manifiesto backup ARCHIVO (la ruta de la copia, por ejemplo /var/lib/manifiesto/backups/manual.db).',
+  },
+  {
+    args: ['usuario'],
+    first:
+      'Falta el argumento crear|restablecer|desbloquear|listar: manifiesto usuario crear|restablecer|desbloquear|listar [NOMBRE].',
+  },
+  {
+    args: ['--no-existe'],
+    first: 'Opción desconocida: «--no-existe». Las opciones de cada comando están en la ayuda de abajo.',
+  },
 ]
 for (const { args, first } of usageErrors) {
   test(`cli: usage error ${JSON.stringify(args)} → exit 2, one line naming it, then the usage`, async () => {
@@ -47,14 +66,20 @@ for (const command of ['serve', 'check']) {
     writeFileSync(join(dir, 'malo.json'), JSON.stringify({ server: { port: 'ochenta' }, extra: 1 }))
     const result = await runCli([command, '--config', 'malo.json'], { cwd: dir })
     assert.equal(result.code, 2)
-    assert.match(result.stderr, /Configuración inválida: .*malo\.json: clave desconocida «extra»; «server\.port» debe ser un entero/)
+    assert.match(
+      result.stderr,
+      /Configuración inválida: .*malo\.json: clave desconocida «extra»; «server\.port» debe ser un entero/,
+    )
   })
 }
 
 for (const command of ['serve', 'check']) {
   test(`cli: ${command} with clientContract "v2" and a returns window of 0 → exit 2, in Spanish`, async () => {
     const dir = folder()
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ clientContract: 'v2', returns: { windowBusinessDays: 0 } }))
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ clientContract: 'v2', returns: { windowBusinessDays: 0 } }),
+    )
     const result = await runCli([command], { cwd: dir })
     assert.equal(result.code, 2)
     assert.match(result.stderr, /«returns\.windowBusinessDays» no puede ser 0 con «clientContract» "v2"/)
@@ -63,10 +88,16 @@ for (const command of ['serve', 'check']) {
 
 test('cli: check with bad connection and proxy keys → exit 2, each key named in Spanish', async () => {
   const dir = folder()
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { trustProxy: 'sí', maxConnectionsPerIp: 0, maxConnections: -5, headersTimeoutSeconds: 2 } }))
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      server: { trustProxy: 'sí', maxConnectionsPerIp: 0, maxConnections: -5, headersTimeoutSeconds: 2 },
+    }),
+  )
   const result = await runCli(['check'], { cwd: dir })
   assert.equal(result.code, 2)
-  for (const key of ['trustProxy', 'maxConnectionsPerIp', 'maxConnections', 'headersTimeoutSeconds']) assert.match(result.stderr, new RegExp(`«server\\.${key}»`))
+  for (const key of ['trustProxy', 'maxConnectionsPerIp', 'maxConnections', 'headersTimeoutSeconds'])
+    assert.match(result.stderr, new RegExp(`«server\\.${key}»`))
   assert.match(result.stderr, /«server\.maxConnectionsPerIp» tiene un valor imposible 0 \(debe ser al menos 1\)/)
 })
 
@@ -86,66 +117,91 @@ test('cli: a bad MANIFIESTO_CONFIG file is exit 2 too', async () => {
 })
 
 // The one test of the command line as a program of its own (every other one runs runCli in-process).
-test('cli, spawned: serve with no config at all serves ping, answers 503 on protected endpoints, stops cleanly on SIGTERM', { timeout: 180_000 }, async () => {
-  const dir = folder()
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const served = await startServe([], { cwd: dir, env: { MANIFIESTO_PORT: String(port), MANIFIESTO_HOST: '127.0.0.1' }, url })
-  try {
-    const ping = await fetch(`${url}/api/v1/ping`)
-    assert.equal(ping.status, 200)
-    assert.equal(((await ping.json()) as { database: string }).database, 'ok')
-    const status = await fetch(`http://127.0.0.1:${port}/api/v1/manifiestos/1/estado`, { headers: { ApiKey: 'cualquiera' } })
-    assert.equal(status.status, 503)
-    assert.ok(existsSync(join(dir, 'data', 'manifiesto.db')), 'database created in ./data on first start')
-    // The first automatic snapshot is written and checked at start (on a worker thread: it may take a moment).
-    for (let i = 0; i < 600 && !(existsSync(join(dir, 'backups')) && readdirSync(join(dir, 'backups')).some((name) => /^manifiesto-.*\.db$/.test(name))); i++) await new Promise((resolve) => setTimeout(resolve, 100))
-  } finally {
-    await stop(served)
-  }
-  const result = await served.exited
-  assert.equal(result.code, 0, result.stderr)
-  const lines = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
-  for (const line of lines) assert.match(String(line.time), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}-06:00$/)
-  const listening = lines.find((line) => line.msg === 'manifiesto escuchando')!
-  assert.deepEqual(
-    { ...listening, time: undefined, schema: undefined },
-    {
-      level: 'info',
-      time: undefined,
-      service: 'manifiesto',
-      version: VERSION,
-      url: `http://127.0.0.1:${port}/`,
-      consola: `http://127.0.0.1:${port}/consola/`,
-      config: 'valores por defecto',
-      base_de_datos: join(dir, 'data', 'manifiesto.db'),
-      copias: join(dir, 'backups'),
-      registro: 'solo salida estándar',
-      schema: undefined,
-      claves_cliente: 0,
-      claves_operadores: 0,
-      administradores: 0,
-      msg: 'manifiesto escuchando',
-    },
-  )
-  const messages = lines.map((line) => String(line.msg))
-  const snapshot = 'copia de seguridad automática creada'
-  assert.equal(messages.filter((msg) => msg === snapshot).length, 1, 'a first automatic snapshot at start')
-  assert.ok(existsSync(join(dir, 'backups')), 'snapshots go to ./backups by default')
-  assert.deepEqual(messages.filter((msg) => msg !== 'request' && msg !== snapshot), [
-    'manifiesto escuchando',
-    'contrato con el cliente: v1',
-    'no hay ningún administrador activo: créelo con «manifiesto usuario crear admin --rol admin» (pide la contraseña), y entre a la consola con él',
-    'sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver la guía de administración, "Referencia de la configuración")',
-    'sin auth.operatorKey ni cuentas personales: nadie puede usar la API de operadores ni la consola todavía',
-    'deteniendo: no se aceptan más solicitudes; se terminan las que están en curso',
-    'detenido',
-  ])
+test(
+  'cli, spawned: serve with no config at all serves ping, answers 503 on protected endpoints, stops cleanly on SIGTERM',
+  { timeout: 180_000 },
+  async () => {
+    const dir = folder()
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    const served = await startServe([], {
+      cwd: dir,
+      env: { MANIFIESTO_PORT: String(port), MANIFIESTO_HOST: '127.0.0.1' },
+      url,
+    })
+    try {
+      const ping = await fetch(`${url}/api/v1/ping`)
+      assert.equal(ping.status, 200)
+      assert.equal(((await ping.json()) as { database: string }).database, 'ok')
+      const status = await fetch(`http://127.0.0.1:${port}/api/v1/manifiestos/1/estado`, {
+        headers: { ApiKey: 'cualquiera' },
+      })
+      assert.equal(status.status, 503)
+      assert.ok(existsSync(join(dir, 'data', 'manifiesto.db')), 'database created in ./data on first start')
+      // The first automatic snapshot is written and checked at start (on a worker thread: it may take a moment).
+      for (
+        let i = 0;
+        i < 600 &&
+        !(
+          existsSync(join(dir, 'backups')) &&
+          readdirSync(join(dir, 'backups')).some((name) => /^manifiesto-.*\.db$/.test(name))
+        );
+        i++
+      )
+        await new Promise((resolve) => setTimeout(resolve, 100))
+    } finally {
+      await stop(served)
+    }
+    const result = await served.exited
+    assert.equal(result.code, 0, result.stderr)
+    const lines = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    for (const line of lines) assert.match(String(line.time), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}-06:00$/)
+    const listening = lines.find((line) => line.msg === 'manifiesto escuchando')!
+    assert.deepEqual(
+      { ...listening, time: undefined, schema: undefined },
+      {
+        level: 'info',
+        time: undefined,
+        service: 'manifiesto',
+        version: VERSION,
+        url: `http://127.0.0.1:${port}/`,
+        consola: `http://127.0.0.1:${port}/consola/`,
+        config: 'valores por defecto',
+        base_de_datos: join(dir, 'data', 'manifiesto.db'),
+        copias: join(dir, 'backups'),
+        registro: 'solo salida estándar',
+        schema: undefined,
+        claves_cliente: 0,
+        claves_operadores: 0,
+        administradores: 0,
+        msg: 'manifiesto escuchando',
+      },
+    )
+    const messages = lines.map((line) => String(line.msg))
+    const snapshot = 'copia de seguridad automática creada'
+    assert.equal(messages.filter((msg) => msg === snapshot).length, 1, 'a first automatic snapshot at start')
+    assert.ok(existsSync(join(dir, 'backups')), 'snapshots go to ./backups by default')
+    assert.deepEqual(
+      messages.filter((msg) => msg !== 'request' && msg !== snapshot),
+      [
+        'manifiesto escuchando',
+        'contrato con el cliente: v1',
+        'no hay ningún administrador activo: créelo con «manifiesto usuario crear admin --rol admin» (pide la contraseña), y entre a la consola con él',
+        'sin auth.apiKey configurada: los endpoints protegidos responden 503 (ver la guía de administración, "Referencia de la configuración")',
+        'sin auth.operatorKey ni cuentas personales: nadie puede usar la API de operadores ni la consola todavía',
+        'deteniendo: no se aceptan más solicitudes; se terminan las que están en curso',
+        'detenido',
+      ],
+    )
 
-  const check = await runCli(['check'], { cwd: dir })
-  assert.equal(check.code, 0, check.stdout + check.stderr)
-  assert.match(check.stdout, /integridad: ok/)
-})
+    const check = await runCli(['check'], { cwd: dir })
+    assert.equal(check.code, 0, check.stdout + check.stderr)
+    assert.match(check.stdout, /integridad: ok/)
+  },
+)
 
 test('cli: check on a fresh install validates the configuration and that the service can make its folders, says the database will be created, exits 0 and creates nothing', async () => {
   const dir = folder()
@@ -194,7 +250,10 @@ test('cli: a taken port is one Spanish line naming the port and the key, exit 1,
   const port = (blocker.address() as { port: number }).port
   try {
     const dir = folder()
-    const result = await runCli(['serve'], { cwd: dir, env: { MANIFIESTO_PORT: String(port), MANIFIESTO_HOST: '127.0.0.1' } })
+    const result = await runCli(['serve'], {
+      cwd: dir,
+      env: { MANIFIESTO_PORT: String(port), MANIFIESTO_HOST: '127.0.0.1' },
+    })
     assert.equal(result.code, 1)
     assert.equal(
       result.stderr,
@@ -207,9 +266,12 @@ test('cli: a taken port is one Spanish line naming the port and the key, exit 1,
   }
 })
 
-test('cli: an address that is not this machine\'s is one Spanish line naming server.host, exit 1', async () => {
+test("cli: an address that is not this machine's is one Spanish line naming server.host, exit 1", async () => {
   // 192.0.2.1 is TEST-NET-1 (RFC 5737): never a local address; binding it fails at once, nothing is sent.
-  const result = await runCli(['serve'], { cwd: folder(), env: { MANIFIESTO_PORT: String(await freePort()), MANIFIESTO_HOST: '192.0.2.1' } })
+  const result = await runCli(['serve'], {
+    cwd: folder(),
+    env: { MANIFIESTO_PORT: String(await freePort()), MANIFIESTO_HOST: '192.0.2.1' },
+  })
   assert.equal(result.code, 1)
   assert.equal(
     result.stderr,
@@ -219,7 +281,12 @@ test('cli: an address that is not this machine\'s is one Spanish line naming ser
 
 test('cli: an HTTPS certificate file that cannot be read is one Spanish line naming server.https.certFile, exit 1', async () => {
   const dir = folder()
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port: await freePort(), https: { certFile: 'no-existe.pem', keyFile: 'clave.pem' } } }))
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      server: { host: '127.0.0.1', port: await freePort(), https: { certFile: 'no-existe.pem', keyFile: 'clave.pem' } },
+    }),
+  )
   const result = await runCli(['serve'], { cwd: dir })
   assert.equal(result.code, 1)
   assert.equal(

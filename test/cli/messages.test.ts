@@ -69,9 +69,28 @@ const rows: Row[] = [
     says: /^Falta el valor de --config: escriba --config ARCHIVO \(la ruta del archivo de configuración, por ejemplo \/etc\/manifiesto\/config\.json\)\.\n/,
     never: /Option|argument missing/,
   },
-  { name: '--config followed by another option', setup: () => ({ args: ['check', '--config', '--help'] }), code: 2, stream: 'stderr', says: /^Falta el valor de --config: escriba --config ARCHIVO/ },
-  { name: 'an option that is not one', setup: () => ({ args: ['check', '--configuracion', 'x.json'] }), code: 2, stream: 'stderr', says: /^Opción desconocida: «--configuracion»\. Las opciones de cada comando están en la ayuda de abajo\./, never: /Unknown option/ },
-  { name: 'a value given to a switch', setup: () => ({ args: ['usuario', 'listar', '--contrasena-stdin=sí'] }), code: 2, stream: 'stderr', says: /^La opción --contrasena-stdin no lleva valor: escriba solo --contrasena-stdin\./ },
+  {
+    name: '--config followed by another option',
+    setup: () => ({ args: ['check', '--config', '--help'] }),
+    code: 2,
+    stream: 'stderr',
+    says: /^Falta el valor de --config: escriba --config ARCHIVO/,
+  },
+  {
+    name: 'an option that is not one',
+    setup: () => ({ args: ['check', '--configuracion', 'x.json'] }),
+    code: 2,
+    stream: 'stderr',
+    says: /^Opción desconocida: «--configuracion»\. Las opciones de cada comando están en la ayuda de abajo\./,
+    never: /Unknown option/,
+  },
+  {
+    name: 'a value given to a switch',
+    setup: () => ({ args: ['usuario', 'listar', '--contrasena-stdin=sí'] }),
+    code: 2,
+    stream: 'stderr',
+    says: /^La opción --contrasena-stdin no lleva valor: escriba solo --contrasena-stdin\./,
+  },
   {
     name: 'a configuration file that does not exist',
     setup: () => ({ args: ['check', '--config', 'no-existe.json'] }),
@@ -108,7 +127,10 @@ const rows: Row[] = [
   },
   {
     name: 'a comment in the file',
-    setup: (dir) => (config(dir, '{\n  // el puerto del proveedor\n  "server": { "port": 8081 }\n}\n'), { args: ['check'] }),
+    setup: (dir) => (
+      config(dir, '{\n  // el puerto del proveedor\n  "server": { "port": 8081 }\n}\n'),
+      { args: ['check'] }
+    ),
     code: 2,
     stream: 'stderr',
     says: /no es JSON válido en la línea 2, columna 3 \(«\/\/ el puerto del proveedor»\): JSON no admite comentarios \(\/\/ … o \/\* … \*\/\): quítelos\./,
@@ -122,7 +144,10 @@ const rows: Row[] = [
   },
   {
     name: 'a file Notepad saved as «Unicode» (UTF-16)',
-    setup: (dir) => (config(dir, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{ "server": { "port": 8081 } }', 'utf16le')])), { args: ['check'] }),
+    setup: (dir) => (
+      config(dir, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{ "server": { "port": 8081 } }', 'utf16le')])),
+      { args: ['check'] }
+    ),
     code: 2,
     stream: 'stderr',
     says: /^No se puede leer la configuración: .*config\.json: está guardado en UTF-16 \(el Bloc de notas lo llama «Unicode»\), y manifiesto lee UTF-8\. Ábralo en el Bloc de notas \(o su editor\), Archivo → Guardar como, Codificación: UTF-8, y guárdelo con el mismo nombre\.\n$/,
@@ -144,13 +169,22 @@ const rows: Row[] = [
   },
   {
     name: 'a short operator key in a rotation list',
-    setup: (dir) => (config(dir, JSON.stringify({ auth: { operatorKey: ['una-clave-larga-de-verdad', 'corta'] } })), { args: ['check'] }),
+    setup: (dir) => (
+      config(dir, JSON.stringify({ auth: { operatorKey: ['una-clave-larga-de-verdad', 'corta'] } })),
+      { args: ['check'] }
+    ),
     code: 2,
     stream: 'stderr',
     says: /«auth\.operatorKey» tiene una clave demasiado corta \(5 caracteres\)/,
     never: /corta\b.*corta|una-clave-larga/,
   },
-  { name: 'a short key from MANIFIESTO_API_KEY', setup: () => ({ args: ['check'], env: { MANIFIESTO_API_KEY: 'clave' } }), code: 2, stream: 'stderr', says: /«auth\.apiKey» tiene una clave demasiado corta \(5 caracteres\)/ },
+  {
+    name: 'a short key from MANIFIESTO_API_KEY',
+    setup: () => ({ args: ['check'], env: { MANIFIESTO_API_KEY: 'clave' } }),
+    code: 2,
+    stream: 'stderr',
+    says: /«auth\.apiKey» tiene una clave demasiado corta \(5 caracteres\)/,
+  },
 
   // Item 2: backup's failures name the copy's folder, not the database.
   {
@@ -168,7 +202,11 @@ const rows: Row[] = [
   },
   {
     name: 'backup into a folder that cannot be made (a file is in its way)',
-    setup: (dir) => (withDatabase(dir), writeFileSync(join(dir, 'copias'), 'no es una carpeta'), { args: ['backup', 'copias/hoy/copia.db'] }),
+    setup: (dir) => (
+      withDatabase(dir),
+      writeFileSync(join(dir, 'copias'), 'no es una carpeta'),
+      { args: ['backup', 'copias/hoy/copia.db'] }
+    ),
     code: 1,
     stream: 'stderr',
     says: /^No se pudo escribir la copia en .*copias\/hoy: (.*copias: )?una parte de la ruta no es una carpeta \(ENOTDIR\)\. La base de datos no tiene problemas\./,
@@ -187,7 +225,13 @@ const rows: Row[] = [
     name: 'check when the data folder cannot be made (a read-only file system above it)',
     setup: (dir) => {
       const skip = readOnlyMount(join(dir, 'var'))
-      return skip === null ? (config(dir, JSON.stringify({ database: { path: 'var/lib/manifiesto/data/manifiesto.db' }, backup: { everyHours: 0 } })), { args: ['check'] }) : { skip }
+      return skip === null
+        ? (config(
+            dir,
+            JSON.stringify({ database: { path: 'var/lib/manifiesto/data/manifiesto.db' }, backup: { everyHours: 0 } }),
+          ),
+          { args: ['check'] })
+        : { skip }
     },
     code: 1,
     stream: 'stdout',
@@ -196,7 +240,11 @@ const rows: Row[] = [
   },
   {
     name: 'check when a file stands where the data folder goes',
-    setup: (dir) => (writeFileSync(join(dir, 'datos'), ''), config(dir, JSON.stringify({ database: { path: 'datos/manifiesto.db' } })), { args: ['check'] }),
+    setup: (dir) => (
+      writeFileSync(join(dir, 'datos'), ''),
+      config(dir, JSON.stringify({ database: { path: 'datos/manifiesto.db' } })),
+      { args: ['check'] }
+    ),
     code: 1,
     stream: 'stdout',
     says: /\nerror: carpeta de database\.path: .*datos no es una carpeta: corrija database\.path\./,
@@ -219,7 +267,10 @@ for (const row of rows) {
         t.skip(prepared.skip)
         return
       }
-      const result = await runCli(prepared.args, { cwd: dir, ...(prepared.env === undefined ? {} : { env: prepared.env }) })
+      const result = await runCli(prepared.args, {
+        cwd: dir,
+        ...(prepared.env === undefined ? {} : { env: prepared.env }),
+      })
       assert.equal(result.code, row.code, result.stdout + result.stderr)
       assert.match(result[row.stream], row.says)
       if (row.never) assert.doesNotMatch(result.stdout + result.stderr, row.never)

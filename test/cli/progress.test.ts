@@ -15,7 +15,12 @@ import { runCli } from '../support/cli.ts'
 function output(terminal: boolean) {
   let text = ''
   let now = 0
-  return { stream: { write: (chunk: string) => (text += chunk), isTTY: terminal }, text: () => text, advance: (ms: number) => (now += ms), now: () => now }
+  return {
+    stream: { write: (chunk: string) => (text += chunk), isTTY: terminal },
+    text: () => text,
+    advance: (ms: number) => (now += ms),
+    now: () => now,
+  }
 }
 
 test('progress on a terminal: one line rewritten in place (\\r), at most four times a second, with the percent and the time left; the end says how long it took', () => {
@@ -32,7 +37,9 @@ test('progress on a terminal: one line rewritten in place (\\r), at most four ti
     out.text(),
     '\rcopiando: 0 % (0 bytes de 4.0 GB)' +
       '\rcopiando: 25 % (1.0 GB de 4.0 GB), quedan unos 6.3 s'.padEnd(0) +
-      '\rcopiando: terminado en 4.1 s, 4.0 GB'.padEnd('copiando: 25 % (1.0 GB de 4.0 GB), quedan unos 6.3 s'.length + 1) +
+      '\rcopiando: terminado en 4.1 s, 4.0 GB'.padEnd(
+        'copiando: 25 % (1.0 GB de 4.0 GB), quedan unos 6.3 s'.length + 1,
+      ) +
       '\n',
   )
 })
@@ -63,8 +70,14 @@ test('progress without a terminal (a service manager, a scheduled task): plain l
 })
 
 test('progress: sizes and times as an administrator reads them', () => {
-  assert.deepEqual([formatBytes(512), formatBytes(4096), formatBytes(812 * 1024 ** 2), formatBytes(2.6 * 1024 ** 3)], ['512 bytes', '4.0 KB', '812 MB', '2.6 GB'])
-  assert.deepEqual([formatDuration(400), formatDuration(12_400), formatDuration(185_000), formatDuration(3_725_000)], ['0.4 s', '12 s', '3 min 05 s', '1 h 02 min'])
+  assert.deepEqual(
+    [formatBytes(512), formatBytes(4096), formatBytes(812 * 1024 ** 2), formatBytes(2.6 * 1024 ** 3)],
+    ['512 bytes', '4.0 KB', '812 MB', '2.6 GB'],
+  )
+  assert.deepEqual(
+    [formatDuration(400), formatDuration(12_400), formatDuration(185_000), formatDuration(3_725_000)],
+    ['0.4 s', '12 s', '3 min 05 s', '1 h 02 min'],
+  )
 })
 
 /** A database with `rows` invoices' worth of data, some of it freed again. */
@@ -94,7 +107,13 @@ test('integrity in steps: every page accounted for (tables, indexes, overflow, f
     assert.equal(result.pages, db.pragma('page_count', { simple: true }))
     const pages = seen.filter((progress) => progress.phase === 'paginas')
     const tables = seen.filter((progress) => progress.phase === 'tablas')
-    assert.deepEqual([pages[0], pages.at(-1)], [{ phase: 'paginas', done: 0, total: result.pages }, { phase: 'paginas', done: result.pages, total: result.pages }])
+    assert.deepEqual(
+      [pages[0], pages.at(-1)],
+      [
+        { phase: 'paginas', done: 0, total: result.pages },
+        { phase: 'paginas', done: result.pages, total: result.pages },
+      ],
+    )
     assert.ok(tables.length > 10 && tables.at(-1)!.done === tables.at(-1)!.total, 'one step per table')
     assert.ok(tables.every((progress, i) => i === 0 || progress.done >= tables[i - 1]!.done))
   } finally {
@@ -106,7 +125,10 @@ test('integrity in steps: a damaged page is reported in SQLite’s own words, as
   const dir = mkdtempSync(join(tmpdir(), 'manifiesto-integrity-'))
   const file = database(dir, 500)
   const reader = new Database(file, { readonly: true })
-  const root = reader.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_autoindex_invoices_1'").pluck().get() as number
+  const root = reader
+    .prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'sqlite_autoindex_invoices_1'")
+    .pluck()
+    .get() as number
   const pageSize = reader.pragma('page_size', { simple: true }) as number
   reader.close()
   // An index page pointing at a child that is another tree's page: two trees claim it.
@@ -118,7 +140,10 @@ test('integrity in steps: a damaged page is reported in SQLite’s own words, as
   try {
     const { problems } = checkIntegrity(db, () => {})
     assert.ok(problems.length > 0)
-    assert.ok(problems.every((line) => !line.includes('***')), problems.join('\n'))
+    assert.ok(
+      problems.every((line) => !line.includes('***')),
+      problems.join('\n'),
+    )
     assert.deepEqual(checkIntegrity(db).problems, problems, 'the steps and SQLite’s single pass say the same')
   } finally {
     db.close()
@@ -131,7 +156,10 @@ test('check and backup show their progress on stderr (plain lines here, not a te
   const check = await runCli(['check'], { cwd: dir })
   assert.equal(check.code, 0, check.stdout + check.stderr)
   assert.match(check.stderr, /^verificando la base de datos: leyendo sus páginas: 0 % \(página 0 de [\d,]+\)\n/)
-  assert.match(check.stderr, /\nverificando la base de datos: revisando cada tabla y sus índices: 100 % \(página [\d,]+ de [\d,]+\)\n/)
+  assert.match(
+    check.stderr,
+    /\nverificando la base de datos: revisando cada tabla y sus índices: 100 % \(página [\d,]+ de [\d,]+\)\n/,
+  )
   assert.doesNotMatch(check.stderr, /\r/)
   assert.match(check.stdout, /\nintegridad: ok \(\d+\.\d MB, [\d,]+ páginas, verificada en \d+\.\d s\)\n$/)
 
@@ -139,5 +167,8 @@ test('check and backup show their progress on stderr (plain lines here, not a te
   assert.equal(backup.code, 0, backup.stdout + backup.stderr)
   assert.match(backup.stderr, /^\rcopiando .*manifiesto\.db: \d+ % \(página [\d,]+ de [\d,]+\)/)
   assert.match(backup.stderr, /\rcopiando .*manifiesto\.db: terminado en \d+\.\d s *\n/)
-  assert.match(backup.stdout, /^copia de seguridad creada: .*copias\/manual\.db \(\d+\.\d MB\) en \d+\.\d s; integridad: ok \(\d+\.\d MB, [\d,]+ páginas, verificada en \d+\.\d s\)\. Restáurela, si algún día hace falta, con: manifiesto restaurar .*copias\/manual\.db\n$/)
+  assert.match(
+    backup.stdout,
+    /^copia de seguridad creada: .*copias\/manual\.db \(\d+\.\d MB\) en \d+\.\d s; integridad: ok \(\d+\.\d MB, [\d,]+ páginas, verificada en \d+\.\d s\)\. Restáurela, si algún día hace falta, con: manifiesto restaurar .*copias\/manual\.db\n$/,
+  )
 })

@@ -12,7 +12,10 @@ test('start-up heap: one full collection runs, and gc stays hidden from the code
   // Entries are delivered after the turn that produced them.
   await new Promise((resolve) => setTimeout(resolve, 20))
   observer.disconnect()
-  const major = collections.filter((entry) => (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+  const major = collections.filter(
+    (entry) =>
+      (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR,
+  )
   assert.equal(major.length, 1)
   assert.equal(runInNewContext('typeof globalThis.gc'), 'undefined')
   assert.equal(typeof (globalThis as { gc?: unknown }).gc, 'undefined')

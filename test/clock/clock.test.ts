@@ -3,12 +3,24 @@ import { test } from 'node:test'
 import { formatLocalDateTime, localDateOf, ManualClock, today, toStoredInstant } from '../../src/core/clock.ts'
 
 const edges: Array<{ name: string; instant: string; today: string }> = [
-  { name: 'UTC already tomorrow, Honduras still today (23:59:59)', instant: '2026-11-23T05:59:59.999Z', today: '2026-11-22' },
+  {
+    name: 'UTC already tomorrow, Honduras still today (23:59:59)',
+    instant: '2026-11-23T05:59:59.999Z',
+    today: '2026-11-22',
+  },
   { name: 'Honduras midnight', instant: '2026-11-23T06:00:00.000Z', today: '2026-11-23' },
-  { name: 'UTC midnight is 18:00 of the day before in Honduras', instant: '2026-11-23T00:00:00.000Z', today: '2026-11-22' },
+  {
+    name: 'UTC midnight is 18:00 of the day before in Honduras',
+    instant: '2026-11-23T00:00:00.000Z',
+    today: '2026-11-22',
+  },
   { name: 'new year edge', instant: '2027-01-01T05:59:59.000Z', today: '2026-12-31' },
   { name: 'leap day', instant: '2028-02-29T12:00:00.000Z', today: '2028-02-29' },
-  { name: 'no daylight saving in Honduras (April, UTC-6 still)', instant: '2026-04-15T05:30:00.000Z', today: '2026-04-14' },
+  {
+    name: 'no daylight saving in Honduras (April, UTC-6 still)',
+    instant: '2026-04-15T05:30:00.000Z',
+    today: '2026-04-14',
+  },
 ]
 
 for (const edge of edges) {

@@ -4,7 +4,10 @@ import { test } from 'node:test'
 import { DEFAULT_CONFIG } from '../../src/config/config.ts'
 
 const GUIDE = readFileSync(new URL('../../docs/administracion.md', import.meta.url), 'utf8')
-const reference = GUIDE.slice(GUIDE.indexOf('## Referencia de la configuración'), GUIDE.indexOf('## Cuentas personales'))
+const reference = GUIDE.slice(
+  GUIDE.indexOf('## Referencia de la configuración'),
+  GUIDE.indexOf('## Cuentas personales'),
+)
 
 /** Every key as the guide writes it (`server.port`): arrays and scalars are leaves. */
 function keysOf(value: unknown, prefix = ''): string[] {

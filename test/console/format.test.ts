@@ -1,6 +1,21 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { boxesAndUnits, count, date, dateTime, hondurasDate, isBoxLine, lineQuantityText, money, moneyField, parseDayMonthYear, parseMoney, quantity, time, unitsText } from '../../console/format.ts'
+import {
+  boxesAndUnits,
+  count,
+  date,
+  dateTime,
+  hondurasDate,
+  isBoxLine,
+  lineQuantityText,
+  money,
+  moneyField,
+  parseDayMonthYear,
+  parseMoney,
+  quantity,
+  time,
+  unitsText,
+} from '../../console/format.ts'
 
 /** The console's Honduran formats, one row per case. */
 const ROWS: Array<[string, () => unknown, unknown]> = [
@@ -25,7 +40,11 @@ const ROWS: Array<[string, () => unknown, unknown]> = [
   ['a line in one text: box line', () => lineQuantityText(535, 'CJ', 60), '8 cajas + 55 unid. (535 unid.)'],
   ['a line in one text: less than a box of a box line', () => lineQuantityText(5, 'CJ', 72), '5 unid.'],
   ['a line in one text: a unit line', () => lineQuantityText(1100, 'UN', 1), '1,100 unid.'],
-  ['a box line: CJ with more than one unit per box', () => [isBoxLine('CJ', 60), isBoxLine('CJ', 1), isBoxLine('UN', 60), isBoxLine(null, 60)], [true, false, false, false]],
+  [
+    'a box line: CJ with more than one unit per box',
+    () => [isBoxLine('CJ', 60), isBoxLine('CJ', 1), isBoxLine('UN', 60), isBoxLine(null, 60)],
+    [true, false, false, false],
+  ],
   ['date: ISO date', () => date('2026-11-22'), '22/11/2026'],
   ['date: of a date-time', () => date('2026-11-22 14:05:09'), '22/11/2026'],
   ['date: absent', () => date(null), '—'],
@@ -35,7 +54,11 @@ const ROWS: Array<[string, () => unknown, unknown]> = [
   ['time', () => time('23:59:59'), '23:59'],
   ['count: singular', () => count(1, 'día'), '1 día'],
   ['count: plural', () => count(3, 'día hábil', 'días hábiles'), '3 días hábiles'],
-  ['hondurasDate: 05:59 UTC is still yesterday in Honduras', () => hondurasDate(new Date('2026-11-23T05:59:59Z')), '2026-11-22'],
+  [
+    'hondurasDate: 05:59 UTC is still yesterday in Honduras',
+    () => hondurasDate(new Date('2026-11-23T05:59:59Z')),
+    '2026-11-22',
+  ],
   ['hondurasDate: 06:00 UTC is today', () => hondurasDate(new Date('2026-11-23T06:00:00Z')), '2026-11-23'],
   ['parseMoney: with thousands separators', () => parseMoney('1,234.50'), 1234.5],
   ['parseMoney: with the currency', () => parseMoney(' L 80 '), 80],

@@ -18,7 +18,15 @@ import { consoleFilesFromFolder } from '../../src/console-assets/console-files.t
 import { all } from '../../src/db/database.ts'
 import { createAccount, PASSWORD } from '../support/accounts.ts'
 import { invoice, postBatch } from '../support/batches.ts'
-import { chromiumPath, launchChromium, logInThroughUi, newConsolePage, SCREENSHOTS, screenshot, until } from '../support/browser.ts'
+import {
+  chromiumPath,
+  launchChromium,
+  logInThroughUi,
+  newConsolePage,
+  SCREENSHOTS,
+  screenshot,
+  until,
+} from '../support/browser.ts'
 import { F1, seedConsoleReturns } from '../support/console.ts'
 import { operator } from '../support/operator.ts'
 import { startTestService, type TestService } from '../support/service.ts'
@@ -33,7 +41,12 @@ const hasPoppler = (() => {
     return false
   }
 })()
-const skip = executable === null ? 'chromium no está instalado (apt-get install chromium, o CHROMIUM_PATH)' : !hasPoppler ? 'pdftotext no está instalado (apt-get install poppler-utils)' : false
+const skip =
+  executable === null
+    ? 'chromium no está instalado (apt-get install chromium, o CHROMIUM_PATH)'
+    : !hasPoppler
+      ? 'pdftotext no está instalado (apt-get install poppler-utils)'
+      : false
 let browser: Browser
 const dist = mkdtempSync(join(tmpdir(), 'manifiesto-consola-'))
 
@@ -94,73 +107,87 @@ function has(text: string, fragments: readonly string[]): void {
   for (const fragment of fragments) assert.ok(flat.includes(fragment), `«${fragment}» in: ${flat.slice(0, 3000)}`)
 }
 
-test('print: a deep link asks for the login and comes back; the route sheet by route with its totals and page numbers', { skip }, () =>
-  withConsole(async (page, service) => {
-    await seedMoney(service)
-    await page.goto(`${service.url}/consola/imprimir/ruta/905112`)
-    await page.getByLabel('Usuario').fill('sup-oac')
-    await page.getByLabel('Contraseña').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Entrar' }).click()
-    const pages = await paper(page, 'hoja-de-ruta')
-    assert.equal(new URL(page.url()).pathname, '/consola/imprimir/ruta/905112')
-    assert.equal(await page.getByRole('navigation', { name: 'Secciones' }).count(), 0, 'no navigation on a print view')
-    assert.equal(pages.length, 1)
-    has(pages[0]!, [
-      'Hoja de ruta',
-      'Manifiesto 905112 · ingresó el 22/11/2026 10:00 · almacenes OAC · 1 factura en 1 ruta',
-      '✓ # FACTURA CLIENTE DIRECCIÓN',
-      'CAJAS UNID. TOTAL',
-      'Ruta 118 · 1 factura',
-      `1 ${F1} PULPERIA LA ESPERANZA`,
-      '· 40112233',
-      'COL. KENNEDY, BLOQUE 4, CASA 12 · Distrito Central',
-      'Total de la ruta 118 3 22 L 2,300.18',
-      'Total del manifiesto (1 factura) 3 22 L 2,300.18',
-      'Entrega (bodega): nombre y firma',
-      'Recibe (conductor): nombre y firma',
-      'Página 1 de 1',
-    ])
-  }))
+test(
+  'print: a deep link asks for the login and comes back; the route sheet by route with its totals and page numbers',
+  { skip },
+  () =>
+    withConsole(async (page, service) => {
+      await seedMoney(service)
+      await page.goto(`${service.url}/consola/imprimir/ruta/905112`)
+      await page.getByLabel('Usuario').fill('sup-oac')
+      await page.getByLabel('Contraseña').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Entrar' }).click()
+      const pages = await paper(page, 'hoja-de-ruta')
+      assert.equal(new URL(page.url()).pathname, '/consola/imprimir/ruta/905112')
+      assert.equal(
+        await page.getByRole('navigation', { name: 'Secciones' }).count(),
+        0,
+        'no navigation on a print view',
+      )
+      assert.equal(pages.length, 1)
+      has(pages[0]!, [
+        'Hoja de ruta',
+        'Manifiesto 905112 · ingresó el 22/11/2026 10:00 · almacenes OAC · 1 factura en 1 ruta',
+        '✓ # FACTURA CLIENTE DIRECCIÓN',
+        'CAJAS UNID. TOTAL',
+        'Ruta 118 · 1 factura',
+        `1 ${F1} PULPERIA LA ESPERANZA`,
+        '· 40112233',
+        'COL. KENNEDY, BLOQUE 4, CASA 12 · Distrito Central',
+        'Total de la ruta 118 3 22 L 2,300.18',
+        'Total del manifiesto (1 factura) 3 22 L 2,300.18',
+        'Entrega (bodega): nombre y firma',
+        'Recibe (conductor): nombre y firma',
+        'Página 1 de 1',
+      ])
+    }),
+)
 
-test('print: an invoice — the supplier\'s fields, the totals as sent and in words; printing marks it ORIGINAL, a reprint says COPIA', { skip }, () =>
-  withConsole(async (page, service) => {
-    await seedMoney(service)
-    await logInThroughUi(page, service, 'op-oac', `/consola/facturas/${F1}`)
-    await page.getByRole('link', { name: 'Imprimir factura' }).click()
-    await page.getByRole('button', { name: 'Imprimir' }).click()
-    await until(page, 'window.__impresiones === 1')
-    const [first, ...rest] = await paper(page, 'factura')
-    assert.equal(rest.length, 0, 'one page')
-    has(first!, [
-      'ORIGINAL',
-      'FACTURA',
-      F1,
-      'CAI: A1B2C3-D4E5F6-0718293A-4B5C6D-7E8F90-12',
-      'Rango autorizado: 001-001-01-00900001 al 001-001-01-00990000',
-      'Fecha límite de emisión: 30/06/2027',
-      '08019001234567',
-      'ANA LUCIA FIALLOS (20417)',
-      'COL. KENNEDY, BLOQUE 4, CASA 12, Distrito Central, FRANCISCO MORAZAN',
-      '81800012 SALSA DE TOMATE 8X12X87GR 2 cajas L 642.08 L 0.00 L 192.62 L 1,476.77',
-      '52480038 JABON LIMON 115GRX72 1 caja + 10 unid. L 299.95 L 0.00 L 51.24 L 392.85',
-      'Importe gravado 15 %',
-      'L 2,000.16',
-      'ISV 15 %',
-      'L 300.02',
-      'Total a pagar L 2,300.18',
-      'Son: DOS MIL TRESCIENTOS LEMPIRAS CON 18/100',
-      'Página 1 de 1',
-    ])
-    const marks = all(service.db, service.db.query.selectFrom('invoice_prints').select(['first_by', 'copies']))
-    assert.deepEqual(marks, [{ first_by: 'Nombre de op-oac', copies: 0 }])
-    await page.reload()
-    await page.getByRole('button', { name: 'Imprimir' }).click()
-    await until(page, 'window.__impresiones === 1')
-    const [copy] = await paper(page, 'factura-copia')
-    assert.match(copy!, /COPIA/)
-    assert.doesNotMatch(copy!, /ORIGINAL/)
-    assert.deepEqual(all(service.db, service.db.query.selectFrom('invoice_prints').select(['copies'])), [{ copies: 1 }])
-  }))
+test(
+  "print: an invoice — the supplier's fields, the totals as sent and in words; printing marks it ORIGINAL, a reprint says COPIA",
+  { skip },
+  () =>
+    withConsole(async (page, service) => {
+      await seedMoney(service)
+      await logInThroughUi(page, service, 'op-oac', `/consola/facturas/${F1}`)
+      await page.getByRole('link', { name: 'Imprimir factura' }).click()
+      await page.getByRole('button', { name: 'Imprimir' }).click()
+      await until(page, 'window.__impresiones === 1')
+      const [first, ...rest] = await paper(page, 'factura')
+      assert.equal(rest.length, 0, 'one page')
+      has(first!, [
+        'ORIGINAL',
+        'FACTURA',
+        F1,
+        'CAI: A1B2C3-D4E5F6-0718293A-4B5C6D-7E8F90-12',
+        'Rango autorizado: 001-001-01-00900001 al 001-001-01-00990000',
+        'Fecha límite de emisión: 30/06/2027',
+        '08019001234567',
+        'ANA LUCIA FIALLOS (20417)',
+        'COL. KENNEDY, BLOQUE 4, CASA 12, Distrito Central, FRANCISCO MORAZAN',
+        '81800012 SALSA DE TOMATE 8X12X87GR 2 cajas L 642.08 L 0.00 L 192.62 L 1,476.77',
+        '52480038 JABON LIMON 115GRX72 1 caja + 10 unid. L 299.95 L 0.00 L 51.24 L 392.85',
+        'Importe gravado 15 %',
+        'L 2,000.16',
+        'ISV 15 %',
+        'L 300.02',
+        'Total a pagar L 2,300.18',
+        'Son: DOS MIL TRESCIENTOS LEMPIRAS CON 18/100',
+        'Página 1 de 1',
+      ])
+      const marks = all(service.db, service.db.query.selectFrom('invoice_prints').select(['first_by', 'copies']))
+      assert.deepEqual(marks, [{ first_by: 'Nombre de op-oac', copies: 0 }])
+      await page.reload()
+      await page.getByRole('button', { name: 'Imprimir' }).click()
+      await until(page, 'window.__impresiones === 1')
+      const [copy] = await paper(page, 'factura-copia')
+      assert.match(copy!, /COPIA/)
+      assert.doesNotMatch(copy!, /ORIGINAL/)
+      assert.deepEqual(all(service.db, service.db.query.selectFrom('invoice_prints').select(['copies'])), [
+        { copies: 1 },
+      ])
+    }),
+)
 
 test('print: the settlement, the returns, the deposits and the products, from their screens', { skip }, () =>
   withConsole(async (page, service) => {
@@ -168,47 +195,97 @@ test('print: the settlement, the returns, the deposits and the products, from th
     await logInThroughUi(page, service, 'sup-oac', '/consola/manifiestos/905112')
     await page.getByRole('link', { name: 'Imprimir liquidación' }).click()
     const [settlement] = await paper(page, 'liquidacion')
-    has(settlement!, ['Liquidación del manifiesto', 'L 2,300.18 L 774.27 L 1,525.91 L 100.00 L 0.00 L 1,425.91', 'Falta depositar L 1,425.91 del almacén OAC', 'BAC Credomatic', 'Total depositado L 100.00', `1 ${F1} PULPERIA LA ESPERANZA Producto dañado`, 'Total devuelto', 'Entrega: nombre y firma', 'Recibe: nombre y firma', 'Página 1 de 1'])
+    has(settlement!, [
+      'Liquidación del manifiesto',
+      'L 2,300.18 L 774.27 L 1,525.91 L 100.00 L 0.00 L 1,425.91',
+      'Falta depositar L 1,425.91 del almacén OAC',
+      'BAC Credomatic',
+      'Total depositado L 100.00',
+      `1 ${F1} PULPERIA LA ESPERANZA Producto dañado`,
+      'Total devuelto',
+      'Entrega: nombre y firma',
+      'Recibe: nombre y firma',
+      'Página 1 de 1',
+    ])
 
     await page.goto(`${service.url}/consola/imprimir/devoluciones?desde=2026-11-22&hasta=2026-11-23`)
     const [returns] = await paper(page, 'devoluciones')
-    has(returns!, ['registradas del 22/11/2026 al 23/11/2026 · en todos los estados · 2 devoluciones de 1 manifiesto', 'Manifiesto 905112 · 2 devoluciones', 'N.º 1', 'Producto dañado', '81800012 SALSA DE TOMATE 8X12X87GR', '1 caja (96 unid.)', 'L 738.39', 'L 35.88', 'N.º 3', 'Total del manifiesto 905112 L 783.85', 'Total (2 devoluciones) L 783.85'])
+    has(returns!, [
+      'registradas del 22/11/2026 al 23/11/2026 · en todos los estados · 2 devoluciones de 1 manifiesto',
+      'Manifiesto 905112 · 2 devoluciones',
+      'N.º 1',
+      'Producto dañado',
+      '81800012 SALSA DE TOMATE 8X12X87GR',
+      '1 caja (96 unid.)',
+      'L 738.39',
+      'L 35.88',
+      'N.º 3',
+      'Total del manifiesto 905112 L 783.85',
+      'Total (2 devoluciones) L 783.85',
+    ])
 
     await page.goto(`${service.url}/consola/depositos?desde=2026-11-01&hasta=2026-11-30`)
     await page.getByRole('link', { name: 'Imprimir' }).click()
     const [deposits] = await paper(page, 'depositos')
-    has(deposits!, ['Boletas del 01/11/2026 al 30/11/2026 · 1 depósito en 1 banco', 'BAC Credomatic · 1 depósito', '22/11/2026', '905112', 'Total BAC Credomatic L 100.00', 'Total depositado L 100.00'])
+    has(deposits!, [
+      'Boletas del 01/11/2026 al 30/11/2026 · 1 depósito en 1 banco',
+      'BAC Credomatic · 1 depósito',
+      '22/11/2026',
+      '905112',
+      'Total BAC Credomatic L 100.00',
+      'Total depositado L 100.00',
+    ])
 
     await page.goto(`${service.url}/consola/imprimir/productos?manifiesto=905112`)
     const [products] = await paper(page, 'productos')
-    has(products!, ['Manifiesto 905112 · 1 factura · 3 productos', '30110205', 'ACEITE VEGETAL 410 mL 1/24', '12 unid.', 'L 430.56', 'SALSA DE TOMATE 8X12X87GR', '2 cajas', 'L 1,476.77', '1 caja + 10 unid.', 'L 2,300.18 Página 1 de 1'])
-  }))
+    has(products!, [
+      'Manifiesto 905112 · 1 factura · 3 productos',
+      '30110205',
+      'ACEITE VEGETAL 410 mL 1/24',
+      '12 unid.',
+      'L 430.56',
+      'SALSA DE TOMATE 8X12X87GR',
+      '2 cajas',
+      'L 1,476.77',
+      '1 caja + 10 unid.',
+      'L 2,300.18 Página 1 de 1',
+    ])
+  }),
+)
 
-test('print: a manifest of 300 invoices — 300 invoice pages in route order; the route sheet paged with its header on every page', { skip, timeout: 300_000 }, () =>
-  withConsole(async (page, service) => {
-    const invoices = Array.from({ length: 300 }, (_, index) =>
-      invoice(`001-001-01-${String(920001 + index).padStart(8, '0')}`, '905300', { NumeroRuta: String(100 + (index % 6)), Cliente: `CLIENTE ${String(index + 1).padStart(3, '0')}` }),
-    )
-    const answer = await postBatch(service, invoices)
-    assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 300))
-    await createAccount(service, 'sup', 'supervisor')
-    await page.goto(`${service.url}/consola/imprimir/facturas/905300`)
-    await page.getByLabel('Usuario').fill('sup')
-    await page.getByLabel('Contraseña').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Entrar' }).click()
-    const invoicePages = await paper(page, 'facturas-300')
-    assert.equal(invoicePages.length, 300, 'one invoice a page')
-    // Route 100 holds invoices 1, 7, 13… (50 of them), route 101 begins with invoice 2; the last of route 105 is invoice 300.
-    has(invoicePages[0]!, ['001-001-01-00920001', 'CLIENTE 001 (40112233)', 'Página 1 de 300'])
-    has(invoicePages[49]!, ['001-001-01-00920295', 'Página 50 de 300'])
-    has(invoicePages[50]!, ['001-001-01-00920002', 'Página 51 de 300'])
-    has(invoicePages[299]!, ['001-001-01-00920300', 'Total a pagar L 2,300.18', 'Página 300 de 300'])
-    await page.goto(`${service.url}/consola/imprimir/ruta/905300`)
-    const sheet = await paper(page, 'hoja-de-ruta-300')
-    assert.ok(sheet.length >= 5, `${sheet.length} pages`)
-    sheet.forEach((pageText, index) => {
-      for (const header of ['✓ # FACTURA CLIENTE', 'DIRECCIÓN', 'CAJAS UNID.', 'TOTAL']) assert.ok(squeezed(pageText).includes(header), `${header}: the header on page ${index + 1}`)
-      assert.match(pageText, new RegExp(`Página ${index + 1} de ${sheet.length}`))
-    })
-    has(sheet.at(-1)!, ['Total del manifiesto (300 facturas) 900 6,600 L 690,054.00'])
-  }))
+test(
+  'print: a manifest of 300 invoices — 300 invoice pages in route order; the route sheet paged with its header on every page',
+  { skip, timeout: 300_000 },
+  () =>
+    withConsole(async (page, service) => {
+      const invoices = Array.from({ length: 300 }, (_, index) =>
+        invoice(`001-001-01-${String(920001 + index).padStart(8, '0')}`, '905300', {
+          NumeroRuta: String(100 + (index % 6)),
+          Cliente: `CLIENTE ${String(index + 1).padStart(3, '0')}`,
+        }),
+      )
+      const answer = await postBatch(service, invoices)
+      assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 300))
+      await createAccount(service, 'sup', 'supervisor')
+      await page.goto(`${service.url}/consola/imprimir/facturas/905300`)
+      await page.getByLabel('Usuario').fill('sup')
+      await page.getByLabel('Contraseña').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Entrar' }).click()
+      const invoicePages = await paper(page, 'facturas-300')
+      assert.equal(invoicePages.length, 300, 'one invoice a page')
+      // Route 100 holds invoices 1, 7, 13… (50 of them), route 101 begins with invoice 2; the last of route 105 is invoice 300.
+      has(invoicePages[0]!, ['001-001-01-00920001', 'CLIENTE 001 (40112233)', 'Página 1 de 300'])
+      has(invoicePages[49]!, ['001-001-01-00920295', 'Página 50 de 300'])
+      has(invoicePages[50]!, ['001-001-01-00920002', 'Página 51 de 300'])
+      has(invoicePages[299]!, ['001-001-01-00920300', 'Total a pagar L 2,300.18', 'Página 300 de 300'])
+      await page.goto(`${service.url}/consola/imprimir/ruta/905300`)
+      const sheet = await paper(page, 'hoja-de-ruta-300')
+      assert.ok(sheet.length >= 5, `${sheet.length} pages`)
+      sheet.forEach((pageText, index) => {
+        for (const header of ['✓ # FACTURA CLIENTE', 'DIRECCIÓN', 'CAJAS UNID.', 'TOTAL'])
+          assert.ok(squeezed(pageText).includes(header), `${header}: the header on page ${index + 1}`)
+        assert.match(pageText, new RegExp(`Página ${index + 1} de ${sheet.length}`))
+      })
+      has(sheet.at(-1)!, ['Total del manifiesto (300 facturas) 900 6,600 L 690,054.00'])
+    }),
+)

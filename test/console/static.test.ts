@@ -28,7 +28,8 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }))
 
 const SECURITY = {
-  'content-security-policy': "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
+  'content-security-policy':
+    "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
@@ -46,19 +47,90 @@ interface Row {
 const ROWS: Row[] = [
   { name: '/ sends the browser to the console', path: '/', status: 302, headers: { location: '/consola/' } },
   { name: '/consola without its slash too', path: '/consola', status: 302, headers: { location: '/consola/' } },
-  { name: 'the app, never cached', path: '/consola/', status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY }, body: INDEX },
-  { name: 'a deep link answers the app', path: '/consola/manifiestos/905112', status: 200, headers: { 'cache-control': 'no-cache', ...SECURITY }, body: INDEX },
-  { name: 'a deep link with a query answers the app', path: '/consola/devoluciones?estado=approved&q=912', status: 200, body: INDEX },
-  { name: 'a hashed script, cached for a year', path: '/consola/assets/app-ABC123.js', status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable', ...SECURITY }, body: SCRIPT },
-  { name: 'a hashed stylesheet', path: '/consola/assets/app-ABC123.css', status: 200, headers: { 'content-type': 'text/css; charset=utf-8' } },
-  { name: 'an unknown asset is 404, not the app', path: '/consola/assets/app-OTRO.js', status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', ...SECURITY }, body: /No existe el archivo \/consola\/assets\/app-OTRO\.js de la consola/ },
-  { name: 'a file of the build folder outside assets/ is not served', path: '/consola/assets/../secreto.db', status: 404 },
+  {
+    name: 'the app, never cached',
+    path: '/consola/',
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY },
+    body: INDEX,
+  },
+  {
+    name: 'a deep link answers the app',
+    path: '/consola/manifiestos/905112',
+    status: 200,
+    headers: { 'cache-control': 'no-cache', ...SECURITY },
+    body: INDEX,
+  },
+  {
+    name: 'a deep link with a query answers the app',
+    path: '/consola/devoluciones?estado=approved&q=912',
+    status: 200,
+    body: INDEX,
+  },
+  {
+    name: 'a hashed script, cached for a year',
+    path: '/consola/assets/app-ABC123.js',
+    status: 200,
+    headers: {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=31536000, immutable',
+      ...SECURITY,
+    },
+    body: SCRIPT,
+  },
+  {
+    name: 'a hashed stylesheet',
+    path: '/consola/assets/app-ABC123.css',
+    status: 200,
+    headers: { 'content-type': 'text/css; charset=utf-8' },
+  },
+  {
+    name: 'an unknown asset is 404, not the app',
+    path: '/consola/assets/app-OTRO.js',
+    status: 404,
+    headers: { 'content-type': 'text/plain; charset=utf-8', ...SECURITY },
+    body: /No existe el archivo \/consola\/assets\/app-OTRO\.js de la consola/,
+  },
+  {
+    name: 'a file of the build folder outside assets/ is not served',
+    path: '/consola/assets/../secreto.db',
+    status: 404,
+  },
   { name: 'an encoded climb out of assets/ is 404', path: '/consola/assets/%2e%2e%2fsecreto.db', status: 404 },
-  { name: 'a climb to the database answers the app, never the file', path: '/consola/../manifiesto.db', status: 200, body: INDEX },
-  { name: 'an encoded climb to the database answers the app', path: '/consola/..%2f..%2fmanifiesto.db', status: 200, body: INDEX },
-  { name: 'a change is refused', method: 'POST', path: '/consola/', status: 405, headers: { allow: 'GET, HEAD' }, body: 'La consola solo responde a GET.' },
-  { name: 'HEAD answers the headers', method: 'HEAD', path: '/consola/', status: 200, headers: { 'cache-control': 'no-cache' }, body: '' },
-  { name: 'the API is untouched', path: '/api/v1/ping', status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } },
+  {
+    name: 'a climb to the database answers the app, never the file',
+    path: '/consola/../manifiesto.db',
+    status: 200,
+    body: INDEX,
+  },
+  {
+    name: 'an encoded climb to the database answers the app',
+    path: '/consola/..%2f..%2fmanifiesto.db',
+    status: 200,
+    body: INDEX,
+  },
+  {
+    name: 'a change is refused',
+    method: 'POST',
+    path: '/consola/',
+    status: 405,
+    headers: { allow: 'GET, HEAD' },
+    body: 'La consola solo responde a GET.',
+  },
+  {
+    name: 'HEAD answers the headers',
+    method: 'HEAD',
+    path: '/consola/',
+    status: 200,
+    headers: { 'cache-control': 'no-cache' },
+    body: '',
+  },
+  {
+    name: 'the API is untouched',
+    path: '/api/v1/ping',
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  },
 ]
 
 for (const row of ROWS) {
@@ -76,7 +148,10 @@ test('consola estática: without a build, /consola/ says how to build it and the
   withService({ consoleFiles: consoleFilesFromFolder(join(dir, 'no-existe')) }, async (service) => {
     const page = await rawRequest(service.url, { path: '/consola/facturas/1' })
     assert.equal(page.status, 503)
-    assert.equal(page.body, 'La consola no está construida en esta instalación: ejecute «npm run build:consola» (desarrollo) o use el ejecutable publicado.')
+    assert.equal(
+      page.body,
+      'La consola no está construida en esta instalación: ejecute «npm run build:consola» (desarrollo) o use el ejecutable publicado.',
+    )
     assert.equal((await rawRequest(service.url, { path: '/api/v1/ping' })).status, 200)
   }))
 

@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { closeDatabase, openDatabase, type Database } from '../../src/db/database.ts'
-import { MAX_WAIT_MS, QUIET_MS, QuietCheckpoints, SAFETY_NET_PAGES, type Timers } from '../../src/db/quiet-checkpoints.ts'
+import {
+  MAX_WAIT_MS,
+  QUIET_MS,
+  QuietCheckpoints,
+  SAFETY_NET_PAGES,
+  type Timers,
+} from '../../src/db/quiet-checkpoints.ts'
 
 /** Timers the test fires by hand, on a clock it moves: what is pending, and after how long it would run. */
 function handTimers() {
@@ -78,7 +84,13 @@ async function trackedServer(db: Database, checkpoints: QuietCheckpoints) {
 
 /** A tracked server on a fresh database with hand-fired timers; everything closed afterwards. */
 async function withTrackedService(
-  run: (context: ReturnType<typeof handTimers> & { db: Database; checkpoints: QuietCheckpoints; service: Awaited<ReturnType<typeof trackedServer>> }) => Promise<void>,
+  run: (
+    context: ReturnType<typeof handTimers> & {
+      db: Database
+      checkpoints: QuietCheckpoints
+      service: Awaited<ReturnType<typeof trackedServer>>
+    },
+  ) => Promise<void>,
 ): Promise<void> {
   const db = scratchDatabase()
   const hand = handTimers()
@@ -110,7 +122,11 @@ test('WAL: the service copies it into the database file once it has been quiet a
 
     await request('/write')
     assert.ok(fileBytes(db) < TWELVE_MB, `the commit did not checkpoint: ${fileBytes(db)} bytes`)
-    assert.equal(db.sqlite.prepare('SELECT count(*) FROM scratch').pluck().get(), 3_000, 'the rows are there, read from the WAL')
+    assert.equal(
+      db.sqlite.prepare('SELECT count(*) FROM scratch').pluck().get(),
+      3_000,
+      'the rows are there, read from the WAL',
+    )
     assert.deepEqual([...pending.values()], [QUIET_MS], 'the copy is due once the service has been quiet a moment')
     const first = [...pending.keys()][0]
 
@@ -125,7 +141,11 @@ test('WAL: the service copies it into the database file once it has been quiet a
 
     clock.ms += MAX_WAIT_MS
     await request('/ping')
-    assert.deepEqual([...pending.values()], [0], 'after waiting MAX_WAIT_MS, it runs as soon as no request is in flight')
+    assert.deepEqual(
+      [...pending.values()],
+      [0],
+      'after waiting MAX_WAIT_MS, it runs as soon as no request is in flight',
+    )
     fire()
     assert.ok(fileBytes(db) > TWELVE_MB, `then copied: ${fileBytes(db)} bytes`)
 

@@ -40,7 +40,14 @@ function commandsOf(guide: string): GuideCommand[] {
       const url = /"?(?:\$BASE|https?:\/\/localhost:8080\/api\/v1\/operador)([^\s"]*)"?/.exec(line)![1]!
       const [path, query = ''] = url.split('?')
       const data = /-d '([\s\S]*?)'/.exec(line)?.[1]
-      return { guide, line, method: /-X (\w+)/.exec(line)?.[1] ?? 'GET', path: `/api/v1/operador${path}`, query, body: data === undefined ? undefined : JSON.parse(data) }
+      return {
+        guide,
+        line,
+        method: /-X (\w+)/.exec(line)?.[1] ?? 'GET',
+        path: `/api/v1/operador${path}`,
+        query,
+        body: data === undefined ? undefined : JSON.parse(data),
+      }
     })
 }
 
@@ -56,15 +63,27 @@ test('guide commands: every curl of the guides names a route with its method, an
     const table = new RouteTable(service.routes)
     for (const command of commands) {
       const lookup = table.lookup(command.method, command.path, command.path)
-      assert.ok('match' in lookup, `${command.guide}: ${command.line}\n→ ${'refusal' in lookup ? lookup.refusal.message : ''}`)
+      assert.ok(
+        'match' in lookup,
+        `${command.guide}: ${command.line}\n→ ${'refusal' in lookup ? lookup.refusal.message : ''}`,
+      )
       const { validators } = lookup.match
-      if (validators.params) assert.ok(validators.params.Check(lookup.match.params), `${command.guide}: path parameters of ${command.line}`)
+      if (validators.params)
+        assert.ok(validators.params.Check(lookup.match.params), `${command.guide}: path parameters of ${command.line}`)
       const query = parseQuery(command.query)
       if (validators.query) assert.ok(validators.query.Check(query), `${command.guide}: query of ${command.line}`)
-      else assert.deepEqual(Object.keys(query), [], `${command.guide}: ${command.line} sends a query its route does not take`)
+      else
+        assert.deepEqual(
+          Object.keys(query),
+          [],
+          `${command.guide}: ${command.line} sends a query its route does not take`,
+        )
       if (command.body !== undefined) {
         assert.ok(validators.body, `${command.guide}: ${command.line} sends a body its route does not take`)
-        assert.ok(validators.body.Check(command.body), `${command.guide}: the body of ${command.line} is not what the route accepts`)
+        assert.ok(
+          validators.body.Check(command.body),
+          `${command.guide}: the body of ${command.line} is not what the route accepts`,
+        )
       }
     }
   }))

@@ -54,20 +54,38 @@ after(async () => {
 test('guide: every curl of docs/integracion.md is in a marked example (none escapes this test)', () => {
   const blocks = [...GUIDE.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)]
   const unmarked = blocks.filter((block) => /\bcurl\b/.test(block[2]!) && !/^sh ejemplo-curl \d{3}$/.test(block[1]!))
-  assert.deepEqual(unmarked.map((block) => block[2]), [])
+  assert.deepEqual(
+    unmarked.map((block) => block[2]),
+    [],
+  )
   assert.ok(examples.length >= 10, `only ${examples.length} examples found`)
-  for (const needed of ['/facturas/validar', '/facturas/insertar', '/manifiestos/905112/estado', '/devoluciones/listar']) {
-    assert.ok(examples.some((example) => example.command.includes(needed) && example.status === 200), `no example of ${needed}`)
+  for (const needed of [
+    '/facturas/validar',
+    '/facturas/insertar',
+    '/manifiestos/905112/estado',
+    '/devoluciones/listar',
+  ]) {
+    assert.ok(
+      examples.some((example) => example.command.includes(needed) && example.status === 200),
+      `no example of ${needed}`,
+    )
   }
 })
 
 test('guide: every link of its table of contents and text leads to one of its headings', () => {
   // GitHub's anchors: the heading in lower case, without punctuation, spaces as hyphens.
-  const slug = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '').replaceAll(' ', '-')
+  const slug = (heading: string) =>
+    heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} -]/gu, '')
+      .replaceAll(' ', '-')
   const anchors = new Set([...GUIDE.matchAll(/^#{2,3} (.+)$/gm)].map((match) => slug(match[1]!)))
   const links = [...GUIDE.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1]!)
   assert.ok(links.length > 15)
-  assert.deepEqual(links.filter((link) => !anchors.has(link)), [])
+  assert.deepEqual(
+    links.filter((link) => !anchors.has(link)),
+    [],
+  )
 })
 
 examples.forEach((example, index) => {

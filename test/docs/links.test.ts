@@ -13,7 +13,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? markdownFiles(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? markdownFiles(join(dir, entry.name))
+      : entry.name.endsWith('.md')
+        ? [join(dir, entry.name)]
+        : [],
   )
 }
 
@@ -53,7 +57,11 @@ interface Link {
 function linksOf(file: string): Link[] {
   const text = prose(readFileSync(file, 'utf8'))
   return [...text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
-    .map((match) => ({ from: relative(ROOT, file), target: match[1]!, line: text.slice(0, match.index).split('\n').length }))
+    .map((match) => ({
+      from: relative(ROOT, file),
+      target: match[1]!,
+      line: text.slice(0, match.index).split('\n').length,
+    }))
     .filter((link) => !/^[a-z][a-z0-9+.-]*:/i.test(link.target))
 }
 
@@ -71,7 +79,10 @@ test('doc links: every relative link of README.md and docs/ names a file or fold
     const path = decodeURIComponent(link.target.split('#')[0]!)
     return path !== '' && !existsSync(join(dirname(join(ROOT, link.from)), path))
   })
-  assert.deepEqual(broken.map((link) => `${link.from}:${link.line} → ${link.target}`), [])
+  assert.deepEqual(
+    broken.map((link) => `${link.from}:${link.line} → ${link.target}`),
+    [],
+  )
 })
 
 test('doc links: every anchor into a markdown file names one of its headings', () => {
@@ -82,12 +93,20 @@ test('doc links: every anchor into a markdown file names one of its headings', (
     if (!file.endsWith('.md') || !existsSync(file) || statSync(file).isDirectory()) return false
     return !anchorsOf(file).has(decodeURIComponent(anchor))
   })
-  assert.deepEqual(broken.map((link) => `${link.from}:${link.line} → ${link.target}`), [])
+  assert.deepEqual(
+    broken.map((link) => `${link.from}:${link.line} → ${link.target}`),
+    [],
+  )
 })
 
 test('doc links: every decision file is listed in the decisions index', () => {
   const index = readFileSync(join(ROOT, 'docs/decisiones/README.md'), 'utf8')
-  const decisionFiles = readdirSync(join(ROOT, 'docs/decisiones')).filter((name) => name.endsWith('.md') && name !== 'README.md')
+  const decisionFiles = readdirSync(join(ROOT, 'docs/decisiones')).filter(
+    (name) => name.endsWith('.md') && name !== 'README.md',
+  )
   assert.ok(decisionFiles.length >= 10, `found ${decisionFiles.length}`)
-  assert.deepEqual(decisionFiles.filter((name) => !index.includes(`](${name})`)), [])
+  assert.deepEqual(
+    decisionFiles.filter((name) => !index.includes(`](${name})`)),
+    [],
+  )
 })

@@ -18,14 +18,24 @@ const PING_WITHIN_MS = 2_000
 test('connections: 1,100 slow connections from one address, against a service limited to 1,024 open files, never keep another address from ping', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'manifiesto-flood-'))
   const port = await freePort()
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ server: { host: '127.0.0.1', port }, auth: { apiKey: 'clave-de-prueba-flood' }, backup: { everyHours: 0 } }))
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      server: { host: '127.0.0.1', port },
+      auth: { apiKey: 'clave-de-prueba-flood' },
+      backup: { everyHours: 0 },
+    }),
+  )
   const url = `http://127.0.0.1:${port}`
   const served = await startServe([], { cwd: dir, maxOpenFiles: OPEN_FILES, url })
   const { child } = served
   const flood = new SlowFlood(port, '127.0.0.1')
   try {
     // The limit reached the service itself (sh's `ulimit` then `exec`), so the test means something.
-    assert.match(readFileSync(`/proc/${child.pid}/limits`, 'utf8'), new RegExp(`^Max open files\\s+${OPEN_FILES}\\s+${OPEN_FILES}\\s`, 'm'))
+    assert.match(
+      readFileSync(`/proc/${child.pid}/limits`, 'utf8'),
+      new RegExp(`^Max open files\\s+${OPEN_FILES}\\s+${OPEN_FILES}\\s`, 'm'),
+    )
 
     flood.start(FLOOD_CONNECTIONS)
     await sleep(1_500)
@@ -37,14 +47,21 @@ test('connections: 1,100 slow connections from one address, against a service li
     }
     assert.ok(flood.attempts >= FLOOD_CONNECTIONS, `the flood opened ${flood.attempts} connections`)
     const late = pings.filter((ping) => ping.status !== 200 || ping.ms > PING_WITHIN_MS)
-    assert.deepEqual(late, [], `${late.length} of ${pings.length} pings from 127.0.0.2 were not answered 200 within ${PING_WITHIN_MS} ms`)
+    assert.deepEqual(
+      late,
+      [],
+      `${late.length} of ${pings.length} pings from 127.0.0.2 were not answered 200 within ${PING_WITHIN_MS} ms`,
+    )
     assert.ok(pings.length >= 10, `${pings.length} pings`)
     flood.stop()
     const output = await stop(served)
     // The administrator hears of it, in one line a minute rather than one per refused connection.
     const warnings = output.stdout.split('\n').filter((line) => line.includes('conexiones rechazadas'))
     assert.equal(warnings.length, 1, warnings.join('\n'))
-    assert.match(warnings[0]!, /"ip":"127\.0\.0\.1".*"msg":"conexiones rechazadas: 127\.0\.0\.1 ya tiene 32 abiertas \(server\.maxConnectionsPerIp\)"/)
+    assert.match(
+      warnings[0]!,
+      /"ip":"127\.0\.0\.1".*"msg":"conexiones rechazadas: 127\.0\.0\.1 ya tiene 32 abiertas \(server\.maxConnectionsPerIp\)"/,
+    )
   } finally {
     flood.stop()
     await stop(served)
@@ -94,17 +111,24 @@ class SlowFlood {
       this.sockets.delete(socket)
       if (this.stopped) return
       // Reopened a little later, as a client that retries would (a tight loop would only measure the test's own CPU).
-      const timer = setTimeout(() => {
-        this.pending.delete(timer)
-        this.open()
-      }, 200 + Math.random() * 300)
+      const timer = setTimeout(
+        () => {
+          this.pending.delete(timer)
+          this.open()
+        },
+        200 + Math.random() * 300,
+      )
       this.pending.add(timer)
     })
   }
 }
 
 /** GET /api/v1/ping from a chosen loopback address; the status, or why there was none, and the time taken. */
-function pingFrom(url: string, localAddress: string, timeoutMs: number): Promise<{ status: number | string; ms: number }> {
+function pingFrom(
+  url: string,
+  localAddress: string,
+  timeoutMs: number,
+): Promise<{ status: number | string; ms: number }> {
   const started = Date.now()
   return new Promise((resolve) => {
     const done = (status: number | string) => resolve({ status, ms: Date.now() - started })

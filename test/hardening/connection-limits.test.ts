@@ -21,10 +21,38 @@ interface CapScenario {
 }
 
 const caps: CapScenario[] = [
-  { name: 'the 33rd connection from one address (default server.maxConnectionsPerIp)', config: {}, tls: false, hold: 32, extraFrom: '127.0.0.3', othersStillConnect: true },
-  { name: 'the 33rd connection from one address over HTTPS, before its TLS handshake', config: {}, tls: true, hold: 32, extraFrom: '127.0.0.3', othersStillConnect: true },
-  { name: 'a connection over server.maxConnectionsPerIp 2', config: { maxConnectionsPerIp: 2 }, tls: false, hold: 2, extraFrom: '127.0.0.3', othersStillConnect: true },
-  { name: 'a connection over server.maxConnections 4, from an address with none open', config: { maxConnections: 4 }, tls: false, hold: 4, extraFrom: '127.0.0.4', othersStillConnect: false },
+  {
+    name: 'the 33rd connection from one address (default server.maxConnectionsPerIp)',
+    config: {},
+    tls: false,
+    hold: 32,
+    extraFrom: '127.0.0.3',
+    othersStillConnect: true,
+  },
+  {
+    name: 'the 33rd connection from one address over HTTPS, before its TLS handshake',
+    config: {},
+    tls: true,
+    hold: 32,
+    extraFrom: '127.0.0.3',
+    othersStillConnect: true,
+  },
+  {
+    name: 'a connection over server.maxConnectionsPerIp 2',
+    config: { maxConnectionsPerIp: 2 },
+    tls: false,
+    hold: 2,
+    extraFrom: '127.0.0.3',
+    othersStillConnect: true,
+  },
+  {
+    name: 'a connection over server.maxConnections 4, from an address with none open',
+    config: { maxConnections: 4 },
+    tls: false,
+    hold: 4,
+    extraFrom: '127.0.0.4',
+    othersStillConnect: false,
+  },
 ]
 
 for (const scenario of caps) {
@@ -63,7 +91,10 @@ for (const scenario of caps) {
         assert.equal(next, 200, 'a slot freed is taken again')
         // The connections held all along were served too: capped, never dropped.
         const statuses = await Promise.all(held.slice(1).map((connection) => connection.finish()))
-        assert.deepEqual(statuses, held.slice(1).map(() => 200))
+        assert.deepEqual(
+          statuses,
+          held.slice(1).map(() => 200),
+        )
         const warnings = service.logLines().filter((line) => String(line.msg).startsWith('conexiones rechazadas'))
         assert.equal(warnings.length, 1, 'one warning a minute at most')
       } finally {
@@ -79,19 +110,35 @@ const HEADERS_SECONDS = 6
 describe('connections: headers that do not arrive within server.headersTimeoutSeconds', { concurrency: true }, () => {
   const slow = [
     { name: 'a connection that never sends a byte', start: '', trickle: false },
-    { name: 'a request that trickles a header line every half second', start: 'GET /api/v1/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n', trickle: true },
+    {
+      name: 'a request that trickles a header line every half second',
+      start: 'GET /api/v1/ping HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+      trickle: true,
+    },
   ]
   for (const scenario of slow) {
     test(`${scenario.name} → 408 in Spanish and closed, within a second of the limit`, () =>
       withService({ config: { server: { headersTimeoutSeconds: HEADERS_SECONDS } } }, async (service) => {
-        const connection = new HeldConnection(Number(new URL(service.url).port), { from: '127.0.0.3', start: scenario.start })
+        const connection = new HeldConnection(Number(new URL(service.url).port), {
+          from: '127.0.0.3',
+          start: scenario.start,
+        })
         const trickle = scenario.trickle ? setInterval(() => connection.socket.write('X-Lento: 1\r\n'), 500) : undefined
         try {
           assert.equal(await connection.ready, true)
-          const lived = await Promise.race([connection.closed, new Promise<number>((resolve) => setTimeout(() => resolve(-1), (HEADERS_SECONDS + 5) * 1000))])
-          assert.ok(lived >= HEADERS_SECONDS * 1000 - 100 && lived <= (HEADERS_SECONDS + 1.5) * 1000, `closed after ${lived} ms (-1: still open)`)
+          const lived = await Promise.race([
+            connection.closed,
+            new Promise<number>((resolve) => setTimeout(() => resolve(-1), (HEADERS_SECONDS + 5) * 1000)),
+          ])
+          assert.ok(
+            lived >= HEADERS_SECONDS * 1000 - 100 && lived <= (HEADERS_SECONDS + 1.5) * 1000,
+            `closed after ${lived} ms (-1: still open)`,
+          )
           assert.match(connection.received, /^HTTP\/1\.1 408 Request Timeout\r\n/)
-          assert.match(connection.received, /"message":"La solicitud no terminó de llegar a tiempo; revise la conexión y reenvíe\."/)
+          assert.match(
+            connection.received,
+            /"message":"La solicitud no terminó de llegar a tiempo; revise la conexión y reenvíe\."/,
+          )
         } finally {
           clearInterval(trickle)
           await connection.close()

@@ -20,14 +20,25 @@ test('hardening: a database file deleted under the service refuses batches and o
       assert.equal((await postBatch(service, exampleBatch())).status, 200)
       const before = databaseState(service.db)
       unlinkSync(service.db.path)
-      const batch = await postBatch(service, exampleBatch().map((invoice) => ({ ...invoice, Nfactura: `${String(invoice.Nfactura)}-B`, NumeroManifiesto: '905113' })))
+      const batch = await postBatch(
+        service,
+        exampleBatch().map((invoice) => ({
+          ...invoice,
+          Nfactura: `${String(invoice.Nfactura)}-B`,
+          NumeroManifiesto: '905113',
+        })),
+      )
       assert.equal(batch.status, 503)
-      assert.match(batch.body.message, /^No se guardó nada: el archivo .*manifiesto\.db ya no existe \(ENOENT\): se borró o se movió con el servicio en marcha\. El servicio no acepta cambios hasta que el administrador restaure la base de datos y lo reinicie\.$/)
+      assert.match(
+        batch.body.message,
+        /^No se guardó nada: el archivo .*manifiesto\.db ya no existe \(ENOENT\): se borró o se movió con el servicio en marcha\. El servicio no acepta cambios hasta que el administrador restaure la base de datos y lo reinicie\.$/,
+      )
       const reason = await operator(service, 'POST', 'conceptos', { codigo: 'DANADO', descripcion: 'Producto dañado' })
       assert.equal(reason.status, 503)
       assert.deepEqual(databaseState(service.db), before, 'nothing was written into the deleted file')
       assert.ok(service.logLines().some((line) => line.msg === 'base de datos inutilizable: escritura rechazada'))
-      for (let i = 0; i < 100 && hook.received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      for (let i = 0; i < 100 && hook.received.length === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10))
       assert.equal(hook.received[0]?.kind, 'DatabaseFileGone')
     })
   } finally {
@@ -37,7 +48,11 @@ test('hardening: a database file deleted under the service refuses batches and o
 
 /** How the file goes away while a batch is still arriving. */
 const goneDuringUpload: Array<{ name: string; remove: (path: string) => void; says: RegExp }> = [
-  { name: 'deleted', remove: (path) => unlinkSync(path), says: /^No se guardó nada: el archivo .*manifiesto\.db ya no existe \(ENOENT\): se borró o se movió con el servicio en marcha\. / },
+  {
+    name: 'deleted',
+    remove: (path) => unlinkSync(path),
+    says: /^No se guardó nada: el archivo .*manifiesto\.db ya no existe \(ENOENT\): se borró o se movió con el servicio en marcha\. /,
+  },
   {
     name: 'replaced by another file',
     remove: (path) => {
@@ -54,11 +69,23 @@ for (const scenario of goneDuringUpload) {
       const before = databaseState(service.db)
       const body = Buffer.from(JSON.stringify(exampleBatch()))
       const answer = await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-        const sent = request(`${service.url}/api/v1/facturas/insertar`, { method: 'POST', headers: { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Length': String(body.length) } }, (response) => {
-          const pieces: Buffer[] = []
-          response.on('data', (piece: Buffer) => pieces.push(piece))
-          response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(pieces).toString('utf8')) as Record<string, unknown> }))
-        })
+        const sent = request(
+          `${service.url}/api/v1/facturas/insertar`,
+          {
+            method: 'POST',
+            headers: { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+          },
+          (response) => {
+            const pieces: Buffer[] = []
+            response.on('data', (piece: Buffer) => pieces.push(piece))
+            response.on('end', () =>
+              resolve({
+                status: response.statusCode!,
+                body: JSON.parse(Buffer.concat(pieces).toString('utf8')) as Record<string, unknown>,
+              }),
+            )
+          },
+        )
         sent.on('error', reject)
         // The pipeline's check passes with the first bytes; the file goes before the last.
         sent.write(body.subarray(0, 100))
@@ -71,7 +98,10 @@ for (const scenario of goneDuringUpload) {
       assert.match(String(answer.body.message), scenario.says)
       const after = databaseState(service.db)
       assert.deepEqual({ ...after, batches: before.batches }, before, 'no invoice, manifest or line was written')
-      assert.equal(Number(service.db.sqlite.prepare("SELECT count(*) FROM batches WHERE estado = 'processed'").pluck().get()), 0)
+      assert.equal(
+        Number(service.db.sqlite.prepare("SELECT count(*) FROM batches WHERE estado = 'processed'").pluck().get()),
+        0,
+      )
       assert.ok(service.logLines().some((line) => line.msg === 'base de datos inutilizable: escritura rechazada'))
     })
   })
@@ -82,13 +112,27 @@ function folder(): string {
 }
 
 const notOurs: Array<{ name: string; make: (path: string) => void; says: string }> = [
-  { name: 'an empty (0-byte) file', make: (path) => writeFileSync(path, ''), says: 'error: no es una base de datos de manifiesto: está vacía (0 bytes o sin tablas)' },
-  { name: 'a text file', make: (path) => writeFileSync(path, 'esto no es SQLite, pero tiene más de cien bytes para que SQLite lo lea como cabecera y lo rechace por completo.'), says: 'error: no es una base de datos de manifiesto: no es un archivo SQLite' },
+  {
+    name: 'an empty (0-byte) file',
+    make: (path) => writeFileSync(path, ''),
+    says: 'error: no es una base de datos de manifiesto: está vacía (0 bytes o sin tablas)',
+  },
+  {
+    name: 'a text file',
+    make: (path) =>
+      writeFileSync(
+        path,
+        'esto no es SQLite, pero tiene más de cien bytes para que SQLite lo lea como cabecera y lo rechace por completo.',
+      ),
+    says: 'error: no es una base de datos de manifiesto: no es un archivo SQLite',
+  },
   {
     name: "another program's SQLite database",
     make: (path) => {
       const other = new Database(path)
-      other.exec('CREATE TABLE clientes (id INTEGER PRIMARY KEY, nombre TEXT); CREATE TABLE pedidos (id INTEGER PRIMARY KEY)')
+      other.exec(
+        'CREATE TABLE clientes (id INTEGER PRIMARY KEY, nombre TEXT); CREATE TABLE pedidos (id INTEGER PRIMARY KEY)',
+      )
       other.close()
     },
     says: 'error: no es una base de datos de manifiesto: es una base de datos SQLite de otro programa (tablas: clientes, pedidos)',
@@ -110,9 +154,15 @@ test("hardening: serve on another program's SQLite database refuses to write int
   notOurs[2]!.make(join(dir, 'otra.db'))
   const result = await runToEnd(['serve'], { cwd: dir, env: { MANIFIESTO_DB: 'otra.db', MANIFIESTO_PORT: '0' } })
   assert.equal(result.code, 1)
-  assert.equal(result.stderr.trim(), `${join(dir, 'otra.db')} no es una base de datos de manifiesto: es una base de datos SQLite de otro programa (tablas: clientes, pedidos). Revise database.path; manifiesto no escribe en ella.`)
+  assert.equal(
+    result.stderr.trim(),
+    `${join(dir, 'otra.db')} no es una base de datos de manifiesto: es una base de datos SQLite de otro programa (tablas: clientes, pedidos). Revise database.path; manifiesto no escribe en ella.`,
+  )
   const other = new Database(join(dir, 'otra.db'), { readonly: true })
-  assert.deepEqual(other.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(), ['clientes', 'pedidos'])
+  assert.deepEqual(other.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(), [
+    'clientes',
+    'pedidos',
+  ])
   other.close()
 })
 
@@ -139,7 +189,12 @@ test('hardening: starting on a read-only file system → one Spanish line, exit 
   const dir = folder()
   const data = join(dir, 'data')
   mkdirSync(data)
-  if (!tryOrSkip(t, 'montar un sistema de archivos de solo lectura', () => execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'none', data], { stdio: 'ignore' }))) return
+  if (
+    !tryOrSkip(t, 'montar un sistema de archivos de solo lectura', () =>
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'none', data], { stdio: 'ignore' }),
+    )
+  )
+    return
   try {
     const line = await startFails(dir)
     assert.match(line, /^No se pudo iniciar manifiesto: .*data.*: el sistema de archivos es de solo lectura/)
@@ -158,7 +213,10 @@ test('hardening: starting with the data folder made immutable (chattr +i) → on
   if (!tryOrSkip(t, 'chattr +i', () => execFileSync('chattr', ['-R', '+i', data], { stdio: 'ignore' }))) return
   try {
     const line = await startFails(dir)
-    assert.match(line, /^No se pudo iniciar manifiesto: no se puede escribir en .*data: la operación no está permitida \(¿archivo o carpeta inmutable, chattr \+i\?\)\. Revise la carpeta de la base de datos \(database\.path\)\.$/)
+    assert.match(
+      line,
+      /^No se pudo iniciar manifiesto: no se puede escribir en .*data: la operación no está permitida \(¿archivo o carpeta inmutable, chattr \+i\?\)\. Revise la carpeta de la base de datos \(database\.path\)\.$/,
+    )
   } finally {
     execFileSync('chattr', ['-R', '-i', data])
     chmodSync(data, 0o755)

@@ -31,7 +31,9 @@ function answerOf(socket: Socket, ms = 10_000): Promise<RawAnswer> {
       clearTimeout(timer)
       const [head = '', body = ''] = text.split('\r\n\r\n')
       const [statusLine = '', ...lines] = head.split('\r\n')
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]))
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      )
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body })
     })
     socket.on('error', () => {})
@@ -47,26 +49,46 @@ test('hardening: a batch body that does not arrive within server.bodyTimeoutSeco
     socket.write(`${batchHead(5000)}[{"Nfactura":`)
     const answer = await answerOf(socket)
     assert.equal(answer.status, 408)
-    assert.deepEqual(JSON.parse(answer.body), { success: false, message: 'El cuerpo de la solicitud no terminó de llegar en 1 segundos; revise la conexión y reenvíe.' })
+    assert.deepEqual(JSON.parse(answer.body), {
+      success: false,
+      message: 'El cuerpo de la solicitud no terminó de llegar en 1 segundos; revise la conexión y reenvíe.',
+    })
     assert.equal(answer.headers.connection, 'close')
-    assert.deepEqual(service.logLines().filter((line) => line.msg === 'error interno'), [], 'a slow client is not an internal error (no stack, no alert)')
+    assert.deepEqual(
+      service.logLines().filter((line) => line.msg === 'error interno'),
+      [],
+      'a slow client is not an internal error (no stack, no alert)',
+    )
   }))
 
 test('hardening: more batch bodies at once than intake.maxConcurrentBatches → 503 with Retry-After, body not read', () =>
-  withService({ config: { intake: { maxConcurrentBatches: 1 }, rateLimits: { insertPerMinute: 100 } } }, async (service) => {
-    const slow = await openSocket(service)
-    slow.write(`${batchHead(100_000)}[`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    const before = databaseState(service.db)
-    const response = await service.client('/api/v1/facturas/insertar', { method: 'POST', body: JSON.stringify(exampleBatch()) })
-    assert.equal(response.status, 503)
-    assert.equal(response.headers.get('retry-after'), '10')
-    assert.deepEqual(await response.json(), { success: false, message: 'El servidor ya está recibiendo 1 lote(s) a la vez; reenvíe este lote en unos segundos.' })
-    slow.destroy()
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    assert.deepEqual(databaseState(service.db), before)
-    assert.equal((await postBatch(service, exampleBatch())).status, 200, 'the slot is free again once the slow client left')
-  }))
+  withService(
+    { config: { intake: { maxConcurrentBatches: 1 }, rateLimits: { insertPerMinute: 100 } } },
+    async (service) => {
+      const slow = await openSocket(service)
+      slow.write(`${batchHead(100_000)}[`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const before = databaseState(service.db)
+      const response = await service.client('/api/v1/facturas/insertar', {
+        method: 'POST',
+        body: JSON.stringify(exampleBatch()),
+      })
+      assert.equal(response.status, 503)
+      assert.equal(response.headers.get('retry-after'), '10')
+      assert.deepEqual(await response.json(), {
+        success: false,
+        message: 'El servidor ya está recibiendo 1 lote(s) a la vez; reenvíe este lote en unos segundos.',
+      })
+      slow.destroy()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      assert.deepEqual(databaseState(service.db), before)
+      assert.equal(
+        (await postBatch(service, exampleBatch())).status,
+        200,
+        'the slot is free again once the slow client left',
+      )
+    },
+  ))
 
 test('hardening: an operator body over 1 MB → 413, even when server.maxBodyMB is larger (declared and chunked)', () =>
   withService({}, async (service) => {
@@ -89,8 +111,18 @@ test('hardening: an operator body over 1 MB → 413, even when server.maxBodyMB 
   }))
 
 const malformed: Array<{ name: string; request: string; status: number; message: string }> = [
-  { name: 'a malformed request line', request: 'ESTO NO ES HTTP\r\n\r\n', status: 400, message: 'La solicitud HTTP está mal formada.' },
-  { name: 'headers over 16 KB', request: `GET /api/v1/ping HTTP/1.1\r\nHost: x\r\nX-Relleno: ${'a'.repeat(20_000)}\r\n\r\n`, status: 431, message: 'Los encabezados de la solicitud son demasiado grandes.' },
+  {
+    name: 'a malformed request line',
+    request: 'ESTO NO ES HTTP\r\n\r\n',
+    status: 400,
+    message: 'La solicitud HTTP está mal formada.',
+  },
+  {
+    name: 'headers over 16 KB',
+    request: `GET /api/v1/ping HTTP/1.1\r\nHost: x\r\nX-Relleno: ${'a'.repeat(20_000)}\r\n\r\n`,
+    status: 431,
+    message: 'Los encabezados de la solicitud son demasiado grandes.',
+  },
 ]
 
 for (const scenario of malformed) {
@@ -111,7 +143,8 @@ test('hardening: a client that disconnects mid-batch is logged as such, never as
     socket.write(`${batchHead(1_000_000)}[${'{"a":1},'.repeat(1000)}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
     socket.destroy()
-    for (let i = 0; i < 100 && !service.logLines().some((line) => line.msg === 'request'); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    for (let i = 0; i < 100 && !service.logLines().some((line) => line.msg === 'request'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10))
     const lines = service.logLines()
     assert.equal(lines.filter((line) => line.msg === 'error interno').length, 0)
     const request = lines.find((line) => line.msg === 'request')
@@ -119,10 +152,30 @@ test('hardening: a client that disconnects mid-batch is logged as such, never as
   }))
 
 const operatorNames: Array<{ name: string; header: string; status: number; message?: string; stored?: string }> = [
-  { name: 'a percent-encoded blank', header: '%20', status: 422, message: 'El encabezado Operador está en blanco: escriba el nombre de la persona que hace el cambio.' },
-  { name: 'a percent-encoded NUL', header: 'Ana%00', status: 422, message: 'El encabezado Operador tiene caracteres de control: escriba solo el nombre de la persona.' },
-  { name: 'a tab inside the name', header: 'Ana%09Luc%C3%ADa', status: 422, message: 'El encabezado Operador tiene caracteres de control: escriba solo el nombre de la persona.' },
-  { name: 'raw UTF-8 bytes', header: Buffer.from('Ana Lucía', 'utf8').toString('latin1'), status: 201, stored: 'Ana Lucía' },
+  {
+    name: 'a percent-encoded blank',
+    header: '%20',
+    status: 422,
+    message: 'El encabezado Operador está en blanco: escriba el nombre de la persona que hace el cambio.',
+  },
+  {
+    name: 'a percent-encoded NUL',
+    header: 'Ana%00',
+    status: 422,
+    message: 'El encabezado Operador tiene caracteres de control: escriba solo el nombre de la persona.',
+  },
+  {
+    name: 'a tab inside the name',
+    header: 'Ana%09Luc%C3%ADa',
+    status: 422,
+    message: 'El encabezado Operador tiene caracteres de control: escriba solo el nombre de la persona.',
+  },
+  {
+    name: 'raw UTF-8 bytes',
+    header: Buffer.from('Ana Lucía', 'utf8').toString('latin1'),
+    status: 201,
+    stored: 'Ana Lucía',
+  },
   { name: 'raw Latin-1 bytes', header: 'Ana Lucía', status: 201, stored: 'Ana Lucía' },
   { name: 'percent-encoded UTF-8', header: 'Ana%20Luc%C3%ADa', status: 201, stored: 'Ana Lucía' },
 ]
@@ -130,7 +183,13 @@ const operatorNames: Array<{ name: string; header: string; status: number; messa
 for (const scenario of operatorNames) {
   test(`hardening: Operador header with ${scenario.name} → ${scenario.status}`, () =>
     withService({}, async (service) => {
-      const { status, body } = await operator(service, 'POST', 'conceptos', { codigo: 'DANADO', descripcion: 'Producto dañado' }, { Operador: scenario.header })
+      const { status, body } = await operator(
+        service,
+        'POST',
+        'conceptos',
+        { codigo: 'DANADO', descripcion: 'Producto dañado' },
+        { Operador: scenario.header },
+      )
       assert.equal(status, scenario.status, JSON.stringify(body))
       if (scenario.message) assert.deepEqual(body, { success: false, message: scenario.message })
       const actors = all(service.db, service.db.query.selectFrom('audit_log').select('actor')).map((row) => row.actor)
@@ -158,13 +217,28 @@ for (const fecha of ['0000-01-01', '9999-12-31', '2026-11-21T23:59:59', '2026-11
 test(`hardening: a return dated today or on its invoice's date is accepted (${FACTURA})`, () =>
   withService({}, async (service) => {
     await seedReturns(service)
-    assert.equal((await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { fecha: '2026-11-22T00:00:00' })).status, 201)
+    assert.equal(
+      (await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { fecha: '2026-11-22T00:00:00' })).status,
+      201,
+    )
   }))
 
 const repeated: Array<{ path: string; headers: Record<string, string>; name: string }> = [
-  { path: '/api/v1/devoluciones/listar?pagina=1&pagina=2', headers: { ApiKey: API_KEY, Fecha: '22/11/2026' }, name: 'pagina' },
-  { path: '/api/v1/operador/lotes?fecha=2026-11-22&fecha=2026-11-21', headers: { OperatorKey: OPERATOR_KEY }, name: 'fecha' },
-  { path: '/api/v1/operador/auditoria?tipo=factura&tipo=devolucion', headers: { OperatorKey: OPERATOR_KEY }, name: 'tipo' },
+  {
+    path: '/api/v1/devoluciones/listar?pagina=1&pagina=2',
+    headers: { ApiKey: API_KEY, Fecha: '22/11/2026' },
+    name: 'pagina',
+  },
+  {
+    path: '/api/v1/operador/lotes?fecha=2026-11-22&fecha=2026-11-21',
+    headers: { OperatorKey: OPERATOR_KEY },
+    name: 'fecha',
+  },
+  {
+    path: '/api/v1/operador/auditoria?tipo=factura&tipo=devolucion',
+    headers: { OperatorKey: OPERATOR_KEY },
+    name: 'tipo',
+  },
 ]
 
 for (const scenario of repeated) {
@@ -172,14 +246,25 @@ for (const scenario of repeated) {
     withService({}, async (service) => {
       const response = await service.fetch(scenario.path, { headers: scenario.headers })
       assert.equal(response.status, 422)
-      assert.deepEqual(await response.json(), { success: false, message: `El parámetro de consulta ${scenario.name} aparece más de una vez: envíelo una sola vez.` })
+      assert.deepEqual(await response.json(), {
+        success: false,
+        message: `El parámetro de consulta ${scenario.name} aparece más de una vez: envíelo una sola vez.`,
+      })
     }))
 }
 
 const keysInPaths = [
-  { name: 'a matrix parameter', path: () => '/api/v1/manifiestos/1/estado;ApiKey=SECRETO-DEL-CLIENTE', secret: 'SECRETO-DEL-CLIENTE' },
+  {
+    name: 'a matrix parameter',
+    path: () => '/api/v1/manifiestos/1/estado;ApiKey=SECRETO-DEL-CLIENTE',
+    secret: 'SECRETO-DEL-CLIENTE',
+  },
   { name: 'the configured key as a path segment', path: () => `/api/v1/${API_KEY}/estado`, secret: API_KEY },
-  { name: 'the configured key as a manifest number', path: () => `/api/v1/manifiestos/${API_KEY}/estado`, secret: API_KEY },
+  {
+    name: 'the configured key as a manifest number',
+    path: () => `/api/v1/manifiestos/${API_KEY}/estado`,
+    secret: API_KEY,
+  },
 ]
 
 for (const scenario of keysInPaths) {
@@ -190,7 +275,8 @@ for (const scenario of keysInPaths) {
       const text = await response.text()
       assert.doesNotMatch(text, new RegExp(scenario.secret))
       assert.match(text, /\[clave oculta\]/)
-      for (let i = 0; i < 100 && !service.logText().includes('"request"'); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      for (let i = 0; i < 100 && !service.logText().includes('"request"'); i++)
+        await new Promise((resolve) => setTimeout(resolve, 10))
       assert.ok(service.logText().includes('[clave oculta]'))
       assert.doesNotMatch(service.logText(), new RegExp(scenario.secret))
     }))

@@ -20,7 +20,11 @@ function withRawField(nfactura: string, field: string, value: string): string {
 }
 
 async function postBytes(service: TestService, bytes: Buffer): Promise<{ status: number; body: Answer }> {
-  const response = await service.client('/api/v1/facturas/insertar', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: bytes })
+  const response = await service.client('/api/v1/facturas/insertar', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: bytes,
+  })
   return { status: response.status, body: (await response.json()) as Answer }
 }
 
@@ -34,28 +38,124 @@ interface Refusal {
 
 const refusals: Refusal[] = [
   // Defect 3: numbers that cannot be represented, or are absurd.
-  { name: 'FactorConversion 0.0004', body: [withLine('F-1', { FactorConversion: 0.0004 })], errores: ['Factura #1 (Nfactura F-1): línea #2: FactorConversion debe ser un entero de 1 a 1000000 (unidades por caja) (se recibió 0.0004)'] },
-  { name: 'FactorConversion 0', body: [withLine('F-1', { FactorConversion: 0 })], errores: ['Factura #1 (Nfactura F-1): línea #2: FactorConversion debe ser un entero de 1 a 1000000 (unidades por caja) (se recibió 0)'] },
-  { name: 'FactorConversion "0.5" as text', body: [withLine('F-1', { FactorConversion: '0.5' })], errores: ['Factura #1 (Nfactura F-1): línea #2: FactorConversion debe ser un entero de 1 a 1000000 (unidades por caja) (se recibió "0.5")'] },
-  { name: 'Total 5e12', body: [invoice('F-1', '905112', { Total: 5e12 })], errores: ['Factura #1 (Nfactura F-1): Total debe ser un número de 0 a 1000000000000 (se recibió 5000000000000)'] },
-  { name: 'Total 1e400 (Infinity once parsed)', body: withRawField('F-1', 'Total', '1e400'), errores: ['Factura #1 (Nfactura F-1): Total debe ser un número de 0 a 1000000000000 (se recibió un número demasiado grande)'] },
-  { name: 'Total "1e400" as text', body: [invoice('F-1', '905112', { Total: '1e400' })], errores: ['Factura #1 (Nfactura F-1): Total debe ser un número de 0 a 1000000000000 (se recibió "1e400")'] },
-  { name: 'DiasCred 1e400', body: withRawField('F-1', 'DiasCred', '1e400'), errores: ['Factura #1 (Nfactura F-1): DiasCred debe ser un entero exacto de hasta 15 dígitos (se recibió un número demasiado grande)'] },
-  { name: 'DiasCred 1e20 (not exact)', body: [invoice('F-1', '905112', { DiasCred: 1e20 })], errores: ['Factura #1 (Nfactura F-1): DiasCred debe ser un entero exacto de hasta 15 dígitos (se recibió 100000000000000000000)'] },
-  { name: 'a line Total of 1e303', body: [withLine('F-1', { Total: 1e303 })], errores: ['Factura #1 (Nfactura F-1): línea #2: Total debe ser un número de -1000000000000 a 1000000000000 (se recibió 1e+303)'] },
-  { name: 'CantidadFracciones 1e400', body: () => Buffer.from(JSON.stringify([withLine('F-1', { CantidadFracciones: '@@' })]).replace('"@@"', '1e400')), errores: ['Factura #1 (Nfactura F-1): línea #2: CantidadFracciones debe ser un número de -1000000000000 a 1000000000000 (se recibió un número demasiado grande)'] },
-  { name: 'Nfactura sent as 1.5', body: [invoice('x', '905112', { Nfactura: 1.5 })], errores: ['Factura #1: Nfactura debe ser texto de hasta 50 caracteres, o un número entero exacto de hasta 15 dígitos (se recibió 1.5)'] },
-  { name: 'Nfactura sent as a 20-digit number', body: withRawField('x', 'Nfactura', '12345678901234567890'), errores: ['Factura #1: Nfactura debe ser texto de hasta 50 caracteres, o un número entero exacto de hasta 15 dígitos (se recibió 12345678901234567000)'] },
-  { name: 'NumeroManifiesto sent as 1e16', body: [invoice('F-1', '905112', { NumeroManifiesto: 1e16 })], errores: ['Factura #1 (Nfactura F-1): NumeroManifiesto debe ser el número del manifiesto: de 1 a 20 dígitos, sin letras, espacios ni signos (se recibió 10000000000000000)'] },
+  {
+    name: 'FactorConversion 0.0004',
+    body: [withLine('F-1', { FactorConversion: 0.0004 })],
+    errores: [
+      'Factura #1 (Nfactura F-1): línea #2: FactorConversion debe ser un entero de 1 a 1000000 (unidades por caja) (se recibió 0.0004)',
+    ],
+  },
+  {
+    name: 'FactorConversion 0',
+    body: [withLine('F-1', { FactorConversion: 0 })],
+    errores: [
+      'Factura #1 (Nfactura F-1): línea #2: FactorConversion debe ser un entero de 1 a 1000000 (unidades por caja) (se recibió 0)',
+    ],
+  },
+  {
+    name: 'FactorConversion "0.5" as text',
+    body: [withLine('F-1', { FactorConversion: '0.5' })],
+    errores: [
+      'Factura #1 (Nfactura F-1): línea #2: FactorConversion debe ser un entero de 1 a 1000000 (unidades por caja) (se recibió "0.5")',
+    ],
+  },
+  {
+    name: 'Total 5e12',
+    body: [invoice('F-1', '905112', { Total: 5e12 })],
+    errores: ['Factura #1 (Nfactura F-1): Total debe ser un número de 0 a 1000000000000 (se recibió 5000000000000)'],
+  },
+  {
+    name: 'Total 1e400 (Infinity once parsed)',
+    body: withRawField('F-1', 'Total', '1e400'),
+    errores: [
+      'Factura #1 (Nfactura F-1): Total debe ser un número de 0 a 1000000000000 (se recibió un número demasiado grande)',
+    ],
+  },
+  {
+    name: 'Total "1e400" as text',
+    body: [invoice('F-1', '905112', { Total: '1e400' })],
+    errores: ['Factura #1 (Nfactura F-1): Total debe ser un número de 0 a 1000000000000 (se recibió "1e400")'],
+  },
+  {
+    name: 'DiasCred 1e400',
+    body: withRawField('F-1', 'DiasCred', '1e400'),
+    errores: [
+      'Factura #1 (Nfactura F-1): DiasCred debe ser un entero exacto de hasta 15 dígitos (se recibió un número demasiado grande)',
+    ],
+  },
+  {
+    name: 'DiasCred 1e20 (not exact)',
+    body: [invoice('F-1', '905112', { DiasCred: 1e20 })],
+    errores: [
+      'Factura #1 (Nfactura F-1): DiasCred debe ser un entero exacto de hasta 15 dígitos (se recibió 100000000000000000000)',
+    ],
+  },
+  {
+    name: 'a line Total of 1e303',
+    body: [withLine('F-1', { Total: 1e303 })],
+    errores: [
+      'Factura #1 (Nfactura F-1): línea #2: Total debe ser un número de -1000000000000 a 1000000000000 (se recibió 1e+303)',
+    ],
+  },
+  {
+    name: 'CantidadFracciones 1e400',
+    body: () => Buffer.from(JSON.stringify([withLine('F-1', { CantidadFracciones: '@@' })]).replace('"@@"', '1e400')),
+    errores: [
+      'Factura #1 (Nfactura F-1): línea #2: CantidadFracciones debe ser un número de -1000000000000 a 1000000000000 (se recibió un número demasiado grande)',
+    ],
+  },
+  {
+    name: 'Nfactura sent as 1.5',
+    body: [invoice('x', '905112', { Nfactura: 1.5 })],
+    errores: [
+      'Factura #1: Nfactura debe ser texto de hasta 50 caracteres, o un número entero exacto de hasta 15 dígitos (se recibió 1.5)',
+    ],
+  },
+  {
+    name: 'Nfactura sent as a 20-digit number',
+    body: withRawField('x', 'Nfactura', '12345678901234567890'),
+    errores: [
+      'Factura #1: Nfactura debe ser texto de hasta 50 caracteres, o un número entero exacto de hasta 15 dígitos (se recibió 12345678901234567000)',
+    ],
+  },
+  {
+    name: 'NumeroManifiesto sent as 1e16',
+    body: [invoice('F-1', '905112', { NumeroManifiesto: 1e16 })],
+    errores: [
+      'Factura #1 (Nfactura F-1): NumeroManifiesto debe ser el número del manifiesto: de 1 a 20 dígitos, sin letras, espacios ni signos (se recibió 10000000000000000)',
+    ],
+  },
   // Defect 4: text that is not valid Unicode.
-  { name: 'a lone surrogate in Nfactura', body: () => Buffer.from(JSON.stringify([invoice('SUR-@@')]).replace('@@', '\\ud800')), errores: ['Factura #1: Nfactura: texto con un carácter Unicode inválido (un sustituto suelto)'] },
+  {
+    name: 'a lone surrogate in Nfactura',
+    body: () => Buffer.from(JSON.stringify([invoice('SUR-@@')]).replace('@@', '\\ud800')),
+    errores: ['Factura #1: Nfactura: texto con un carácter Unicode inválido (un sustituto suelto)'],
+  },
   {
     name: 'two invoices with lone surrogates in Nfactura (once a 500 that asked for a resend forever)',
-    body: () => Buffer.from(JSON.stringify([invoice('SUR-@@'), invoice('SUR-##')]).replace('@@', '\\ud800').replace('##', '\\udfff')),
-    errores: ['Factura #1: Nfactura: texto con un carácter Unicode inválido (un sustituto suelto)', 'Factura #2: Nfactura: texto con un carácter Unicode inválido (un sustituto suelto)'],
+    body: () =>
+      Buffer.from(
+        JSON.stringify([invoice('SUR-@@'), invoice('SUR-##')])
+          .replace('@@', '\\ud800')
+          .replace('##', '\\udfff'),
+      ),
+    errores: [
+      'Factura #1: Nfactura: texto con un carácter Unicode inválido (un sustituto suelto)',
+      'Factura #2: Nfactura: texto con un carácter Unicode inválido (un sustituto suelto)',
+    ],
   },
-  { name: 'a lone surrogate in a field the interface does not list', body: () => Buffer.from(JSON.stringify([invoice('F-1', '905112', { Barrio: 'COL. @@' })]).replace('@@', '\\udc00')), errores: ['Factura #1 (Nfactura F-1): Barrio: texto con un carácter Unicode inválido (un sustituto suelto)'] },
-  { name: 'a lone surrogate in a line field', body: () => Buffer.from(JSON.stringify([withLine('F-1', { ProductoDesc: 'SALSA @@' })]).replace('@@', '\\ud83d')), errores: ['Factura #1 (Nfactura F-1): línea #2: ProductoDesc: texto con un carácter Unicode inválido (un sustituto suelto)'] },
+  {
+    name: 'a lone surrogate in a field the interface does not list',
+    body: () => Buffer.from(JSON.stringify([invoice('F-1', '905112', { Barrio: 'COL. @@' })]).replace('@@', '\\udc00')),
+    errores: ['Factura #1 (Nfactura F-1): Barrio: texto con un carácter Unicode inválido (un sustituto suelto)'],
+  },
+  {
+    name: 'a lone surrogate in a line field',
+    body: () => Buffer.from(JSON.stringify([withLine('F-1', { ProductoDesc: 'SALSA @@' })]).replace('@@', '\\ud83d')),
+    errores: [
+      'Factura #1 (Nfactura F-1): línea #2: ProductoDesc: texto con un carácter Unicode inválido (un sustituto suelto)',
+    ],
+  },
   {
     name: 'Latin-1 bytes instead of UTF-8 (PULPERÍA)',
     body: () => {
@@ -93,7 +193,9 @@ test('hardening, intake: ten invoices of L 10^12 in one manifest are summed with
     const status = await service.client('/api/v1/manifiestos/905112/estado')
     assert.equal(status.status, 200)
     assert.equal(((await status.json()) as Answer).resumen.total_importe, 1e13)
-    const list = await service.fetch('/api/v1/operador/manifiestos', { headers: { OperatorKey: service.config.auth.operatorKey as string } })
+    const list = await service.fetch('/api/v1/operador/manifiestos', {
+      headers: { OperatorKey: service.config.auth.operatorKey as string },
+    })
     assert.equal(list.status, 200)
     assert.equal(((await list.json()) as Answer[])[0]!.total_importe, 1e13)
   }))
@@ -102,13 +204,27 @@ test('hardening: a line stored with a fractional FactorConversion (before the ru
   withService(INTAKE, async (service) => {
     assert.equal((await postBatch(service, [invoice('F-1')])).status, 200)
     service.db.sqlite.exec('UPDATE invoice_lines SET factor_conversion = 0.0004 WHERE numero_linea = 2')
-    const headers = { OperatorKey: service.config.auth.operatorKey as string, Operador: 'Ana', 'Content-Type': 'application/json' }
-    const reason = await service.fetch('/api/v1/operador/conceptos', { method: 'POST', headers, body: JSON.stringify({ codigo: 'DANADO', descripcion: 'Producto dañado' }) })
+    const headers = {
+      OperatorKey: service.config.auth.operatorKey as string,
+      Operador: 'Ana',
+      'Content-Type': 'application/json',
+    }
+    const reason = await service.fetch('/api/v1/operador/conceptos', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ codigo: 'DANADO', descripcion: 'Producto dañado' }),
+    })
     assert.equal(reason.status, 201)
     const registered = await service.fetch('/api/v1/operador/devoluciones', {
       method: 'POST',
       headers,
-      body: JSON.stringify({ factura: 'F-1', concepto: 'DANADO', fecha: '2026-11-22', lineas: [{ numeroLinea: 2, cajas: 1 }], aprobar: true }),
+      body: JSON.stringify({
+        factura: 'F-1',
+        concepto: 'DANADO',
+        fecha: '2026-11-22',
+        lineas: [{ numeroLinea: 2, cajas: 1 }],
+        aprobar: true,
+      }),
     })
     assert.equal(registered.status, 201)
     const listing = await service.client('/api/v1/devoluciones/listar', { headers: { Fecha: '22/11/2026' } })

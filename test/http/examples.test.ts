@@ -14,29 +14,46 @@ const routes = await withService({}, async (service) => service.routes)
 for (const route of routes) {
   const examples: Array<[string, Examples, TSchema]> = []
   if (route.body?.examples) examples.push(['request', route.body.examples, route.body.schema])
-  for (const [status, spec] of Object.entries(documentedAnswers(route))) if (spec.examples && spec.schema) examples.push([status, spec.examples, spec.schema])
+  for (const [status, spec] of Object.entries(documentedAnswers(route)))
+    if (spec.examples && spec.schema) examples.push([status, spec.examples, spec.schema])
   if (examples.length === 0) continue
   test(`examples: ${route.method} ${route.path} — every example fits the schema of its status`, () => {
     for (const [status, named, schema] of examples) {
       const validator = Compile(schema)
-      for (const [name, example] of Object.entries(named)) assert.ok(validator.Check(example.value), `${status} ${name} does not fit its schema`)
+      for (const [name, example] of Object.entries(named))
+        assert.ok(validator.Check(example.value), `${status} ${name} does not fit its schema`)
     }
   })
 }
 
-const ROUTES_WITH_EXAMPLES = ['/api/v1/ping', '/api/v1/facturas/insertar', '/api/v1/facturas/validar', '/api/v1/manifiestos/:numero/estado', '/api/v1/devoluciones/listar']
+const ROUTES_WITH_EXAMPLES = [
+  '/api/v1/ping',
+  '/api/v1/facturas/insertar',
+  '/api/v1/facturas/validar',
+  '/api/v1/manifiestos/:numero/estado',
+  '/api/v1/devoluciones/listar',
+]
 
 test('examples: every client endpoint has an example answer for every status it documents', () => {
   for (const path of ROUTES_WITH_EXAMPLES) {
     const route = routes.find((candidate) => candidate.path === path)!
-    for (const [status, spec] of Object.entries(documentedAnswers(route))) assert.ok(spec.examples && Object.keys(spec.examples).length > 0, `${path} ${status} has no example`)
+    for (const [status, spec] of Object.entries(documentedAnswers(route)))
+      assert.ok(spec.examples && Object.keys(spec.examples).length > 0, `${path} ${status} has no example`)
   }
 })
 
 const example = (examples: Examples, name: string) => examples[name]!.value as Record<string, unknown>
 
-async function send(service: TestService, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await service.client(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+async function send(
+  service: TestService,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await service.client(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
@@ -46,9 +63,15 @@ test('examples: the sample batch gives the documented answers of validar, insert
     const simulated = await send(service, '/api/v1/facturas/validar', batch)
     assert.deepEqual(simulated, { status: 200, body: example(simulatedExamples(INSERT_200), 'procesado') })
     const inserted = await send(service, '/api/v1/facturas/insertar', batch)
-    assert.deepEqual(inserted, { status: 200, body: { ...example(INSERT_200, 'procesado'), batch_uuid: inserted.body.batch_uuid } })
+    assert.deepEqual(inserted, {
+      status: 200,
+      body: { ...example(INSERT_200, 'procesado'), batch_uuid: inserted.body.batch_uuid },
+    })
     const resent = await send(service, '/api/v1/facturas/insertar', batch)
-    assert.deepEqual(resent, { status: 200, body: { ...example(INSERT_200, 'duplicado'), batch_uuid: inserted.body.batch_uuid } })
+    assert.deepEqual(resent, {
+      status: 200,
+      body: { ...example(INSERT_200, 'duplicado'), batch_uuid: inserted.body.batch_uuid },
+    })
     const statusRoute = routes.find((route) => route.path === '/api/v1/manifiestos/:numero/estado')!
     const known = await service.client('/api/v1/manifiestos/905112/estado')
     assert.deepEqual(await known.json(), example(statusRoute.responses[200]!.examples!, 'importado'))
@@ -56,5 +79,8 @@ test('examples: the sample batch gives the documented answers of validar, insert
     assert.equal(unknown.status, 404)
     assert.deepEqual(await unknown.json(), example(statusRoute.responses[404]!.examples!, 'desconocido'))
     const ping = await service.fetch('/api/v1/ping')
-    assert.deepEqual(await ping.json(), example(routes.find((route) => route.path === '/api/v1/ping')!.responses[200]!.examples!, 'ok'))
+    assert.deepEqual(
+      await ping.json(),
+      example(routes.find((route) => route.path === '/api/v1/ping')!.responses[200]!.examples!, 'ok'),
+    )
   }))

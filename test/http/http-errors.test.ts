@@ -7,10 +7,28 @@ import { rawRequest } from '../support/raw-request.ts'
 const JSON_TYPE = /^application\/json/
 
 testScenarios('http', [
-  { name: 'unknown path → 404 JSON', request: { path: '/api/v1/no-existe' }, status: 404, headers: { 'content-type': JSON_TYPE }, body: refusal('No existe la ruta GET /api/v1/no-existe.') },
+  {
+    name: 'unknown path → 404 JSON',
+    request: { path: '/api/v1/no-existe' },
+    status: 404,
+    headers: { 'content-type': JSON_TYPE },
+    body: refusal('No existe la ruta GET /api/v1/no-existe.'),
+  },
   // `/` sends a browser to the console (test/console/static.test.ts); other unknown paths stay JSON.
-  { name: 'unknown path outside the API and the console → 404 JSON', request: { path: '/nada' }, status: 404, headers: { 'content-type': JSON_TYPE }, body: refusal('No existe la ruta GET /nada.') },
-  { name: 'unknown path with a key → still 404', request: { method: 'DELETE', path: '/api/v2/ping', as: 'client' }, status: 404, headers: { 'content-type': JSON_TYPE }, body: refusal('No existe la ruta DELETE /api/v2/ping.') },
+  {
+    name: 'unknown path outside the API and the console → 404 JSON',
+    request: { path: '/nada' },
+    status: 404,
+    headers: { 'content-type': JSON_TYPE },
+    body: refusal('No existe la ruta GET /nada.'),
+  },
+  {
+    name: 'unknown path with a key → still 404',
+    request: { method: 'DELETE', path: '/api/v2/ping', as: 'client' },
+    status: 404,
+    headers: { 'content-type': JSON_TYPE },
+    body: refusal('No existe la ruta DELETE /api/v2/ping.'),
+  },
   {
     name: 'malformed percent-encoding → 404',
     request: { path: '/api/v1/manifiestos/%E0%A4%A/estado' },
@@ -18,7 +36,13 @@ testScenarios('http', [
     headers: { 'content-type': JSON_TYPE },
     body: refusal('No existe la ruta GET /api/v1/manifiestos/%E0%A4%A/estado.'),
   },
-  { name: 'wrong method on ping → 405 with Allow', request: { method: 'POST', path: '/api/v1/ping' }, status: 405, headers: { 'content-type': JSON_TYPE, allow: 'GET' }, body: refusal('El método POST no está permitido en /api/v1/ping; use GET.') },
+  {
+    name: 'wrong method on ping → 405 with Allow',
+    request: { method: 'POST', path: '/api/v1/ping' },
+    status: 405,
+    headers: { 'content-type': JSON_TYPE, allow: 'GET' },
+    body: refusal('El método POST no está permitido en /api/v1/ping; use GET.'),
+  },
   {
     name: 'wrong method without a key on a protected path → 405, not 401',
     request: { method: 'DELETE', path: '/api/v1/manifiestos/1/estado' },
@@ -46,7 +70,10 @@ test('http: a body within server.maxBodyMB is not refused', () =>
   withService({ config: { server: { maxBodyMB: 1 } } }, async (service) => {
     const response = await service.fetch('/api/v1/ping', { method: 'GET' })
     assert.equal(response.status, 200)
-    const small = await rawRequest(`${service.url}/api/v1/ping`, { headers: { 'Content-Length': '1024' }, body: 'x'.repeat(1024) })
+    const small = await rawRequest(`${service.url}/api/v1/ping`, {
+      headers: { 'Content-Length': '1024' },
+      body: 'x'.repeat(1024),
+    })
     assert.equal(small.status, 200)
   }))
 
@@ -77,7 +104,8 @@ test('http: an unexpected failure → 500 with a generic Spanish message, logged
     assert.equal(body.success, false)
     assert.match(body.message, /^Error interno del servidor/)
     assert.doesNotMatch(body.message, /invoices/)
-    const logged = service.logLines().find((line) => line.msg === 'error interno') as { err?: { stack?: string }; path?: string } | undefined
+    const logged = service.logLines().find((line) => line.msg === 'error interno') as
+      { err?: { stack?: string }; path?: string } | undefined
     assert.ok(logged, 'the failure is logged')
     assert.match(logged.err?.stack ?? '', /no such table: invoices/)
     assert.equal(logged.path, '/api/v1/manifiestos/1/estado')

@@ -29,10 +29,18 @@ test('https: the session cookie is Secure when the service runs HTTPS', async ()
     await createAccount(service, 'ana', 'operador')
     const port = new URL(service.url).port
     const setCookie = await new Promise<string>((resolve, reject) => {
-      const login = request(`https://127.0.0.1:${port}/api/v1/sesion`, { method: 'POST', ca: readFileSync(https.certFile), headers: { 'Content-Type': 'application/json' } }, (res) => {
-        res.resume()
-        res.on('end', () => (res.statusCode === 200 ? resolve(String(res.headers['set-cookie'] ?? '')) : reject(new Error(`login: ${res.statusCode}`))))
-      })
+      const login = request(
+        `https://127.0.0.1:${port}/api/v1/sesion`,
+        { method: 'POST', ca: readFileSync(https.certFile), headers: { 'Content-Type': 'application/json' } },
+        (res) => {
+          res.resume()
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve(String(res.headers['set-cookie'] ?? ''))
+              : reject(new Error(`login: ${res.statusCode}`)),
+          )
+        },
+      )
       login.on('error', reject)
       login.end(JSON.stringify({ usuario: 'ana', contrasena: PASSWORD }))
     })

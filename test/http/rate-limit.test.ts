@@ -6,7 +6,11 @@ import { rawRequest } from '../support/raw-request.ts'
 const INSERT = '/api/v1/facturas/insertar'
 
 async function post(service: TestService, path: string, headers: Record<string, string> = {}) {
-  return service.fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '[]' })
+  return service.fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: '[]',
+  })
 }
 
 async function exhaustInsert(service: TestService): Promise<number[]> {

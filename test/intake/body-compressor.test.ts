@@ -22,7 +22,10 @@ async function withCompressor(work: (compressor: BodyCompressor) => Promise<void
 
 const scenarios: Array<[string, (compressor: BodyCompressor) => void]> = [
   ['in the worker, from shared memory', () => {}],
-  ['on the main thread when the worker stops under it (the batch is not lost)', (compressor) => void compressor.close()],
+  [
+    'on the main thread when the worker stops under it (the batch is not lost)',
+    (compressor) => void compressor.close(),
+  ],
 ]
 for (const [name, meanwhile] of scenarios) {
   test(`body compressor: ${name}, the chunks decompress to the body`, () =>

@@ -29,13 +29,24 @@ async function parsedByStep2(body: Buffer, pieceBytes?: number): Promise<unknown
   }
 }
 
-const text = fc.array(fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ' ', 'a', 'ñ', '😀'), { maxLength: 6 }).map((parts) => parts.join(''))
+const text = fc
+  .array(fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ' ', 'a', 'ñ', '😀'), { maxLength: 6 })
+  .map((parts) => parts.join(''))
 const value = fc.letrec((tie) => ({
   leaf: fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)),
-  node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(text, tie('node'), { maxKeys: 3 })),
+  node: fc.oneof(
+    { depthSize: 'small' },
+    tie('leaf'),
+    fc.array(tie('node'), { maxLength: 3 }),
+    fc.dictionary(text, tie('node'), { maxKeys: 3 }),
+  ),
 })).node
 /** Mostly objects, as a batch is; sometimes arrays or scalars, which step 3 refuses. */
-const element = fc.oneof({ arbitrary: fc.dictionary(text, value, { maxKeys: 4 }), weight: 6 }, { arbitrary: fc.array(value, { maxLength: 3 }), weight: 1 }, { arbitrary: value, weight: 1 })
+const element = fc.oneof(
+  { arbitrary: fc.dictionary(text, value, { maxKeys: 4 }), weight: 6 },
+  { arbitrary: fc.array(value, { maxLength: 3 }), weight: 1 },
+  { arbitrary: value, weight: 1 },
+)
 const space = fc.constantFrom('', ' ', '\n', '\r\n\t', '\u00a0', '\f')
 /** Damage that a broken client or a cut connection does to a body. */
 const damage = fc.oneof(
@@ -57,7 +68,10 @@ test('step 2: parsing element by element or by pieces answers exactly what parsi
         let body = Buffer.from(`${bom ? '\ufeff' : ''}${before}${JSON.stringify(elements, null, indent)}${after}`)
         if (harm !== undefined) {
           const at = harm.at % (body.length + 1)
-          body = 'insert' in harm ? Buffer.concat([body.subarray(0, at), Buffer.from(harm.insert), body.subarray(at)]) : Buffer.concat([body.subarray(0, at), body.subarray(at + harm.remove)])
+          body =
+            'insert' in harm
+              ? Buffer.concat([body.subarray(0, at), Buffer.from(harm.insert), body.subarray(at)])
+              : Buffer.concat([body.subarray(0, at), body.subarray(at + harm.remove)])
         }
         // Bytes that are not UTF-8 are refused before parsing (checkBatchBytes).
         fc.pre(invalidUtf8Offset(body) === -1)
@@ -72,7 +86,12 @@ test('step 2: parsing element by element or by pieces answers exactly what parsi
 type Path = 'elements' | 'pieces'
 const scenarios: Array<[string, string, 'invalid' | unknown[], Path]> = [
   ['a plain batch', '[{"a":1},{"b":[2]}]', [{ a: 1 }, { b: [2] }], 'elements'],
-  ['a byte-order mark and whitespace around the array', '\ufeff \n[ {"a":1} ,\r\n\t{"b":2} ]\n', [{ a: 1 }, { b: 2 }], 'elements'],
+  [
+    'a byte-order mark and whitespace around the array',
+    '\ufeff \n[ {"a":1} ,\r\n\t{"b":2} ]\n',
+    [{ a: 1 }, { b: 2 }],
+    'elements',
+  ],
   ['arrays among the objects (step 3 names them)', '[{"a":1},[2,{"c":3}]]', [{ a: 1 }, [2, { c: 3 }]], 'elements'],
   ['an element that is not JSON', '[{"a":1},{"b":01}]', 'invalid', 'elements'],
   ['a scalar among the objects (step 3 names it)', '[{"a":1},7]', [{ a: 1 }, 7], 'pieces'],
@@ -84,7 +103,12 @@ const scenarios: Array<[string, string, 'invalid' | unknown[], Path]> = [
   ['an object, not an array', '{"a":{"b":1}}', 'invalid', 'pieces'],
   ['a no-break space between elements (not JSON whitespace)', '[{"a":1},\u00a0{"b":2}]', 'invalid', 'pieces'],
   ['an empty array', '[ ]', 'invalid', 'pieces'],
-  ['only scalars (cut at every comma with pieces of one byte)', ' [1.5, "a,b", null, [2], true] ', [1.5, 'a,b', null, [2], true], 'pieces'],
+  [
+    'only scalars (cut at every comma with pieces of one byte)',
+    ' [1.5, "a,b", null, [2], true] ',
+    [1.5, 'a,b', null, [2], true],
+    'pieces',
+  ],
   ['scalars with two commas between them', '[1,,2]', 'invalid', 'pieces'],
   ['scalars with a leading comma', '[,1]', 'invalid', 'pieces'],
   ['scalars with a trailing comma', '[1,2,]', 'invalid', 'pieces'],
@@ -102,7 +126,9 @@ for (const [name, text, expected, path] of scenarios) {
 }
 
 test('step 2: a supplier-shaped batch is parsed element by element', async () => {
-  const body = Buffer.from(JSON.stringify(JSON.parse(readFileSync(new URL('../fixtures/batch-small.json', import.meta.url), 'utf8')), null, 2))
+  const body = Buffer.from(
+    JSON.stringify(JSON.parse(readFileSync(new URL('../fixtures/batch-small.json', import.meta.url), 'utf8')), null, 2),
+  )
   const { layout } = await scanBody(body)
   assert.ok(layout !== null && isArrayOfElements(body, layout))
 })

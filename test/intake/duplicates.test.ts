@@ -1,16 +1,32 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { pruneRawPayloads } from '../../src/batches/batches.service.ts'
-import { batchRecord, databaseState, invoice, invoicesOf, postBatch, storedOriginal, storedPayload } from '../support/batches.ts'
+import {
+  batchRecord,
+  databaseState,
+  invoice,
+  invoicesOf,
+  postBatch,
+  storedOriginal,
+  storedPayload,
+} from '../support/batches.ts'
 import { withService } from '../support/service.ts'
 import { startWebhook } from '../support/webhook.ts'
 import { checkSequence, DUPLICATE_MESSAGE, duplicateScenarios } from './sequence.scenarios.ts'
 
 const INTAKE = { rateLimits: { insertPerMinute: 1000 } }
-const RESUMEN_2 = { recibidas: 2, insertadas: 2, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 }
+const RESUMEN_2 = {
+  recibidas: 2,
+  insertadas: 2,
+  actualizadas: 0,
+  sin_cambios: 0,
+  pendientes_revision: 0,
+  rechazadas: 0,
+}
 
 for (const scenario of duplicateScenarios) {
-  test(`intake step 6: ${scenario.name}`, () => withService({ config: INTAKE }, (service) => checkSequence(service, scenario)))
+  test(`intake step 6: ${scenario.name}`, () =>
+    withService({ config: INTAKE }, (service) => checkSequence(service, scenario)))
 }
 
 test('intake: a 500 marks the batch failed, answers its batch_uuid, logs the stack and alerts; a resend is processed', async () => {
@@ -18,7 +34,9 @@ test('intake: a 500 marks the batch failed, answers its batch_uuid, logs the sta
   const alerts = webhook.received
   try {
     await withService({ config: { ...INTAKE, alerts: { webhookUrl: webhook.url } } }, async (service) => {
-      service.db.sqlite.exec("CREATE TEMP TRIGGER boom BEFORE INSERT ON invoices WHEN NEW.nfactura = 'F-2' BEGIN SELECT RAISE(ABORT, 'fallo simulado del disco'); END")
+      service.db.sqlite.exec(
+        "CREATE TEMP TRIGGER boom BEFORE INSERT ON invoices WHEN NEW.nfactura = 'F-2' BEGIN SELECT RAISE(ABORT, 'fallo simulado del disco'); END",
+      )
       const batch = [invoice('F-1'), invoice('F-2')]
       const failed = await postBatch(service, batch)
       assert.equal(failed.status, 500)
@@ -33,7 +51,10 @@ test('intake: a 500 marks the batch failed, answers its batch_uuid, logs the sta
       assert.match(record?.failure ?? '', /fallo simulado del disco/)
       assert.deepEqual(invoicesOf(service.db, '905112'), [], 'step 8 rolled back whole')
       assert.equal(databaseState(service.db).manifests, 0)
-      const logged = service.logLines().find((line) => line.msg === 'error interno') as { err: { stack: string }; batch_uuid: string }
+      const logged = service.logLines().find((line) => line.msg === 'error interno') as {
+        err: { stack: string }
+        batch_uuid: string
+      }
       assert.match(logged.err.stack, /fallo simulado del disco/)
       assert.equal(logged.batch_uuid, failed.body.batch_uuid)
 
@@ -80,10 +101,21 @@ test('intake step 7: raw bodies older than the retention are pruned; the record 
     assert.equal(pruneRawPayloads(service, 10), 1)
     assert.equal(storedPayload(service.db, old.body.batch_uuid), undefined)
     assert.ok(storedPayload(service.db, recent.body.batch_uuid))
-    assert.deepEqual(storedOriginal(service.db, 'F-1'), invoice('F-1'), 'the invoice keeps its original: its chunk is not pruned')
+    assert.deepEqual(
+      storedOriginal(service.db, 'F-1'),
+      invoice('F-1'),
+      'the invoice keeps its original: its chunk is not pruned',
+    )
     const record = batchRecord(service.db, old.body.batch_uuid)
     assert.equal(record?.payload_pruned_at, '2026-12-03T16:00:00.000Z')
-    assert.deepEqual(JSON.parse(record!.summary!), { recibidas: 1, insertadas: 1, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 })
+    assert.deepEqual(JSON.parse(record!.summary!), {
+      recibidas: 1,
+      insertadas: 1,
+      actualizadas: 0,
+      sin_cambios: 0,
+      pendientes_revision: 0,
+      rechazadas: 0,
+    })
     assert.equal(pruneRawPayloads(service, 10), 0)
   }))
 
@@ -109,10 +141,30 @@ test('intake: the same batch sent twice at once → one batch record, the same b
 const A = [invoice('F-1'), invoice('F-2')]
 const reordered = (entry: Record<string, unknown>) => Object.fromEntries(Object.entries(entry).reverse())
 const contentScenarios: Array<{ name: string; second: string; duplicate: boolean; hashed: boolean }> = [
-  { name: 'the same bytes: a duplicate, no content hash computed', second: JSON.stringify(A), duplicate: true, hashed: false },
-  { name: 'the same content, other whitespace and key order: a duplicate found by content', second: JSON.stringify(A.map(reordered), null, 2), duplicate: true, hashed: true },
-  { name: 'the same numbers, another value: processed, both content hashes kept', second: JSON.stringify([A[0], { ...A[1], Tel: '9999-0000' }]), duplicate: false, hashed: true },
-  { name: 'other numbers: processed, no content hash computed', second: JSON.stringify([invoice('F-3')]), duplicate: false, hashed: false },
+  {
+    name: 'the same bytes: a duplicate, no content hash computed',
+    second: JSON.stringify(A),
+    duplicate: true,
+    hashed: false,
+  },
+  {
+    name: 'the same content, other whitespace and key order: a duplicate found by content',
+    second: JSON.stringify(A.map(reordered), null, 2),
+    duplicate: true,
+    hashed: true,
+  },
+  {
+    name: 'the same numbers, another value: processed, both content hashes kept',
+    second: JSON.stringify([A[0], { ...A[1], Tel: '9999-0000' }]),
+    duplicate: false,
+    hashed: true,
+  },
+  {
+    name: 'other numbers: processed, no content hash computed',
+    second: JSON.stringify([invoice('F-3')]),
+    duplicate: false,
+    hashed: false,
+  },
 ]
 for (const scenario of contentScenarios) {
   test(`intake step 6: ${scenario.name}`, () =>
@@ -123,12 +175,14 @@ for (const scenario of contentScenarios) {
       assert.equal(second.status, 200)
       assert.equal(second.body.batch_uuid === first.body.batch_uuid, scenario.duplicate)
       if (scenario.duplicate) assert.equal(second.body.message, DUPLICATE_MESSAGE)
-      const rows = service.db.sqlite.prepare('SELECT uuid, body_hash, numbers_hash, content_hash FROM batches ORDER BY id').all() as Array<Record<string, string | null>>
+      const rows = service.db.sqlite
+        .prepare('SELECT uuid, body_hash, numbers_hash, content_hash FROM batches ORDER BY id')
+        .all() as Array<Record<string, string | null>>
       assert.equal(rows.length, scenario.duplicate ? 1 : 2)
       assert.match(rows[0]!.body_hash!, /^[0-9a-f]{64}$/)
-      assert.equal(rows[0]!.content_hash !== null, scenario.hashed, 'the first batch\'s content hash')
+      assert.equal(rows[0]!.content_hash !== null, scenario.hashed, "the first batch's content hash")
       if (!scenario.duplicate) {
-        assert.equal(rows[1]!.content_hash !== null, scenario.hashed, 'the second batch\'s content hash')
+        assert.equal(rows[1]!.content_hash !== null, scenario.hashed, "the second batch's content hash")
         if (scenario.hashed) assert.notEqual(rows[1]!.content_hash, rows[0]!.content_hash)
       }
     }))

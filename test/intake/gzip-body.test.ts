@@ -2,7 +2,14 @@ import assert from 'node:assert/strict'
 import { request } from 'node:http'
 import { test } from 'node:test'
 import { gzipSync } from 'node:zlib'
-import { databaseDump, databaseState, exampleBatch, invoicesOf, storedPayload, type Answer } from '../support/batches.ts'
+import {
+  databaseDump,
+  databaseState,
+  exampleBatch,
+  invoicesOf,
+  storedPayload,
+  type Answer,
+} from '../support/batches.ts'
 import { operator } from '../support/operator.ts'
 import { API_KEY, OPERATOR_KEY, withService, type ConfigOverrides, type TestService } from '../support/service.ts'
 
@@ -38,7 +45,9 @@ const unsupported = (value: string) =>
   `El cuerpo llegó con Content-Encoding: ${value}, que el servicio no acepta. Envíe el lote sin comprimir (sin Content-Encoding) o comprimido una sola vez con gzip (Content-Encoding: gzip); br, deflate y compress no se aceptan.`
 const UNREADABLE = (what: string) =>
   `El cuerpo de la solicitud no se pudo descomprimir: llegó con Content-Encoding: gzip, pero ${what}. Comprima el lote completo con gzip y reenvíelo, o envíelo sin comprimir y sin Content-Encoding.`
-const TRUNCATED = UNREADABLE('los datos comprimidos terminan antes de tiempo (el archivo .gz está incompleto o el envío se cortó)')
+const TRUNCATED = UNREADABLE(
+  'los datos comprimidos terminan antes de tiempo (el archivo .gz está incompleto o el envío se cortó)',
+)
 const DAMAGED = UNREADABLE('los datos no son gzip válido o están dañados')
 
 /**
@@ -63,36 +72,138 @@ function badChecksum(): Buffer {
 }
 
 const refusals: Refusal[] = [
-  { name: 'br without ApiKey → 415 (the coding is judged with the size, before the key)', encoding: 'br', withoutKey: true, body: () => GZIPPED, status: 415, message: unsupported('br'), headers: { 'accept-encoding': 'gzip', connection: 'close' } },
-  { name: 'br → 415 naming what is accepted', encoding: 'br', body: () => GZIPPED, status: 415, message: unsupported('br'), headers: { 'accept-encoding': 'gzip' } },
+  {
+    name: 'br without ApiKey → 415 (the coding is judged with the size, before the key)',
+    encoding: 'br',
+    withoutKey: true,
+    body: () => GZIPPED,
+    status: 415,
+    message: unsupported('br'),
+    headers: { 'accept-encoding': 'gzip', connection: 'close' },
+  },
+  {
+    name: 'br → 415 naming what is accepted',
+    encoding: 'br',
+    body: () => GZIPPED,
+    status: 415,
+    message: unsupported('br'),
+    headers: { 'accept-encoding': 'gzip' },
+  },
   { name: 'deflate → 415', encoding: 'deflate', body: () => GZIPPED, status: 415, message: unsupported('deflate') },
   { name: 'compress → 415', encoding: 'compress', body: () => GZIPPED, status: 415, message: unsupported('compress') },
   { name: 'an unknown coding → 415', encoding: 'zstd', body: () => GZIPPED, status: 415, message: unsupported('zstd') },
-  { name: 'two codings (gzip twice) → 415', encoding: 'gzip, gzip', body: () => gzipSync(GZIPPED), status: 415, message: unsupported('gzip, gzip') },
-  { name: 'br on validar → 415', endpoint: 'validar', encoding: 'br', body: () => GZIPPED, status: 415, message: unsupported('br') },
-  { name: 'gzip declared, plain JSON sent → 422', encoding: 'gzip', body: () => JSON_BYTES, status: 422, message: DAMAGED },
-  { name: 'truncated gzip (half the stream) → 422', encoding: 'gzip', body: () => GZIPPED.subarray(0, GZIPPED.length >> 1), status: 422, message: TRUNCATED },
-  { name: 'truncated gzip on validar → 422', endpoint: 'validar', encoding: 'gzip', body: () => GZIPPED.subarray(0, GZIPPED.length - 4), status: 422, message: TRUNCATED },
-  { name: 'gzip whose checksum does not match → 422', encoding: 'gzip', body: badChecksum, status: 422, message: DAMAGED },
-  { name: 'gzip declared, empty body → 422', encoding: 'gzip', body: () => Buffer.alloc(0), status: 422, message: TRUNCATED },
-  { name: 'a 1 MB bomb inflating to 1 GB → 413 at the default 128 MB', encoding: 'gzip', body: bomb, status: 413, message: TOO_LARGE_128, headers: { connection: 'close' } },
-  { name: 'a 1 MB bomb sent chunked → 413', encoding: 'gzip', chunked: true, body: bomb, status: 413, message: TOO_LARGE_128 },
-  { name: 'a bomb on validar → 413', endpoint: 'validar', encoding: 'gzip', body: bomb, status: 413, message: TOO_LARGE_128 },
-  { name: 'one gzip stream inflating to 64 MB over maxBodyMB 1 → 413', config: { server: { maxBodyMB: 1 } }, encoding: 'gzip', body: () => gzipSync(Buffer.alloc(64 * 1024 * 1024)), status: 413, message: TOO_LARGE_1 },
-  { name: 'inflating to one byte over maxBodyMB → 413', config: { server: { maxBodyMB: 1 } }, encoding: 'gzip', body: () => gzipSync(paddedTo(1024 * 1024 + 1)), status: 413, message: TOO_LARGE_1 },
+  {
+    name: 'two codings (gzip twice) → 415',
+    encoding: 'gzip, gzip',
+    body: () => gzipSync(GZIPPED),
+    status: 415,
+    message: unsupported('gzip, gzip'),
+  },
+  {
+    name: 'br on validar → 415',
+    endpoint: 'validar',
+    encoding: 'br',
+    body: () => GZIPPED,
+    status: 415,
+    message: unsupported('br'),
+  },
+  {
+    name: 'gzip declared, plain JSON sent → 422',
+    encoding: 'gzip',
+    body: () => JSON_BYTES,
+    status: 422,
+    message: DAMAGED,
+  },
+  {
+    name: 'truncated gzip (half the stream) → 422',
+    encoding: 'gzip',
+    body: () => GZIPPED.subarray(0, GZIPPED.length >> 1),
+    status: 422,
+    message: TRUNCATED,
+  },
+  {
+    name: 'truncated gzip on validar → 422',
+    endpoint: 'validar',
+    encoding: 'gzip',
+    body: () => GZIPPED.subarray(0, GZIPPED.length - 4),
+    status: 422,
+    message: TRUNCATED,
+  },
+  {
+    name: 'gzip whose checksum does not match → 422',
+    encoding: 'gzip',
+    body: badChecksum,
+    status: 422,
+    message: DAMAGED,
+  },
+  {
+    name: 'gzip declared, empty body → 422',
+    encoding: 'gzip',
+    body: () => Buffer.alloc(0),
+    status: 422,
+    message: TRUNCATED,
+  },
+  {
+    name: 'a 1 MB bomb inflating to 1 GB → 413 at the default 128 MB',
+    encoding: 'gzip',
+    body: bomb,
+    status: 413,
+    message: TOO_LARGE_128,
+    headers: { connection: 'close' },
+  },
+  {
+    name: 'a 1 MB bomb sent chunked → 413',
+    encoding: 'gzip',
+    chunked: true,
+    body: bomb,
+    status: 413,
+    message: TOO_LARGE_128,
+  },
+  {
+    name: 'a bomb on validar → 413',
+    endpoint: 'validar',
+    encoding: 'gzip',
+    body: bomb,
+    status: 413,
+    message: TOO_LARGE_128,
+  },
+  {
+    name: 'one gzip stream inflating to 64 MB over maxBodyMB 1 → 413',
+    config: { server: { maxBodyMB: 1 } },
+    encoding: 'gzip',
+    body: () => gzipSync(Buffer.alloc(64 * 1024 * 1024)),
+    status: 413,
+    message: TOO_LARGE_1,
+  },
+  {
+    name: 'inflating to one byte over maxBodyMB → 413',
+    config: { server: { maxBodyMB: 1 } },
+    encoding: 'gzip',
+    body: () => gzipSync(paddedTo(1024 * 1024 + 1)),
+    status: 413,
+    message: TOO_LARGE_1,
+  },
 ]
 
 for (const row of refusals) {
   test(`gzip body: ${row.name}; nothing stored`, { timeout: 30_000 }, () =>
     withService({ config: { ...LIMITS, ...row.config } }, async (service) => {
       const before = databaseDump(service.db)
-      const answer = await send(service, row.endpoint ?? 'insertar', row.body(), { encoding: row.encoding, withoutKey: row.withoutKey, chunked: row.chunked })
-      assert.deepEqual({ status: answer.status, body: answer.body }, { status: row.status, body: { success: false, message: row.message } })
+      const answer = await send(service, row.endpoint ?? 'insertar', row.body(), {
+        encoding: row.encoding,
+        withoutKey: row.withoutKey,
+        chunked: row.chunked,
+      })
+      assert.deepEqual(
+        { status: answer.status, body: answer.body },
+        { status: row.status, body: { success: false, message: row.message } },
+      )
       for (const [name, value] of Object.entries(row.headers ?? {})) assert.equal(answer.headers.get(name), value, name)
       assert.deepEqual(databaseDump(service.db), before)
       // The service is whole afterwards: the same batch, plain, is taken at once.
       assert.equal((await send(service, 'insertar', JSON_BYTES, {})).status, 200)
-    }))
+    }),
+  )
 }
 
 /** Taken: the same answer as the plain batch gets from a fresh service, and the same rows. */
@@ -114,7 +225,11 @@ const acceptances: Acceptance[] = [
   { name: 'identity, gzip (identity is no coding)', encoding: 'identity, gzip', body: () => GZIPPED },
   { name: 'identity: the body as it is', encoding: 'identity', body: () => JSON_BYTES },
   { name: 'gzip sent chunked (no Content-Length)', encoding: 'gzip', chunked: true, body: () => GZIPPED },
-  { name: 'gzip in two members (RFC 1952 §2.2)', encoding: 'gzip', body: () => Buffer.concat([gzipSync(JSON_BYTES.subarray(0, 1000)), gzipSync(JSON_BYTES.subarray(1000))]) },
+  {
+    name: 'gzip in two members (RFC 1952 §2.2)',
+    encoding: 'gzip',
+    body: () => Buffer.concat([gzipSync(JSON_BYTES.subarray(0, 1000)), gzipSync(JSON_BYTES.subarray(1000))]),
+  },
   {
     name: 'inflating to exactly maxBodyMB',
     config: { server: { maxBodyMB: 1 } },
@@ -136,7 +251,10 @@ for (const row of acceptances) {
       await withService({ config: { ...LIMITS, ...row.config } }, async (service) => {
         const compressed = await send(service, endpoint, row.body(), { encoding: row.encoding, chunked: row.chunked })
         const uuid = compressed.body.batch_uuid as string | null
-        assert.deepEqual({ status: compressed.status, body: { ...compressed.body, batch_uuid: typeof uuid } }, { status: 200, body: { ...plain.body, batch_uuid: typeof plain.body.batch_uuid } })
+        assert.deepEqual(
+          { status: compressed.status, body: { ...compressed.body, batch_uuid: typeof uuid } },
+          { status: 200, body: { ...plain.body, batch_uuid: typeof plain.body.batch_uuid } },
+        )
         assert.deepEqual(databaseState(service.db), databaseState(plainService.db))
         assert.deepEqual(invoicesOf(service.db, '905112'), invoicesOf(plainService.db, '905112'))
         if (endpoint === 'insertar') {
@@ -154,7 +272,9 @@ test('gzip body: the payload download is the inflated JSON byte for byte; the ba
     const taken = await send(service, 'insertar', GZIPPED, { encoding: 'gzip' })
     assert.equal(taken.status, 200)
     const uuid = taken.body.batch_uuid as string
-    const download = await service.fetch(`/api/v1/operador/lotes/${uuid}/payload`, { headers: { OperatorKey: OPERATOR_KEY } })
+    const download = await service.fetch(`/api/v1/operador/lotes/${uuid}/payload`, {
+      headers: { OperatorKey: OPERATOR_KEY },
+    })
     assert.equal(download.status, 200)
     assert.equal(download.headers.get('content-encoding'), null)
     assert.ok(Buffer.from(await download.arrayBuffer()).equals(JSON_BYTES))
@@ -169,26 +289,43 @@ test('gzip body: a gzip body that does not arrive within server.bodyTimeoutSecon
   withService({ config: { server: { bodyTimeoutSeconds: 1 } } }, async (service) => {
     const before = databaseDump(service.db)
     // Half the compressed batch, and then nothing: the rest never comes.
-    const answer = await new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
-      const sending = request(
-        `${service.url}/api/v1/facturas/insertar`,
-        { method: 'POST', headers: { ApiKey: API_KEY, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': String(GZIPPED.length) } },
-        (response) => {
-          let body = ''
-          response.setEncoding('utf8')
-          response.on('data', (chunk: string) => (body += chunk))
-          response.on('end', () => {
-            sending.destroy()
-            resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body })
-          })
-        },
-      )
-      sending.on('error', reject)
-      sending.write(GZIPPED.subarray(0, GZIPPED.length >> 1))
-    })
+    const answer = await new Promise<{ status: number; connection: string | undefined; body: string }>(
+      (resolve, reject) => {
+        const sending = request(
+          `${service.url}/api/v1/facturas/insertar`,
+          {
+            method: 'POST',
+            headers: {
+              ApiKey: API_KEY,
+              'Content-Type': 'application/json',
+              'Content-Encoding': 'gzip',
+              'Content-Length': String(GZIPPED.length),
+            },
+          },
+          (response) => {
+            let body = ''
+            response.setEncoding('utf8')
+            response.on('data', (chunk: string) => (body += chunk))
+            response.on('end', () => {
+              sending.destroy()
+              resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body })
+            })
+          },
+        )
+        sending.on('error', reject)
+        sending.write(GZIPPED.subarray(0, GZIPPED.length >> 1))
+      },
+    )
     assert.deepEqual(
       { ...answer, body: JSON.parse(answer.body) as unknown },
-      { status: 408, connection: 'close', body: { success: false, message: 'El cuerpo de la solicitud no terminó de llegar en 1 segundos; revise la conexión y reenvíe.' } },
+      {
+        status: 408,
+        connection: 'close',
+        body: {
+          success: false,
+          message: 'El cuerpo de la solicitud no terminó de llegar en 1 segundos; revise la conexión y reenvíe.',
+        },
+      },
     )
     assert.deepEqual(databaseDump(service.db), before)
   }))
@@ -206,7 +343,12 @@ for (const row of operatorRefusals) {
       const before = databaseDump(service.db)
       const response = await service.fetch('/api/v1/operador/conceptos', {
         method: 'POST',
-        headers: { OperatorKey: OPERATOR_KEY, Operador: 'Ana', 'Content-Type': 'application/json', 'Content-Encoding': row.encoding },
+        headers: {
+          OperatorKey: OPERATOR_KEY,
+          Operador: 'Ana',
+          'Content-Type': 'application/json',
+          'Content-Encoding': row.encoding,
+        },
         body: gzipSync(JSON.stringify({ codigo: 'DANADO', descripcion: 'Producto dañado' })),
       })
       assert.equal(response.status, 415)
@@ -221,7 +363,9 @@ for (const row of operatorRefusals) {
 
 test('gzip body: a request without a body ignores Content-Encoding (a GET answers as usual)', () =>
   withService({}, async (service) => {
-    const response = await service.fetch('/api/v1/operador/lotes', { headers: { OperatorKey: OPERATOR_KEY, 'Content-Encoding': 'br' } })
+    const response = await service.fetch('/api/v1/operador/lotes', {
+      headers: { OperatorKey: OPERATOR_KEY, 'Content-Encoding': 'br' },
+    })
     assert.equal(response.status, 200)
     assert.deepEqual(await response.json(), [])
   }))

@@ -12,35 +12,108 @@ test('intake: the realistic example (dates shifted to today) is accepted and eve
     const batch = exampleBatch()
     const { status, body } = await postBatch(service, batch)
     assert.equal(status, 200, JSON.stringify(body))
-    assert.deepEqual(body.resumen, { recibidas: 2, insertadas: 2, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0 })
+    assert.deepEqual(body.resumen, {
+      recibidas: 2,
+      insertadas: 2,
+      actualizadas: 0,
+      sin_cambios: 0,
+      pendientes_revision: 0,
+      rechazadas: 0,
+    })
     for (const sent of batch) assert.deepEqual(storedOriginal(service.db, sent.Nfactura as string), sent)
 
     const header = service.db.sqlite
-      .prepare('SELECT nfactura, fecha_factura, almacen, vendedor_id, cliente, rtn, numero_ruta, dias_cred, estado_factura, isv15, total FROM invoices ORDER BY id')
+      .prepare(
+        'SELECT nfactura, fecha_factura, almacen, vendedor_id, cliente, rtn, numero_ruta, dias_cred, estado_factura, isv15, total FROM invoices ORDER BY id',
+      )
       .all()
     assert.deepEqual(header[0], {
-      nfactura: '001-001-01-00912001', fecha_factura: '2026-11-22', almacen: 'OAC', vendedor_id: '20417', cliente: 'PULPERIA LA ESPERANZA',
-      rtn: '08019001234567', numero_ruta: '118  ', dias_cred: 30, estado_factura: 1, isv15: 300.02, total: 2300.18,
+      nfactura: '001-001-01-00912001',
+      fecha_factura: '2026-11-22',
+      almacen: 'OAC',
+      vendedor_id: '20417',
+      cliente: 'PULPERIA LA ESPERANZA',
+      rtn: '08019001234567',
+      numero_ruta: '118  ',
+      dias_cred: 30,
+      estado_factura: 1,
+      isv15: 300.02,
+      total: 2300.18,
     })
-    const lines = all(service.db, service.db.query.selectFrom('invoice_lines').select(['position', 'numero_linea', 'producto_id', 'uni_venta', 'cantidad_fracciones', 'cantidad_caja', 'factor_conversion', 'total']).where('invoice_id', '=', 1).orderBy('position'))
+    const lines = all(
+      service.db,
+      service.db.query
+        .selectFrom('invoice_lines')
+        .select([
+          'position',
+          'numero_linea',
+          'producto_id',
+          'uni_venta',
+          'cantidad_fracciones',
+          'cantidad_caja',
+          'factor_conversion',
+          'total',
+        ])
+        .where('invoice_id', '=', 1)
+        .orderBy('position'),
+    )
     assert.deepEqual(lines, [
-      { position: 0, numero_linea: 1, producto_id: '30110205', uni_venta: 'UN', cantidad_fracciones: 12, cantidad_caja: 0, factor_conversion: 24, total: 430.56 },
-      { position: 1, numero_linea: 2, producto_id: '81800012', uni_venta: 'CJ', cantidad_fracciones: 0, cantidad_caja: 2, factor_conversion: 96, total: 1476.77 },
-      { position: 2, numero_linea: 3, producto_id: '52480038', uni_venta: 'CJ', cantidad_fracciones: 10, cantidad_caja: 1, factor_conversion: 72, total: 392.85 },
+      {
+        position: 0,
+        numero_linea: 1,
+        producto_id: '30110205',
+        uni_venta: 'UN',
+        cantidad_fracciones: 12,
+        cantidad_caja: 0,
+        factor_conversion: 24,
+        total: 430.56,
+      },
+      {
+        position: 1,
+        numero_linea: 2,
+        producto_id: '81800012',
+        uni_venta: 'CJ',
+        cantidad_fracciones: 0,
+        cantidad_caja: 2,
+        factor_conversion: 96,
+        total: 1476.77,
+      },
+      {
+        position: 2,
+        numero_linea: 3,
+        producto_id: '52480038',
+        uni_venta: 'CJ',
+        cantidad_fracciones: 10,
+        cantidad_caja: 1,
+        factor_conversion: 72,
+        total: 392.85,
+      },
     ])
     const manifest = await (await service.client('/api/v1/manifiestos/905112/estado')).json()
-    assert.deepEqual((manifest as { resumen: unknown }).resumen, { total_facturas: 2, total_importe: 2489.15, fecha_ingreso: '2026-11-22 10:00:00' })
+    assert.deepEqual((manifest as { resumen: unknown }).resumen, {
+      total_facturas: 2,
+      total_importe: 2489.15,
+      fecha_ingreso: '2026-11-22 10:00:00',
+    })
   }))
 
 test('intake: the statements that write invoices and lines, prepared as the service starts, are the ones every batch uses', () =>
   withService({}, async (service) => {
-    const insertStatements = () => [...service.db.statements.keys()].filter((key) => key.startsWith('named:insert-')).sort()
+    const insertStatements = () =>
+      [...service.db.statements.keys()].filter((key) => key.startsWith('named:insert-')).sort()
     assert.deepEqual(insertStatements(), [])
     prepareInvoiceInserts(service.db)
     const prepared = insertStatements()
-    assert.deepEqual(prepared, ['named:insert-invoice', ...Array.from({ length: 16 }, (_, i) => `named:insert-lines-${i + 1}`)].sort())
+    assert.deepEqual(
+      prepared,
+      ['named:insert-invoice', ...Array.from({ length: 16 }, (_, i) => `named:insert-lines-${i + 1}`)].sort(),
+    )
     const template = (exampleBatch()[0]!.LineasFactura as Array<Record<string, unknown>>)[0]!
-    const batch = [1, 7, 16, 17, 40].map((count) => invoice(`F-${count}`, '905112', { LineasFactura: Array.from({ length: count }, (_, index) => ({ ...template, NumeroLinea: index + 1 })) }))
+    const batch = [1, 7, 16, 17, 40].map((count) =>
+      invoice(`F-${count}`, '905112', {
+        LineasFactura: Array.from({ length: count }, (_, index) => ({ ...template, NumeroLinea: index + 1 })),
+      }),
+    )
     const { status, body } = await postBatch(service, batch)
     assert.equal(status, 200, JSON.stringify(body))
     assert.deepEqual(insertStatements(), prepared)
@@ -67,17 +140,25 @@ test('intake: every line of invoices of 1 to 33 lines is stored in its place wit
     assert.equal(status, 200, JSON.stringify(body))
     for (const sent of batch) {
       const stored = service.db.sqlite
-        .prepare(`SELECT position, ${LINE_FIELDS.map((spec) => spec.column).join(', ')} FROM invoice_lines WHERE invoice_id = (SELECT id FROM invoices WHERE nfactura = ?) ORDER BY id`)
+        .prepare(
+          `SELECT position, ${LINE_FIELDS.map((spec) => spec.column).join(', ')} FROM invoice_lines WHERE invoice_id = (SELECT id FROM invoices WHERE nfactura = ?) ORDER BY id`,
+        )
         .raw()
         .all(sent.Nfactura)
       const lines = sent.LineasFactura as Array<Record<string, unknown>>
-      assert.deepEqual(stored, lines.map((line, position) => [position, ...LINE_FIELDS.map((spec) => columnValue(spec, line[spec.name]))]))
+      assert.deepEqual(
+        stored,
+        lines.map((line, position) => [position, ...LINE_FIELDS.map((spec) => columnValue(spec, line[spec.name]))]),
+      )
     }
   }))
 
 test('intake: __proto__ and constructor keys are kept as data and pollute nothing', () =>
   withService({}, async (service) => {
-    const text = JSON.stringify([invoice('F-1')]).replace('"Nfactura"', '"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"Nfactura"')
+    const text = JSON.stringify([invoice('F-1')]).replace(
+      '"Nfactura"',
+      '"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"Nfactura"',
+    )
     const { status } = await postBatch(service, text)
     assert.equal(status, 200)
     const original = storedOriginal(service.db, 'F-1') as Record<string, unknown>
@@ -98,6 +179,9 @@ test('intake: a chunked body over server.maxBodyMB → 413 while it is read, not
       body: big,
     })
     assert.equal(response.status, 413)
-    assert.deepEqual(JSON.parse(response.body), { success: false, message: 'El cuerpo de la solicitud excede el máximo permitido de 0.01 MB.' })
+    assert.deepEqual(JSON.parse(response.body), {
+      success: false,
+      message: 'El cuerpo de la solicitud excede el máximo permitido de 0.01 MB.',
+    })
     assert.equal(service.db.sqlite.prepare('SELECT count(*) FROM batches').pluck().get(), 0)
   }))

@@ -3,7 +3,9 @@ import { CONTRACTS, withService } from '../support/service.ts'
 import { checkSequence, earlierDayScenarios } from './sequence.scenarios.ts'
 
 for (const contract of CONTRACTS)
-for (const scenario of earlierDayScenarios) {
-  test(`intake step 5 (${contract}): ${scenario.name}`, () =>
-    withService({ config: { clientContract: contract, rateLimits: { insertPerMinute: 1000 } } }, (service) => checkSequence(service, scenario)))
-}
+  for (const scenario of earlierDayScenarios) {
+    test(`intake step 5 (${contract}): ${scenario.name}`, () =>
+      withService({ config: { clientContract: contract, rateLimits: { insertPerMinute: 1000 } } }, (service) =>
+        checkSequence(service, scenario),
+      ))
+  }

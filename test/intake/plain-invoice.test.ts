@@ -10,11 +10,41 @@ const schema = Compile(InvoiceSchema)
 
 // Every kind of value a field may be sent with, in and out of each kind's limits.
 const VALUES: unknown[] = [
-  undefined, null, '', 'texto', ' ', '7', '12.50', '-3', '1e3', 0, -0, 7, -3, 12.5, -3.25, 0.5,
-  MAX_AMOUNT, MAX_AMOUNT + 1, -MAX_AMOUNT, -MAX_AMOUNT - 1, MAX_FACTOR, MAX_FACTOR + 1,
-  Number.MAX_SAFE_INTEGER, 2 ** 53, NaN, Infinity, -Infinity, true, false, {}, [], ['7'],
+  undefined,
+  null,
+  '',
+  'texto',
+  ' ',
+  '7',
+  '12.50',
+  '-3',
+  '1e3',
+  0,
+  -0,
+  7,
+  -3,
+  12.5,
+  -3.25,
+  0.5,
+  MAX_AMOUNT,
+  MAX_AMOUNT + 1,
+  -MAX_AMOUNT,
+  -MAX_AMOUNT - 1,
+  MAX_FACTOR,
+  MAX_FACTOR + 1,
+  Number.MAX_SAFE_INTEGER,
+  2 ** 53,
+  NaN,
+  Infinity,
+  -Infinity,
+  true,
+  false,
+  {},
+  [],
+  ['7'],
   // A long text and a lone surrogate half: a limit or pattern added to the schema must fail here.
-  'x'.repeat(100_000), '\ud800',
+  'x'.repeat(100_000),
+  '\ud800',
 ]
 
 /** The example's first invoice with `field` set to `value` (removed for undefined), in the header or in its second line. */
@@ -35,7 +65,10 @@ test('plain invoice: the example batch is plain, so real batches take the quick 
 test('plain invoice: it accepts only what the schema accepts, for every field, in the header and in a line, with every kind of value', () => {
   let plain = 0
   let leftToSchema = 0
-  for (const [where, fields] of [['header', INVOICE_FIELDS], ['line', LINE_FIELDS]] as const) {
+  for (const [where, fields] of [
+    ['header', INVOICE_FIELDS],
+    ['line', LINE_FIELDS],
+  ] as const) {
     for (const spec of fields) {
       for (const value of VALUES) {
         const invoice = withValue(where, spec.name, value)

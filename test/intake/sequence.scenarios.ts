@@ -28,15 +28,28 @@ export interface SequenceScenario {
 }
 
 const TODAY = '2026-11-22T16:00:00Z'
-export const DUPLICATE_MESSAGE = 'Este lote ya fue procesado hoy y no se reprocesó; se devuelve el resumen del procesamiento original.'
-const NOTA = 'Manifiesto válido, rechazado solo por venir en el mismo lote que manifiestos de días anteriores: reenvíelo en un lote aparte.'
-const duplicateOf = (counts: Parameters<typeof resumen>[0]) => ({ first }: { first: string }) => ({ success: true, message: DUPLICATE_MESSAGE, batch_uuid: first, resumen: resumen(counts) })
+export const DUPLICATE_MESSAGE =
+  'Este lote ya fue procesado hoy y no se reprocesó; se devuelve el resumen del procesamiento original.'
+const NOTA =
+  'Manifiesto válido, rechazado solo por venir en el mismo lote que manifiestos de días anteriores: reenvíelo en un lote aparte.'
+const duplicateOf =
+  (counts: Parameters<typeof resumen>[0]) =>
+  ({ first }: { first: string }) => ({
+    success: true,
+    message: DUPLICATE_MESSAGE,
+    batch_uuid: first,
+    resumen: resumen(counts),
+  })
 /**
  * The valid manifests of a MANIFIESTOS_FECHA_INVALIDA answer: v1 details them under
  * `manifiestos_no_afectados`; v2 lists their numbers under the one label `manifiestos`, and
  * v1's label is then absent.
  */
-const validManifests = (contract: ContractName, v1: { manifiestos_no_afectados: unknown[] }, v2: { manifiestos: string[] }) => (contract === 'v1' ? v1 : v2)
+const validManifests = (
+  contract: ContractName,
+  v1: { manifiestos_no_afectados: unknown[] },
+  v2: { manifiestos: string[] },
+) => (contract === 'v1' ? v1 : v2)
 const reordered = `[\n  ${JSON.stringify(Object.fromEntries(Object.entries(invoice('F-1', '905112', { Total: 2300.5 })).reverse()), null, 4).replace('2300.5', '2300.50')}\n]`
 
 export const duplicateScenarios: SequenceScenario[] = [
@@ -65,8 +78,12 @@ export const duplicateScenarios: SequenceScenario[] = [
     batch: [invoice('F-1', '905112', { Tel: '22334455' })],
     status: 200,
     body: (uuids) => ({
-      success: true, message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas, 1 pendientes de revisión.', batch_uuid: uuids.this, manifiestos: ['905112'],
-      resumen: resumen({ recibidas: 1, pendientes_revision: 1 }), advertencias: [warning('F-1', ['Tel'])],
+      success: true,
+      message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas, 1 pendientes de revisión.',
+      batch_uuid: uuids.this,
+      manifiestos: ['905112'],
+      resumen: resumen({ recibidas: 1, pendientes_revision: 1 }),
+      advertencias: [warning('F-1', ['Tel'])],
     }),
     writes: true,
   },
@@ -92,9 +109,11 @@ export const earlierDayScenarios: SequenceScenario[] = [
     status: 422,
     body: ({ contract }) => ({
       success: false,
-      message: 'Lote rechazado: incluye facturas para 1 manifiesto(s) creados en días anteriores, que ya no aceptan facturas. No se insertó ninguna factura del lote.',
+      message:
+        'Lote rechazado: incluye facturas para 1 manifiesto(s) creados en días anteriores, que ya no aceptan facturas. No se insertó ninguna factura del lote.',
       motivo: 'MANIFIESTOS_FECHA_INVALIDA',
-      accion_requerida: 'Envíe las facturas de los manifiestos rechazados con un número de manifiesto nuevo, y reenvíe los manifiestos no afectados en un lote aparte.',
+      accion_requerida:
+        'Envíe las facturas de los manifiestos rechazados con un número de manifiesto nuevo, y reenvíe los manifiestos no afectados en un lote aparte.',
       resumen: { total_recibidas: 4, total_rechazadas: 2, total_validas: 2, insertadas: 0 },
       manifiestos_rechazados: [
         {
@@ -103,12 +122,20 @@ export const earlierDayScenarios: SequenceScenario[] = [
           fecha_intento: '2026-11-22',
           total_facturas: 2,
           facturas_afectadas: ['F-2', 'F-4'],
-          instruccion: 'El manifiesto 905111 se creó el 2026-11-21 y desde otro día ya no acepta facturas nuevas. Envíe esas facturas con un número de manifiesto nuevo.',
+          instruccion:
+            'El manifiesto 905111 se creó el 2026-11-21 y desde otro día ya no acepta facturas nuevas. Envíe esas facturas con un número de manifiesto nuevo.',
         },
       ],
       ...validManifests(
         contract,
-        { manifiestos_no_afectados: ['905200', '905201'].map((manifiesto, i) => ({ manifiesto, total_facturas: 1, facturas: [`F-${3 + i * 2}`], nota: NOTA })) },
+        {
+          manifiestos_no_afectados: ['905200', '905201'].map((manifiesto, i) => ({
+            manifiesto,
+            total_facturas: 1,
+            facturas: [`F-${3 + i * 2}`],
+            nota: NOTA,
+          })),
+        },
         { manifiestos: ['905200', '905201'] },
       ),
     }),
@@ -120,7 +147,13 @@ export const earlierDayScenarios: SequenceScenario[] = [
     at: TODAY,
     batch: [invoice('F-3', '905200'), invoice('F-5', '905201')],
     status: 200,
-    body: (uuids) => ({ success: true, message: 'Lote procesado: 2 factura(s) recibidas, 2 insertadas.', batch_uuid: uuids.this, manifiestos: ['905200', '905201'], resumen: resumen({ recibidas: 2, insertadas: 2 }) }),
+    body: (uuids) => ({
+      success: true,
+      message: 'Lote procesado: 2 factura(s) recibidas, 2 insertadas.',
+      batch_uuid: uuids.this,
+      manifiestos: ['905200', '905201'],
+      resumen: resumen({ recibidas: 2, insertadas: 2 }),
+    }),
     writes: true,
     stored: { '905200': ['F-3'], '905201': ['F-5'] },
   },
@@ -132,9 +165,11 @@ export const earlierDayScenarios: SequenceScenario[] = [
     status: 422,
     body: ({ contract }) => ({
       success: false,
-      message: 'Lote rechazado: incluye facturas para 1 manifiesto(s) creados en días anteriores, que ya no aceptan facturas. No se insertó ninguna factura del lote.',
+      message:
+        'Lote rechazado: incluye facturas para 1 manifiesto(s) creados en días anteriores, que ya no aceptan facturas. No se insertó ninguna factura del lote.',
       motivo: 'MANIFIESTOS_FECHA_INVALIDA',
-      accion_requerida: 'Envíe las facturas de los manifiestos rechazados con un número de manifiesto nuevo, y reenvíe los manifiestos no afectados en un lote aparte.',
+      accion_requerida:
+        'Envíe las facturas de los manifiestos rechazados con un número de manifiesto nuevo, y reenvíe los manifiestos no afectados en un lote aparte.',
       resumen: { total_recibidas: 1, total_rechazadas: 1, total_validas: 0, insertadas: 0 },
       manifiestos_rechazados: [
         {
@@ -143,7 +178,8 @@ export const earlierDayScenarios: SequenceScenario[] = [
           fecha_intento: '2026-11-22',
           total_facturas: 1,
           facturas_afectadas: ['F-2'],
-          instruccion: 'El manifiesto 905111 se creó el 2026-11-21 y desde otro día ya no acepta facturas nuevas. Envíe esas facturas con un número de manifiesto nuevo.',
+          instruccion:
+            'El manifiesto 905111 se creó el 2026-11-21 y desde otro día ya no acepta facturas nuevas. Envíe esas facturas con un número de manifiesto nuevo.',
         },
       ],
       ...validManifests(contract, { manifiestos_no_afectados: [] }, { manifiestos: [] }),
@@ -156,7 +192,13 @@ export const earlierDayScenarios: SequenceScenario[] = [
     at: '2026-11-23T05:59:59Z',
     batch: [invoice('F-2', '905111')],
     status: 200,
-    body: (uuids) => ({ success: true, message: 'Lote procesado: 1 factura(s) recibidas, 1 insertadas.', batch_uuid: uuids.this, manifiestos: ['905111'], resumen: resumen({ recibidas: 1, insertadas: 1 }) }),
+    body: (uuids) => ({
+      success: true,
+      message: 'Lote procesado: 1 factura(s) recibidas, 1 insertadas.',
+      batch_uuid: uuids.this,
+      manifiestos: ['905111'],
+      resumen: resumen({ recibidas: 1, insertadas: 1 }),
+    }),
     writes: true,
     stored: { '905111': ['F-1', 'F-2'] },
   },
@@ -181,8 +223,12 @@ export async function checkSequence(service: TestService, scenario: SequenceScen
   const before = databaseState(service.db)
   const { status, body } = await postBatch(service, scenario.batch)
   assert.equal(status, scenario.status, JSON.stringify(body))
-  assert.deepEqual(body, scenario.body({ first, this: body.batch_uuid as string, contract: service.config.clientContract }))
+  assert.deepEqual(
+    body,
+    scenario.body({ first, this: body.batch_uuid as string, contract: service.config.clientContract }),
+  )
   if (scenario.writes) assert.notDeepEqual(databaseState(service.db), before)
   else assert.deepEqual(databaseState(service.db), before, 'nothing written')
-  for (const [numero, nfacturas] of Object.entries(scenario.stored ?? {})) assert.deepEqual(invoicesOf(service.db, numero), nfacturas, `manifest ${numero}`)
+  for (const [numero, nfacturas] of Object.entries(scenario.stored ?? {}))
+    assert.deepEqual(invoicesOf(service.db, numero), nfacturas, `manifest ${numero}`)
 }

@@ -34,10 +34,14 @@ export interface Step8Scenario extends Step8Outcome {
 export const step8Outcome = (scenario: Step8Scenario, contract: ContractName): Step8Outcome =>
   contract === 'v1' ? scenario : { ...scenario, ...scenario.v2 }
 
-const CERRADO = 'El manifiesto 905111 está cerrado y no acepta facturas. Si debe recibir más, pida al almacén que lo reabra.'
-const duplicated = (n: number, numero: string) => `${n} factura(s) del manifiesto ${numero} ya existen en otro manifiesto; una factura pertenece a un solo manifiesto. Quítelas o corrija su manifiesto y reenvíe.`
-const ALL_OR_NOTHING = (valid: number) => `El lote se acepta completo o no se acepta: no se insertó ningún manifiesto, tampoco los otros ${valid} válido(s). Corrija los rechazados y reenvíe el lote.`
-const YA_EXISTENTES = '1 manifiesto(s) rechazados: tienen facturas que ya están registradas en ese mismo manifiesto. Ningún manifiesto del lote se procesó. Corrija los rechazados y envíelos en un lote nuevo.'
+const CERRADO =
+  'El manifiesto 905111 está cerrado y no acepta facturas. Si debe recibir más, pida al almacén que lo reabra.'
+const duplicated = (n: number, numero: string) =>
+  `${n} factura(s) del manifiesto ${numero} ya existen en otro manifiesto; una factura pertenece a un solo manifiesto. Quítelas o corrija su manifiesto y reenvíe.`
+const ALL_OR_NOTHING = (valid: number) =>
+  `El lote se acepta completo o no se acepta: no se insertó ningún manifiesto, tampoco los otros ${valid} válido(s). Corrija los rechazados y reenvíe el lote.`
+const YA_EXISTENTES =
+  '1 manifiesto(s) rechazados: tienen facturas que ya están registradas en ese mismo manifiesto. Ningún manifiesto del lote se procesó. Corrija los rechazados y envíelos en un lote nuevo.'
 /** v2: invoices already stored in the manifest reject it, identical or changed; none is touched. */
 const existing = (total: number, facturas: string[], numero = '905112') => ({
   manifiesto: numero,
@@ -56,19 +60,33 @@ export const warning = (factura: string, campos: string[]) => ({
 export const step8Scenarios: Step8Scenario[] = [
   {
     name: 'unknown warehouses: that manifest rejected, grouped by code in order of appearance; the rest inserted',
-    batch: [invoice('F-1', '905111', { Almacen: 'ZZZ' }), invoice('F-2', '905112'), invoice('F-3', '905111', { Almacen: 'OAC' }), invoice('F-4', '905111', { Almacen: 'AAA' }), invoice('F-5', '905111', { Almacen: 'ZZZ' })],
+    batch: [
+      invoice('F-1', '905111', { Almacen: 'ZZZ' }),
+      invoice('F-2', '905112'),
+      invoice('F-3', '905111', { Almacen: 'OAC' }),
+      invoice('F-4', '905111', { Almacen: 'AAA' }),
+      invoice('F-5', '905111', { Almacen: 'ZZZ' }),
+    ],
     status: 422,
     body: (uuid) => ({
       success: false,
-      message: '1 manifiesto(s) rechazados: tienen facturas de almacenes no registrados. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
+      message:
+        '1 manifiesto(s) rechazados: tienen facturas de almacenes no registrados. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
       motivo: 'ALMACENES_DESCONOCIDOS',
       batch_uuid: uuid,
       manifiestos: ['905111', '905112'],
       resumen: resumen({ recibidas: 5, insertadas: 1, rechazadas: 4 }),
-      manifiestos_rechazados: [{
-        manifiesto: '905111', total_facturas: 4, motivo: 'ALMACENES_DESCONOCIDOS',
-        almacenes_desconocidos: [{ almacen: 'ZZZ', facturas: ['F-1', 'F-5'], cantidad: 2 }, { almacen: 'AAA', facturas: ['F-4'], cantidad: 1 }],
-      }],
+      manifiestos_rechazados: [
+        {
+          manifiesto: '905111',
+          total_facturas: 4,
+          motivo: 'ALMACENES_DESCONOCIDOS',
+          almacenes_desconocidos: [
+            { almacen: 'ZZZ', facturas: ['F-1', 'F-5'], cantidad: 2 },
+            { almacen: 'AAA', facturas: ['F-4'], cantidad: 1 },
+          ],
+        },
+      ],
     }),
     stored: { '905111': [], '905112': ['F-2'] },
     v2: {
@@ -79,10 +97,17 @@ export const step8Scenarios: Step8Scenario[] = [
         batch_uuid: uuid,
         manifiestos: ['905111', '905112'],
         resumen: resumen({ recibidas: 5, rechazadas: 4 }),
-        manifiestos_rechazados: [{
-          manifiesto: '905111', total_facturas: 4, motivo: 'ALMACENES_DESCONOCIDOS',
-          almacenes_desconocidos: [{ almacen: 'ZZZ', facturas: ['F-1', 'F-5'], cantidad: 2 }, { almacen: 'AAA', facturas: ['F-4'], cantidad: 1 }],
-        }],
+        manifiestos_rechazados: [
+          {
+            manifiesto: '905111',
+            total_facturas: 4,
+            motivo: 'ALMACENES_DESCONOCIDOS',
+            almacenes_desconocidos: [
+              { almacen: 'ZZZ', facturas: ['F-1', 'F-5'], cantidad: 2 },
+              { almacen: 'AAA', facturas: ['F-4'], cantidad: 1 },
+            ],
+          },
+        ],
       }),
       stored: { '905111': [], '905112': [] },
     },
@@ -95,19 +120,28 @@ export const step8Scenarios: Step8Scenario[] = [
     status: 422,
     body: (uuid) => ({
       success: false,
-      message: '1 manifiesto(s) rechazados: están cerrados y no aceptan facturas. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
-      motivo: 'MANIFIESTO_CERRADO', batch_uuid: uuid, manifiestos: ['905111', '905112'],
+      message:
+        '1 manifiesto(s) rechazados: están cerrados y no aceptan facturas. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'MANIFIESTO_CERRADO',
+      batch_uuid: uuid,
+      manifiestos: ['905111', '905112'],
       resumen: resumen({ recibidas: 2, insertadas: 1, rechazadas: 1 }),
-      manifiestos_rechazados: [{ manifiesto: '905111', total_facturas: 1, motivo: 'MANIFIESTO_CERRADO', mensaje: CERRADO }],
+      manifiestos_rechazados: [
+        { manifiesto: '905111', total_facturas: 1, motivo: 'MANIFIESTO_CERRADO', mensaje: CERRADO },
+      ],
     }),
     stored: { '905111': ['F-1'], '905112': ['F-3'] },
     v2: {
       body: (uuid) => ({
         success: false,
         message: `1 manifiesto(s) rechazados: están cerrados y no aceptan facturas. ${ALL_OR_NOTHING(1)}`,
-        motivo: 'MANIFIESTO_CERRADO', batch_uuid: uuid, manifiestos: ['905111', '905112'],
+        motivo: 'MANIFIESTO_CERRADO',
+        batch_uuid: uuid,
+        manifiestos: ['905111', '905112'],
         resumen: resumen({ recibidas: 2, rechazadas: 1 }),
-        manifiestos_rechazados: [{ manifiesto: '905111', total_facturas: 1, motivo: 'MANIFIESTO_CERRADO', mensaje: CERRADO }],
+        manifiestos_rechazados: [
+          { manifiesto: '905111', total_facturas: 1, motivo: 'MANIFIESTO_CERRADO', mensaje: CERRADO },
+        ],
       }),
       stored: { '905111': ['F-1'], '905112': [] },
     },
@@ -119,19 +153,40 @@ export const step8Scenarios: Step8Scenario[] = [
     status: 422,
     body: (uuid) => ({
       success: false,
-      message: '1 manifiesto(s) rechazados: tienen facturas que ya existen en otro manifiesto. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
-      motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO', batch_uuid: uuid, manifiestos: ['905112', '905113'],
+      message:
+        '1 manifiesto(s) rechazados: tienen facturas que ya existen en otro manifiesto. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO',
+      batch_uuid: uuid,
+      manifiestos: ['905112', '905113'],
       resumen: resumen({ recibidas: 3, insertadas: 1, rechazadas: 2 }),
-      manifiestos_rechazados: [{ manifiesto: '905112', total_facturas: 2, motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO', mensaje: duplicated(1, '905112'), facturas_duplicadas: [{ factura: 'F-1', manifiesto_existente: '905111' }] }],
+      manifiestos_rechazados: [
+        {
+          manifiesto: '905112',
+          total_facturas: 2,
+          motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO',
+          mensaje: duplicated(1, '905112'),
+          facturas_duplicadas: [{ factura: 'F-1', manifiesto_existente: '905111' }],
+        },
+      ],
     }),
     stored: { '905111': ['F-1'], '905112': [], '905113': ['F-3'] },
     v2: {
       body: (uuid) => ({
         success: false,
         message: `1 manifiesto(s) rechazados: tienen facturas que ya existen en otro manifiesto. ${ALL_OR_NOTHING(1)}`,
-        motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO', batch_uuid: uuid, manifiestos: ['905112', '905113'],
+        motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO',
+        batch_uuid: uuid,
+        manifiestos: ['905112', '905113'],
         resumen: resumen({ recibidas: 3, rechazadas: 2 }),
-        manifiestos_rechazados: [{ manifiesto: '905112', total_facturas: 2, motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO', mensaje: duplicated(1, '905112'), facturas_duplicadas: [{ factura: 'F-1', manifiesto_existente: '905111' }] }],
+        manifiestos_rechazados: [
+          {
+            manifiesto: '905112',
+            total_facturas: 2,
+            motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO',
+            mensaje: duplicated(1, '905112'),
+            facturas_duplicadas: [{ factura: 'F-1', manifiesto_existente: '905111' }],
+          },
+        ],
       }),
       stored: { '905111': ['F-1'], '905112': [], '905113': [] },
     },
@@ -140,16 +195,35 @@ export const step8Scenarios: Step8Scenario[] = [
     name: 'different reasons → MOTIVOS_MIXTOS, each entry with its own motivo; first failing rule wins per manifest',
     before: [[invoice('F-1', '905111'), invoice('F-9', '905119')]],
     change: closeManifest('905111'),
-    batch: [invoice('F-2', '905111', { Almacen: 'QQQ' }), invoice('F-3', '905111'), invoice('F-9', '905120'), invoice('F-4', '905121')],
+    batch: [
+      invoice('F-2', '905111', { Almacen: 'QQQ' }),
+      invoice('F-3', '905111'),
+      invoice('F-9', '905120'),
+      invoice('F-4', '905121'),
+    ],
     status: 422,
     body: (uuid) => ({
       success: false,
-      message: '2 manifiesto(s) rechazados: fueron rechazados por motivos distintos (ver el motivo de cada uno). Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
-      motivo: 'MOTIVOS_MIXTOS', batch_uuid: uuid, manifiestos: ['905111', '905120', '905121'],
+      message:
+        '2 manifiesto(s) rechazados: fueron rechazados por motivos distintos (ver el motivo de cada uno). Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'MOTIVOS_MIXTOS',
+      batch_uuid: uuid,
+      manifiestos: ['905111', '905120', '905121'],
       resumen: resumen({ recibidas: 4, insertadas: 1, rechazadas: 3 }),
       manifiestos_rechazados: [
-        { manifiesto: '905111', total_facturas: 2, motivo: 'ALMACENES_DESCONOCIDOS', almacenes_desconocidos: [{ almacen: 'QQQ', facturas: ['F-2'], cantidad: 1 }] },
-        { manifiesto: '905120', total_facturas: 1, motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO', mensaje: duplicated(1, '905120'), facturas_duplicadas: [{ factura: 'F-9', manifiesto_existente: '905119' }] },
+        {
+          manifiesto: '905111',
+          total_facturas: 2,
+          motivo: 'ALMACENES_DESCONOCIDOS',
+          almacenes_desconocidos: [{ almacen: 'QQQ', facturas: ['F-2'], cantidad: 1 }],
+        },
+        {
+          manifiesto: '905120',
+          total_facturas: 1,
+          motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO',
+          mensaje: duplicated(1, '905120'),
+          facturas_duplicadas: [{ factura: 'F-9', manifiesto_existente: '905119' }],
+        },
       ],
     }),
     stored: { '905111': ['F-1'], '905120': [], '905121': ['F-4'] },
@@ -157,11 +231,24 @@ export const step8Scenarios: Step8Scenario[] = [
       body: (uuid) => ({
         success: false,
         message: `2 manifiesto(s) rechazados: fueron rechazados por motivos distintos (ver el motivo de cada uno). ${ALL_OR_NOTHING(1)}`,
-        motivo: 'MOTIVOS_MIXTOS', batch_uuid: uuid, manifiestos: ['905111', '905120', '905121'],
+        motivo: 'MOTIVOS_MIXTOS',
+        batch_uuid: uuid,
+        manifiestos: ['905111', '905120', '905121'],
         resumen: resumen({ recibidas: 4, rechazadas: 3 }),
         manifiestos_rechazados: [
-          { manifiesto: '905111', total_facturas: 2, motivo: 'ALMACENES_DESCONOCIDOS', almacenes_desconocidos: [{ almacen: 'QQQ', facturas: ['F-2'], cantidad: 1 }] },
-          { manifiesto: '905120', total_facturas: 1, motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO', mensaje: duplicated(1, '905120'), facturas_duplicadas: [{ factura: 'F-9', manifiesto_existente: '905119' }] },
+          {
+            manifiesto: '905111',
+            total_facturas: 2,
+            motivo: 'ALMACENES_DESCONOCIDOS',
+            almacenes_desconocidos: [{ almacen: 'QQQ', facturas: ['F-2'], cantidad: 1 }],
+          },
+          {
+            manifiesto: '905120',
+            total_facturas: 1,
+            motivo: 'FACTURAS_DUPLICADAS_EN_OTRO_MANIFIESTO',
+            mensaje: duplicated(1, '905120'),
+            facturas_duplicadas: [{ factura: 'F-9', manifiesto_existente: '905119' }],
+          },
         ],
       }),
       stored: { '905111': ['F-1'], '905120': [], '905121': [] },
@@ -173,22 +260,38 @@ export const step8Scenarios: Step8Scenario[] = [
     status: 422,
     body: (uuid) => ({
       success: false,
-      message: '1 manifiesto(s) rechazados: tienen facturas de almacenes no registrados. Ningún manifiesto del lote se procesó. Corrija los rechazados y envíelos en un lote nuevo.',
-      motivo: 'ALMACENES_DESCONOCIDOS', batch_uuid: uuid, manifiestos: ['905111'],
+      message:
+        '1 manifiesto(s) rechazados: tienen facturas de almacenes no registrados. Ningún manifiesto del lote se procesó. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'ALMACENES_DESCONOCIDOS',
+      batch_uuid: uuid,
+      manifiestos: ['905111'],
       resumen: resumen({ recibidas: 1, rechazadas: 1 }),
-      manifiestos_rechazados: [{ manifiesto: '905111', total_facturas: 1, motivo: 'ALMACENES_DESCONOCIDOS', almacenes_desconocidos: [{ almacen: 'oac', facturas: ['F-1'], cantidad: 1 }] }],
+      manifiestos_rechazados: [
+        {
+          manifiesto: '905111',
+          total_facturas: 1,
+          motivo: 'ALMACENES_DESCONOCIDOS',
+          almacenes_desconocidos: [{ almacen: 'oac', facturas: ['F-1'], cantidad: 1 }],
+        },
+      ],
     }),
     stored: { '905111': [] },
   },
   {
     name: 'new, unchanged and differing invoices in one manifest: inserted, sin_cambios, pendientes_revision with advertencias',
     before: [[invoice('F-1'), invoice('F-2'), invoice('F-3')]],
-    batch: [invoice('F-1'), invoice('F-2', '905112', { Cliente: 'OTRO CLIENTE', Tel: '1' }), invoice('F-3', '905112', { LineasFactura: (invoice('x').LineasFactura as unknown[]).slice(0, 2) }), invoice('F-4')],
+    batch: [
+      invoice('F-1'),
+      invoice('F-2', '905112', { Cliente: 'OTRO CLIENTE', Tel: '1' }),
+      invoice('F-3', '905112', { LineasFactura: (invoice('x').LineasFactura as unknown[]).slice(0, 2) }),
+      invoice('F-4'),
+    ],
     status: 200,
     body: (uuid) => ({
       success: true,
       message: 'Lote procesado: 4 factura(s) recibidas, 1 insertadas, 2 pendientes de revisión.',
-      batch_uuid: uuid, manifiestos: ['905112'],
+      batch_uuid: uuid,
+      manifiestos: ['905112'],
       resumen: resumen({ recibidas: 4, insertadas: 1, sin_cambios: 1, pendientes_revision: 2 }),
       advertencias: [warning('F-2', ['Cliente', 'Tel']), warning('F-3', ['LineasFactura'])],
     }),
@@ -196,7 +299,11 @@ export const step8Scenarios: Step8Scenario[] = [
     v2: {
       status: 422,
       body: (uuid) => ({
-        success: false, message: YA_EXISTENTES, motivo: 'FACTURAS_YA_EXISTENTES', batch_uuid: uuid, manifiestos: ['905112'],
+        success: false,
+        message: YA_EXISTENTES,
+        motivo: 'FACTURAS_YA_EXISTENTES',
+        batch_uuid: uuid,
+        manifiestos: ['905112'],
         resumen: resumen({ recibidas: 4, rechazadas: 4 }),
         manifiestos_rechazados: [existing(4, ['F-1', 'F-2', 'F-3'])],
       }),
@@ -209,13 +316,25 @@ export const step8Scenarios: Step8Scenario[] = [
     batch: [invoice('F-1', '905112', { Barrio: undefined })],
     status: 200,
     body: (uuid) => ({
-      success: true, message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas, 1 pendientes de revisión.', batch_uuid: uuid, manifiestos: ['905112'],
-      resumen: resumen({ recibidas: 1, pendientes_revision: 1 }), advertencias: [warning('F-1', ['Barrio'])],
+      success: true,
+      message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas, 1 pendientes de revisión.',
+      batch_uuid: uuid,
+      manifiestos: ['905112'],
+      resumen: resumen({ recibidas: 1, pendientes_revision: 1 }),
+      advertencias: [warning('F-1', ['Barrio'])],
     }),
     stored: { '905112': ['F-1'] },
     v2: {
       status: 422,
-      body: (uuid) => ({ success: false, message: YA_EXISTENTES, motivo: 'FACTURAS_YA_EXISTENTES', batch_uuid: uuid, manifiestos: ['905112'], resumen: resumen({ recibidas: 1, rechazadas: 1 }), manifiestos_rechazados: [existing(1, ['F-1'])] }),
+      body: (uuid) => ({
+        success: false,
+        message: YA_EXISTENTES,
+        motivo: 'FACTURAS_YA_EXISTENTES',
+        batch_uuid: uuid,
+        manifiestos: ['905112'],
+        resumen: resumen({ recibidas: 1, rechazadas: 1 }),
+        manifiestos_rechazados: [existing(1, ['F-1'])],
+      }),
     },
   },
   {
@@ -223,11 +342,25 @@ export const step8Scenarios: Step8Scenario[] = [
     before: [[invoice('F-1', '905112', { Clienteid: '40112233', Total: 2300.18 })]],
     batch: [invoice('F-1', '905112', { Clienteid: 40112233, Total: '2300.180' })],
     status: 200,
-    body: (uuid) => ({ success: true, message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas.', batch_uuid: uuid, manifiestos: ['905112'], resumen: resumen({ recibidas: 1, sin_cambios: 1 }) }),
+    body: (uuid) => ({
+      success: true,
+      message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas.',
+      batch_uuid: uuid,
+      manifiestos: ['905112'],
+      resumen: resumen({ recibidas: 1, sin_cambios: 1 }),
+    }),
     stored: { '905112': ['F-1'] },
     v2: {
       status: 422,
-      body: (uuid) => ({ success: false, message: YA_EXISTENTES, motivo: 'FACTURAS_YA_EXISTENTES', batch_uuid: uuid, manifiestos: ['905112'], resumen: resumen({ recibidas: 1, rechazadas: 1 }), manifiestos_rechazados: [existing(1, ['F-1'])] }),
+      body: (uuid) => ({
+        success: false,
+        message: YA_EXISTENTES,
+        motivo: 'FACTURAS_YA_EXISTENTES',
+        batch_uuid: uuid,
+        manifiestos: ['905112'],
+        resumen: resumen({ recibidas: 1, rechazadas: 1 }),
+        manifiestos_rechazados: [existing(1, ['F-1'])],
+      }),
     },
   },
   {
@@ -236,11 +369,25 @@ export const step8Scenarios: Step8Scenario[] = [
     before: [[invoice('F-1')]],
     batch: [invoice('F-1', '905112', { Tel: '22223333' })],
     status: 200,
-    body: (uuid) => ({ success: true, message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas.', batch_uuid: uuid, manifiestos: ['905112'], resumen: resumen({ recibidas: 1, actualizadas: 1 }) }),
+    body: (uuid) => ({
+      success: true,
+      message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas.',
+      batch_uuid: uuid,
+      manifiestos: ['905112'],
+      resumen: resumen({ recibidas: 1, actualizadas: 1 }),
+    }),
     stored: { '905112': ['F-1'] },
     v2: {
       status: 422,
-      body: (uuid) => ({ success: false, message: YA_EXISTENTES, motivo: 'FACTURAS_YA_EXISTENTES', batch_uuid: uuid, manifiestos: ['905112'], resumen: resumen({ recibidas: 1, rechazadas: 1 }), manifiestos_rechazados: [existing(1, ['F-1'])] }),
+      body: (uuid) => ({
+        success: false,
+        message: YA_EXISTENTES,
+        motivo: 'FACTURAS_YA_EXISTENTES',
+        batch_uuid: uuid,
+        manifiestos: ['905112'],
+        resumen: resumen({ recibidas: 1, rechazadas: 1 }),
+        manifiestos_rechazados: [existing(1, ['F-1'])],
+      }),
     },
   },
   {
@@ -250,13 +397,25 @@ export const step8Scenarios: Step8Scenario[] = [
     batch: [invoice('F-1', '905112', { Tel: '22223333', Total: 1 })],
     status: 200,
     body: (uuid) => ({
-      success: true, message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas, 1 pendientes de revisión.', batch_uuid: uuid, manifiestos: ['905112'],
-      resumen: resumen({ recibidas: 1, pendientes_revision: 1 }), advertencias: [warning('F-1', ['Tel', 'Total'])],
+      success: true,
+      message: 'Lote procesado: 1 factura(s) recibidas, 0 insertadas, 1 pendientes de revisión.',
+      batch_uuid: uuid,
+      manifiestos: ['905112'],
+      resumen: resumen({ recibidas: 1, pendientes_revision: 1 }),
+      advertencias: [warning('F-1', ['Tel', 'Total'])],
     }),
     stored: { '905112': ['F-1'] },
     v2: {
       status: 422,
-      body: (uuid) => ({ success: false, message: YA_EXISTENTES, motivo: 'FACTURAS_YA_EXISTENTES', batch_uuid: uuid, manifiestos: ['905112'], resumen: resumen({ recibidas: 1, rechazadas: 1 }), manifiestos_rechazados: [existing(1, ['F-1'])] }),
+      body: (uuid) => ({
+        success: false,
+        message: YA_EXISTENTES,
+        motivo: 'FACTURAS_YA_EXISTENTES',
+        batch_uuid: uuid,
+        manifiestos: ['905112'],
+        resumen: resumen({ recibidas: 1, rechazadas: 1 }),
+        manifiestos_rechazados: [existing(1, ['F-1'])],
+      }),
     },
   },
   {
@@ -266,22 +425,40 @@ export const step8Scenarios: Step8Scenario[] = [
     status: 422,
     body: (uuid) => ({
       success: false,
-      message: '1 manifiesto(s) rechazados: tienen facturas de almacenes no registrados. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
-      motivo: 'ALMACENES_DESCONOCIDOS', batch_uuid: uuid, manifiestos: ['905112', '905113'],
+      message:
+        '1 manifiesto(s) rechazados: tienen facturas de almacenes no registrados. Los otros 1 manifiesto(s) del lote se procesaron. Corrija los rechazados y envíelos en un lote nuevo.',
+      motivo: 'ALMACENES_DESCONOCIDOS',
+      batch_uuid: uuid,
+      manifiestos: ['905112', '905113'],
       resumen: resumen({ recibidas: 2, pendientes_revision: 1, rechazadas: 1 }),
-      manifiestos_rechazados: [{ manifiesto: '905113', total_facturas: 1, motivo: 'ALMACENES_DESCONOCIDOS', almacenes_desconocidos: [{ almacen: 'NOPE', facturas: ['F-2'], cantidad: 1 }] }],
+      manifiestos_rechazados: [
+        {
+          manifiesto: '905113',
+          total_facturas: 1,
+          motivo: 'ALMACENES_DESCONOCIDOS',
+          almacenes_desconocidos: [{ almacen: 'NOPE', facturas: ['F-2'], cantidad: 1 }],
+        },
+      ],
       advertencias: [warning('F-1', ['Cliente'])],
     }),
     stored: { '905112': ['F-1'], '905113': [] },
     v2: {
       body: (uuid) => ({
         success: false,
-        message: '2 manifiesto(s) rechazados: fueron rechazados por motivos distintos (ver el motivo de cada uno). Ningún manifiesto del lote se procesó. Corrija los rechazados y envíelos en un lote nuevo.',
-        motivo: 'MOTIVOS_MIXTOS', batch_uuid: uuid, manifiestos: ['905112', '905113'],
+        message:
+          '2 manifiesto(s) rechazados: fueron rechazados por motivos distintos (ver el motivo de cada uno). Ningún manifiesto del lote se procesó. Corrija los rechazados y envíelos en un lote nuevo.',
+        motivo: 'MOTIVOS_MIXTOS',
+        batch_uuid: uuid,
+        manifiestos: ['905112', '905113'],
         resumen: resumen({ recibidas: 2, rechazadas: 2 }),
         manifiestos_rechazados: [
           existing(1, ['F-1']),
-          { manifiesto: '905113', total_facturas: 1, motivo: 'ALMACENES_DESCONOCIDOS', almacenes_desconocidos: [{ almacen: 'NOPE', facturas: ['F-2'], cantidad: 1 }] },
+          {
+            manifiesto: '905113',
+            total_facturas: 1,
+            motivo: 'ALMACENES_DESCONOCIDOS',
+            almacenes_desconocidos: [{ almacen: 'NOPE', facturas: ['F-2'], cantidad: 1 }],
+          },
         ],
       }),
     },

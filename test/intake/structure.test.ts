@@ -29,7 +29,9 @@ for (const scenario of lenientScenarios) {
     withService(INTAKE, async (service) => {
       const { status } = await postBatch(service, lenientBatch(scenario))
       assert.equal(status, 200)
-      const row = service.db.sqlite.prepare(`SELECT ${scenario.column} AS value FROM invoices WHERE id = (SELECT max(id) FROM invoices)`).get() as { value: unknown }
+      const row = service.db.sqlite
+        .prepare(`SELECT ${scenario.column} AS value FROM invoices WHERE id = (SELECT max(id) FROM invoices)`)
+        .get() as { value: unknown }
       assert.equal(row.value, scenario.stored)
     }))
 }

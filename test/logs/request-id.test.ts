@@ -20,7 +20,7 @@ async function lineOf(service: TestService, requestId: string): Promise<Record<s
 
 const given: Array<{ name: string; header?: string; kept: boolean }> = [
   { name: 'no X-Request-Id → a new one, 16 hex digits', kept: false },
-  { name: 'a proxy\'s sane X-Request-Id is kept', header: 'proxy-7f3a.91:c2_x', kept: true },
+  { name: "a proxy's sane X-Request-Id is kept", header: 'proxy-7f3a.91:c2_x', kept: true },
   { name: 'an X-Request-Id with spaces is replaced', header: 'uno dos', kept: false },
   { name: 'an X-Request-Id of 65 characters is replaced', header: 'a'.repeat(65), kept: false },
 ]
@@ -28,7 +28,10 @@ const given: Array<{ name: string; header?: string; kept: boolean }> = [
 for (const row of given) {
   test(`request id: ${row.name}; the answer echoes it and the request's log line carries it with a Honduras time`, () =>
     withService({}, async (service) => {
-      const response = await service.fetch('/api/v1/ping', row.header === undefined ? {} : { headers: { 'X-Request-Id': row.header } })
+      const response = await service.fetch(
+        '/api/v1/ping',
+        row.header === undefined ? {} : { headers: { 'X-Request-Id': row.header } },
+      )
       assert.equal(response.status, 200)
       const id = response.headers.get('x-request-id')!
       if (row.kept) assert.equal(id, row.header)
@@ -36,14 +39,27 @@ for (const row of given) {
       const line = await lineOf(service, id)
       assert.deepEqual(
         { ...line, ms: typeof line.ms },
-        { level: 'info', time: '2026-11-22T10:00:00.000-06:00', service: 'manifiesto', request_id: id, ip: '127.0.0.1', method: 'GET', path: '/api/v1/ping', status: 200, ms: 'number', msg: 'request' },
+        {
+          level: 'info',
+          time: '2026-11-22T10:00:00.000-06:00',
+          service: 'manifiesto',
+          request_id: id,
+          ip: '127.0.0.1',
+          method: 'GET',
+          path: '/api/v1/ping',
+          status: 200,
+          ms: 'number',
+          msg: 'request',
+        },
       )
     }))
 }
 
 test('request id: every request gets its own', () =>
   withService({}, async (service) => {
-    const ids = await Promise.all([1, 2, 3].map(async () => (await service.fetch('/api/v1/ping')).headers.get('x-request-id')))
+    const ids = await Promise.all(
+      [1, 2, 3].map(async () => (await service.fetch('/api/v1/ping')).headers.get('x-request-id')),
+    )
     assert.equal(new Set(ids).size, 3)
   }))
 
@@ -60,8 +76,14 @@ test('request id: an internal error logged during a request carries the request 
     const id = response.headers.get('x-request-id')!
     await lineOf(service, id)
     assert.deepEqual(
-      service.logLines().filter((line) => line.request_id === id).map((line) => [line.level, line.msg]),
-      [['error', 'base de datos inutilizable: escritura rechazada'], ['info', 'request']],
+      service
+        .logLines()
+        .filter((line) => line.request_id === id)
+        .map((line) => [line.level, line.msg]),
+      [
+        ['error', 'base de datos inutilizable: escritura rechazada'],
+        ['info', 'request'],
+      ],
     )
   }))
 
@@ -72,9 +94,14 @@ test('batch uuid: the uuid logged is the one answered — a resent duplicate is 
     const refused = await postBatch(service, { no: 'es un arreglo' })
     assert.deepEqual([first.status, again.status, refused.status], [200, 200, 422])
     assert.equal(again.body.batch_uuid, first.body.batch_uuid)
-    for (let i = 0; i < 100 && requestLines(service).length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    for (let i = 0; i < 100 && requestLines(service).length < 3; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10))
     assert.deepEqual(
       requestLines(service).map((line) => [line.status, line.batch_uuid]),
-      [[200, first.body.batch_uuid], [200, first.body.batch_uuid], [422, undefined]],
+      [
+        [200, first.body.batch_uuid],
+        [200, first.body.batch_uuid],
+        [422, undefined],
+      ],
     )
   }))

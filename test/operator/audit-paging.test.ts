@@ -29,9 +29,14 @@ for (const row of rows) {
   test(`audit paging: auditoria${row.query} → ${row.count} entries, X-Hay-Mas ${row.headers[2]}`, () =>
     withService({}, async (service) => {
       seed(service)
-      const response = await service.fetch(`/api/v1/operador/auditoria${row.query}`, { headers: { OperatorKey: OPERATOR_KEY, Operador: encodeURIComponent(OPERATOR) } })
+      const response = await service.fetch(`/api/v1/operador/auditoria${row.query}`, {
+        headers: { OperatorKey: OPERATOR_KEY, Operador: encodeURIComponent(OPERATOR) },
+      })
       assert.equal(response.status, 200)
-      assert.deepEqual([response.headers.get('x-pagina'), response.headers.get('x-por-pagina'), response.headers.get('x-hay-mas')], row.headers)
+      assert.deepEqual(
+        [response.headers.get('x-pagina'), response.headers.get('x-por-pagina'), response.headers.get('x-hay-mas')],
+        row.headers,
+      )
       assert.equal(((await response.json()) as unknown[]).length, row.count)
     }))
 }

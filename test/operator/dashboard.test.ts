@@ -18,18 +18,38 @@ const F2 = '001-001-01-00912002'
 
 async function seed(service: TestService): Promise<void> {
   service.clock.set('2026-11-20T16:00:00Z')
-  assert.equal((await postBatch(service, [invoice('F-OLD', '905100', { Clienteid: '99999999' }, '2026-11-20')])).status, 200)
+  assert.equal(
+    (await postBatch(service, [invoice('F-OLD', '905100', { Clienteid: '99999999' }, '2026-11-20')])).status,
+    200,
+  )
   service.clock.set('2026-11-22T16:00:00Z')
   await seedReturns(service)
   for (const factura of [F1, F2, F1]) {
-    const created = await operator(service, 'POST', 'devoluciones', { factura, concepto: 'DANADO', fecha: '2026-11-22', lineas: [{ numeroLinea: 1, unidades: 1 }] })
+    const created = await operator(service, 'POST', 'devoluciones', {
+      factura,
+      concepto: 'DANADO',
+      fecha: '2026-11-22',
+      lineas: [{ numeroLinea: 1, unidades: 1 }],
+    })
     assert.equal(created.status, 201)
   }
   assert.equal((await operator(service, 'POST', 'devoluciones/3/aprobar')).status, 200)
-  assert.equal((await postBatch(service, exampleBatch().map((entry) => ({ ...entry, Tel: '00000000' })))).status, 200)
+  assert.equal(
+    (
+      await postBatch(
+        service,
+        exampleBatch().map((entry) => ({ ...entry, Tel: '00000000' })),
+      )
+    ).status,
+    200,
+  )
   assert.equal((await postBatch(service, [invoice('F-X', '905200', { Almacen: 'ZZZ' })])).status, 422)
   const failed = insertBatchRow(service.db, '0b9b1c2e-0000-4000-8000-000000000001')
-  service.db.sqlite.prepare("UPDATE batches SET estado = 'failed', http_status = NULL, failure = 'interrumpido', received_at = '2026-11-22T17:00:00.000Z' WHERE id = ?").run(failed)
+  service.db.sqlite
+    .prepare(
+      "UPDATE batches SET estado = 'failed', http_status = NULL, failure = 'interrumpido', received_at = '2026-11-22T17:00:00.000Z' WHERE id = ?",
+    )
+    .run(failed)
   service.db.sqlite.exec("UPDATE manifests SET returns_deadline = '2026-11-22' WHERE numero = '905112'")
   await createAccount(service, 'op-oac', 'operador', ['OAC'])
   await createAccount(service, 'sup-oac', 'supervisor', ['OAC'])
@@ -47,7 +67,9 @@ const batches = {
   cantidad: 4,
   // The example: 2 inserted; resent: 2 held; 905200: 1 rejected; the failed one adds nothing (905100 came two days ago).
   resumen: resumen({ recibidas: 5, insertadas: 2, pendientes_revision: 2, rechazadas: 1 }),
-  fallidos: [{ batch_uuid: '0b9b1c2e-0000-4000-8000-000000000001', recibido_en: '2026-11-22 11:00:00', fallo: 'interrumpido' }],
+  fallidos: [
+    { batch_uuid: '0b9b1c2e-0000-4000-8000-000000000001', recibido_en: '2026-11-22 11:00:00', fallo: 'interrumpido' },
+  ],
 }
 
 /**
@@ -80,8 +102,13 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
       devoluciones_pendientes_importe: 35.88,
       recibido_hoy: { facturas: 1, importe: 2300.18 },
       reemisiones_pendientes: 0,
-      manifiestos_abiertos: { cantidad: 2, mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 } },
-      plazos_que_vencen_hoy: [{ numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 1 }],
+      manifiestos_abiertos: {
+        cantidad: 2,
+        mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 },
+      },
+      plazos_que_vencen_hoy: [
+        { numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 1 },
+      ],
       liquidacion: money(4564.48, 2),
     }),
   },
@@ -89,14 +116,23 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
     who: 'sup-oac',
     expect: (rejected) => ({
       fecha: '2026-11-22',
-      lotes: { ...batches, de_sus_almacenes: 1, con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }] },
+      lotes: {
+        ...batches,
+        de_sus_almacenes: 1,
+        con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }],
+      },
       conflictos_pendientes: 1,
       devoluciones_pendientes: 1,
       devoluciones_pendientes_importe: 35.88,
       recibido_hoy: { facturas: 1, importe: 2300.18 },
       reemisiones_pendientes: 0,
-      manifiestos_abiertos: { cantidad: 2, mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 } },
-      plazos_que_vencen_hoy: [{ numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 1 }],
+      manifiestos_abiertos: {
+        cantidad: 2,
+        mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 },
+      },
+      plazos_que_vencen_hoy: [
+        { numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 1 },
+      ],
       liquidacion: money(4564.48, 2),
     }),
   },
@@ -104,7 +140,11 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
     who: 'sup-oao',
     expect: (rejected) => ({
       fecha: '2026-11-22',
-      lotes: { ...batches, de_sus_almacenes: 0, con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }] },
+      lotes: {
+        ...batches,
+        de_sus_almacenes: 0,
+        con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }],
+      },
       conflictos_pendientes: 0,
       devoluciones_pendientes: 0,
       devoluciones_pendientes_importe: 0,
@@ -119,14 +159,23 @@ const rows: Array<{ who: Who; expect: (rejected: string) => Answer }> = [
     who: 'clave',
     expect: (rejected) => ({
       fecha: '2026-11-22',
-      lotes: { ...batches, de_sus_almacenes: 1, con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }] },
+      lotes: {
+        ...batches,
+        de_sus_almacenes: 1,
+        con_rechazos: [{ batch_uuid: rejected, recibido_en: '2026-11-22 10:00:00', http_status: 422 }],
+      },
       conflictos_pendientes: 2,
       devoluciones_pendientes: 2,
       devoluciones_pendientes_importe: 59.5,
       recibido_hoy: { facturas: 2, importe: 2489.15 },
       reemisiones_pendientes: 0,
-      manifiestos_abiertos: { cantidad: 2, mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 } },
-      plazos_que_vencen_hoy: [{ numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 2 }],
+      manifiestos_abiertos: {
+        cantidad: 2,
+        mas_antiguo: { numero: '905100', fecha_ingreso: '2026-11-20 10:00:00', dias: 2 },
+      },
+      plazos_que_vencen_hoy: [
+        { numero: '905112', plazo_devoluciones: '2026-11-22 23:59:59', devoluciones_pendientes: 2 },
+      ],
       liquidacion: money(4753.45, 2),
     }),
   },
@@ -136,7 +185,10 @@ for (const row of rows) {
   test(`dashboard: ${row.who} sees today for its warehouses and rights`, () =>
     withService({}, async (service) => {
       await seed(service)
-      const rejected = service.db.sqlite.prepare('SELECT uuid FROM batches WHERE http_status = 422').pluck().get() as string
+      const rejected = service.db.sqlite
+        .prepare('SELECT uuid FROM batches WHERE http_status = 422')
+        .pluck()
+        .get() as string
       const { status, body } = await dashboard(service, row.who)
       assert.equal(status, 200, JSON.stringify(body))
       assert.deepEqual(body, row.expect(rejected))
@@ -168,23 +220,37 @@ test('dashboard: an empty database gives zeros and nulls, never an error', () =>
     })
   }))
 
-test('dashboard: yesterday\'s batches do not count today; closed manifests are not open; a possible re-issue is pending', () =>
+test("dashboard: yesterday's batches do not count today; closed manifests are not open; a possible re-issue is pending", () =>
   withService({}, async (service) => {
     service.clock.set('2026-11-21T16:00:00Z')
     assert.equal((await postBatch(service, [invoice('F-1', '905111', {}, '2026-11-21')])).status, 200)
     service.clock.set('2026-11-22T16:00:00Z')
     assert.equal((await postBatch(service, [invoice('F-2', '905112', {}, '2026-11-22')])).status, 200)
     // Settled by its deposit (registered today), 905111 closes; its money is no longer open.
-    assert.equal((await operator(service, 'POST', 'manifiestos/905111/depositos', { monto: 2300.18, fecha: '2026-11-21', banco: 'Ficohsa', referencia: '88001' })).status, 201)
+    assert.equal(
+      (
+        await operator(service, 'POST', 'manifiestos/905111/depositos', {
+          monto: 2300.18,
+          fecha: '2026-11-21',
+          banco: 'Ficohsa',
+          referencia: '88001',
+        })
+      ).status,
+      201,
+    )
     assert.equal((await operator(service, 'POST', 'manifiestos/905111/cerrar')).status, 200)
     const { body } = await operator(service, 'GET', 'resumen')
-    assert.deepEqual([body.lotes.cantidad, body.lotes.resumen.insertadas, body.manifiestos_abiertos, body.reemisiones_pendientes], [
-      1,
-      1,
-      { cantidad: 1, mas_antiguo: { numero: '905112', fecha_ingreso: '2026-11-22 10:00:00', dias: 0 } },
-      1,
-    ])
-    assert.deepEqual([body.liquidacion.por_depositar, body.liquidacion.depositos_hoy], [{ monto: 2300.18, manifiestos: 1 }, { cantidad: 1, monto: 2300.18 }])
+    assert.deepEqual(
+      [body.lotes.cantidad, body.lotes.resumen.insertadas, body.manifiestos_abiertos, body.reemisiones_pendientes],
+      [1, 1, { cantidad: 1, mas_antiguo: { numero: '905112', fecha_ingreso: '2026-11-22 10:00:00', dias: 0 } }, 1],
+    )
+    assert.deepEqual(
+      [body.liquidacion.por_depositar, body.liquidacion.depositos_hoy],
+      [
+        { monto: 2300.18, manifiestos: 1 },
+        { cantidad: 1, monto: 2300.18 },
+      ],
+    )
   }))
 
 const pendingRows: Array<{ who: Who; counts: { devoluciones: number | null; conflictos: number | null } }> = [
@@ -198,7 +264,10 @@ for (const row of pendingRows) {
   test(`pendientes: ${row.who} sees what waits for it in its warehouses (null: its role does not decide it)`, () =>
     withService({}, async (service) => {
       await seed(service)
-      const answer = row.who === 'clave' ? await operator(service, 'GET', 'pendientes') : await asPerson(service, await sessionOf(service, row.who), 'GET', 'pendientes')
+      const answer =
+        row.who === 'clave'
+          ? await operator(service, 'GET', 'pendientes')
+          : await asPerson(service, await sessionOf(service, row.who), 'GET', 'pendientes')
       assert.deepEqual(answer, { status: 200, body: row.counts })
     }))
 }

@@ -28,8 +28,23 @@ async function seed(service: TestService): Promise<void> {
   }
   assert.equal((await postBatch(service, exampleBatch())).status, 200)
   service.clock.set('2026-11-22T16:05:00Z')
-  assert.equal((await postBatch(service, [invoice('F-3', '905113', { Clienteid: '50000001', Cliente: 'Comercial Ñandú', NumeroRuta: 'R-7' })])).status, 200)
-  assert.equal((await postBatch(service, exampleBatch().map((entry) => ({ ...entry, Tel: '00000000' })))).status, 200)
+  assert.equal(
+    (
+      await postBatch(service, [
+        invoice('F-3', '905113', { Clienteid: '50000001', Cliente: 'Comercial Ñandú', NumeroRuta: 'R-7' }),
+      ])
+    ).status,
+    200,
+  )
+  assert.equal(
+    (
+      await postBatch(
+        service,
+        exampleBatch().map((entry) => ({ ...entry, Tel: '00000000' })),
+      )
+    ).status,
+    200,
+  )
   await createAccount(service, 'op-oac', 'operador', ['OAC'])
   await createAccount(service, 'op-oao', 'operador', ['OAO'])
 }
@@ -42,12 +57,32 @@ async function get(service: TestService, who: Who, path: string): Promise<{ stat
 }
 
 const numbersOf = (items: Array<{ numero: string }>) => items.map((item) => item.numero)
-const descending = (from: number, to: number) => Array.from({ length: from - to + 1 }, (_, index) => String(from - index))
+const descending = (from: number, to: number) =>
+  Array.from({ length: from - to + 1 }, (_, index) => String(from - index))
 
 const listRows: Array<{ name: string; who: Who; query: string; status: number; expect: (body: Answer) => void }> = [
-  { name: 'a page number that is not ≥ 1', who: 'clave', query: 'pagina=0', status: 422, expect: (body) => assert.equal(body.message, 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "0").') },
-  { name: 'a number with letters', who: 'clave', query: 'numero=90a&pagina=1', status: 422, expect: (body) => assert.match(body.message, /^El parámetro numero debe ser solo dígitos/) },
-  { name: 'a warehouse code with a space', who: 'clave', query: 'almacen=O%20A', status: 422, expect: (body) => assert.match(body.message, /^El parámetro almacen debe ser un código de almacén/) },
+  {
+    name: 'a page number that is not ≥ 1',
+    who: 'clave',
+    query: 'pagina=0',
+    status: 422,
+    expect: (body) =>
+      assert.equal(body.message, 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "0").'),
+  },
+  {
+    name: 'a number with letters',
+    who: 'clave',
+    query: 'numero=90a&pagina=1',
+    status: 422,
+    expect: (body) => assert.match(body.message, /^El parámetro numero debe ser solo dígitos/),
+  },
+  {
+    name: 'a warehouse code with a space',
+    who: 'clave',
+    query: 'almacen=O%20A',
+    status: 422,
+    expect: (body) => assert.match(body.message, /^El parámetro almacen debe ser un código de almacén/),
+  },
   {
     name: 'page 1: 50 newest first, the total and a next page',
     who: 'clave',
@@ -68,10 +103,34 @@ const listRows: Array<{ name: string; who: Who; query: string; status: number; e
       assert.deepEqual(numbersOf(body.manifiestos), descending(800006, 800000))
     },
   },
-  { name: 'past the last page: empty, no next', who: 'clave', query: 'pagina=3', status: 200, expect: (body) => assert.deepEqual([body.manifiestos, body.total, body.hay_mas], [[], 57, false]) },
-  { name: 'number prefix', who: 'clave', query: 'numero=9051&pagina=1', status: 200, expect: (body) => assert.deepEqual([numbersOf(body.manifiestos), body.total], [['905113', '905112'], 2]) },
-  { name: 'whole number', who: 'clave', query: 'numero=905112&pagina=1', status: 200, expect: (body) => assert.deepEqual(numbersOf(body.manifiestos), ['905112']) },
-  { name: 'number prefix with dates and state', who: 'clave', query: 'numero=8000&desde=2026-11-21&hasta=2026-11-21&estado=imported&pagina=1', status: 200, expect: (body) => assert.equal(body.total, 55) },
+  {
+    name: 'past the last page: empty, no next',
+    who: 'clave',
+    query: 'pagina=3',
+    status: 200,
+    expect: (body) => assert.deepEqual([body.manifiestos, body.total, body.hay_mas], [[], 57, false]),
+  },
+  {
+    name: 'number prefix',
+    who: 'clave',
+    query: 'numero=9051&pagina=1',
+    status: 200,
+    expect: (body) => assert.deepEqual([numbersOf(body.manifiestos), body.total], [['905113', '905112'], 2]),
+  },
+  {
+    name: 'whole number',
+    who: 'clave',
+    query: 'numero=905112&pagina=1',
+    status: 200,
+    expect: (body) => assert.deepEqual(numbersOf(body.manifiestos), ['905112']),
+  },
+  {
+    name: 'number prefix with dates and state',
+    who: 'clave',
+    query: 'numero=8000&desde=2026-11-21&hasta=2026-11-21&estado=imported&pagina=1',
+    status: 200,
+    expect: (body) => assert.equal(body.total, 55),
+  },
   {
     name: 'a row: the view plus pending conflicts and warehouses',
     who: 'clave',
@@ -89,11 +148,43 @@ const listRows: Array<{ name: string; who: Who; query: string; status: number; e
         plazo_devoluciones: null,
         dias_habiles_restantes: null,
         liquidacion: {
-          facturado: 2489.15, devuelto: 0, a_depositar: 2489.15, depositado: 0, ajustes: 0, diferencia: 2489.15, devoluciones_pendientes: 0, liquidada: false, lista_para_cerrar: false,
+          facturado: 2489.15,
+          devuelto: 0,
+          a_depositar: 2489.15,
+          depositado: 0,
+          ajustes: 0,
+          diferencia: 2489.15,
+          devoluciones_pendientes: 0,
+          liquidada: false,
+          lista_para_cerrar: false,
           falta: 'Falta depositar L 2,300.18 del almacén OAC y L 188.97 del almacén OAS.',
           por_almacen: [
-            { almacen: 'OAC', facturado: 2300.18, devuelto: 0, a_depositar: 2300.18, depositado: 0, ajustes: 0, diferencia: 2300.18, devoluciones_pendientes: 0, sobrepago_justificado: false, liquidada: false, falta: 'Falta depositar L 2,300.18 del almacén OAC.' },
-            { almacen: 'OAS', facturado: 188.97, devuelto: 0, a_depositar: 188.97, depositado: 0, ajustes: 0, diferencia: 188.97, devoluciones_pendientes: 0, sobrepago_justificado: false, liquidada: false, falta: 'Falta depositar L 188.97 del almacén OAS.' },
+            {
+              almacen: 'OAC',
+              facturado: 2300.18,
+              devuelto: 0,
+              a_depositar: 2300.18,
+              depositado: 0,
+              ajustes: 0,
+              diferencia: 2300.18,
+              devoluciones_pendientes: 0,
+              sobrepago_justificado: false,
+              liquidada: false,
+              falta: 'Falta depositar L 2,300.18 del almacén OAC.',
+            },
+            {
+              almacen: 'OAS',
+              facturado: 188.97,
+              devuelto: 0,
+              a_depositar: 188.97,
+              depositado: 0,
+              ajustes: 0,
+              diferencia: 188.97,
+              devoluciones_pendientes: 0,
+              sobrepago_justificado: false,
+              liquidada: false,
+              falta: 'Falta depositar L 188.97 del almacén OAS.',
+            },
           ],
         },
         conflictos_pendientes: 2,
@@ -107,7 +198,15 @@ const listRows: Array<{ name: string; who: Who; query: string; status: number; e
     status: 200,
     expect: (body) => {
       assert.deepEqual(numbersOf(body.manifiestos), ['905112'])
-      assert.deepEqual([body.manifiestos[0].total_facturas, body.manifiestos[0].total_importe, body.manifiestos[0].conflictos_pendientes, body.manifiestos[0].almacenes], [1, 188.97, 1, ['OAS']])
+      assert.deepEqual(
+        [
+          body.manifiestos[0].total_facturas,
+          body.manifiestos[0].total_importe,
+          body.manifiestos[0].conflictos_pendientes,
+          body.manifiestos[0].almacenes,
+        ],
+        [1, 188.97, 1, ['OAS']],
+      )
     },
   },
   {
@@ -115,11 +214,41 @@ const listRows: Array<{ name: string; who: Who; query: string; status: number; e
     who: 'op-oac',
     query: 'numero=9051&pagina=1',
     status: 200,
-    expect: (body) => assert.deepEqual(body.manifiestos.map((row: Answer) => [row.numero, row.total_facturas, row.conflictos_pendientes, row.almacenes]), [['905113', 1, 0, ['OAC']], ['905112', 1, 1, ['OAC']]]),
+    expect: (body) =>
+      assert.deepEqual(
+        body.manifiestos.map((row: Answer) => [
+          row.numero,
+          row.total_facturas,
+          row.conflictos_pendientes,
+          row.almacenes,
+        ]),
+        [
+          ['905113', 1, 0, ['OAC']],
+          ['905112', 1, 1, ['OAC']],
+        ],
+      ),
   },
-  { name: 'almacen outside one\'s warehouses: nothing', who: 'op-oac', query: 'almacen=OAS&pagina=1', status: 200, expect: (body) => assert.deepEqual([body.manifiestos, body.total, body.hay_mas], [[], 0, false]) },
-  { name: 'an operator of OAO sees none', who: 'op-oao', query: 'pagina=1', status: 200, expect: (body) => assert.deepEqual([body.manifiestos, body.total], [[], 0]) },
-  { name: 'without pagina: the array of always, filters applied', who: 'clave', query: 'numero=9051', status: 200, expect: (body) => assert.deepEqual(numbersOf(body as Array<{ numero: string }>), ['905112', '905113']) },
+  {
+    name: "almacen outside one's warehouses: nothing",
+    who: 'op-oac',
+    query: 'almacen=OAS&pagina=1',
+    status: 200,
+    expect: (body) => assert.deepEqual([body.manifiestos, body.total, body.hay_mas], [[], 0, false]),
+  },
+  {
+    name: 'an operator of OAO sees none',
+    who: 'op-oao',
+    query: 'pagina=1',
+    status: 200,
+    expect: (body) => assert.deepEqual([body.manifiestos, body.total], [[], 0]),
+  },
+  {
+    name: 'without pagina: the array of always, filters applied',
+    who: 'clave',
+    query: 'numero=9051',
+    status: 200,
+    expect: (body) => assert.deepEqual(numbersOf(body as Array<{ numero: string }>), ['905112', '905113']),
+  },
 ]
 
 for (const row of listRows) {
@@ -135,10 +264,38 @@ for (const row of listRows) {
 const invoiceNumbers = (body: Answer) => body.facturas.map((entry: { factura: string }) => entry.factura)
 
 const invoiceRows: Array<{ name: string; who: Who; path: string; status: number; expect: (body: Answer) => void }> = [
-  { name: 'an unknown manifest', who: 'clave', path: '999999/facturas', status: 404, expect: (body) => assert.deepEqual(body, { success: false, message: 'El manifiesto 999999 no existe.' }) },
-  { name: 'a manifest of other warehouses', who: 'op-oao', path: '905112/facturas', status: 404, expect: (body) => assert.deepEqual(body, { success: false, message: 'El manifiesto 905112 no existe.' }) },
-  { name: 'a blank search', who: 'clave', path: '905112/facturas?buscar=%20%20', status: 422, expect: (body) => assert.equal(body.message, 'El parámetro buscar debe ser un texto de 1 a 100 caracteres, no en blanco y sin caracteres de control (se recibió "  ").') },
-  { name: 'an unknown parameter', who: 'clave', path: '905112/facturas?cliente=x', status: 422, expect: (body) => assert.match(body.message, /cliente/) },
+  {
+    name: 'an unknown manifest',
+    who: 'clave',
+    path: '999999/facturas',
+    status: 404,
+    expect: (body) => assert.deepEqual(body, { success: false, message: 'El manifiesto 999999 no existe.' }),
+  },
+  {
+    name: 'a manifest of other warehouses',
+    who: 'op-oao',
+    path: '905112/facturas',
+    status: 404,
+    expect: (body) => assert.deepEqual(body, { success: false, message: 'El manifiesto 905112 no existe.' }),
+  },
+  {
+    name: 'a blank search',
+    who: 'clave',
+    path: '905112/facturas?buscar=%20%20',
+    status: 422,
+    expect: (body) =>
+      assert.equal(
+        body.message,
+        'El parámetro buscar debe ser un texto de 1 a 100 caracteres, no en blanco y sin caracteres de control (se recibió "  ").',
+      ),
+  },
+  {
+    name: 'an unknown parameter',
+    who: 'clave',
+    path: '905112/facturas?cliente=x',
+    status: 422,
+    expect: (body) => assert.match(body.message, /cliente/),
+  },
   {
     name: 'every invoice, with its route',
     who: 'clave',
@@ -162,16 +319,76 @@ const invoiceRows: Array<{ name: string; who: Who; path: string; status: number;
       assert.deepEqual(invoiceNumbers(body), [F1, F2])
     },
   },
-  { name: 'by part of the invoice number', who: 'clave', path: '905112/facturas?buscar=912002', status: 200, expect: (body) => assert.deepEqual([invoiceNumbers(body), body.total], [[F2], 1]) },
-  { name: 'by client name, any case', who: 'clave', path: '905112/facturas?buscar=esperanza', status: 200, expect: (body) => assert.deepEqual(invoiceNumbers(body), [F1]) },
-  { name: 'by Clienteid', who: 'clave', path: '905112/facturas?buscar=4011223', status: 200, expect: (body) => assert.deepEqual(invoiceNumbers(body), [F1, F2]) },
-  { name: 'by route', who: 'clave', path: '905113/facturas?buscar=r-7', status: 200, expect: (body) => assert.deepEqual(invoiceNumbers(body), ['F-3']) },
-  { name: 'an accented name as written', who: 'clave', path: `905113/facturas?buscar=${encodeURIComponent('Ñandú')}`, status: 200, expect: (body) => assert.deepEqual(invoiceNumbers(body), ['F-3']) },
-  { name: '% is a literal character', who: 'clave', path: '905112/facturas?buscar=%25', status: 200, expect: (body) => assert.deepEqual([body.facturas, body.total], [[], 0]) },
-  { name: 'no match', who: 'clave', path: '905112/facturas?buscar=zzz', status: 200, expect: (body) => assert.deepEqual([body.facturas, body.total, body.hay_mas], [[], 0, false]) },
-  { name: 'by warehouse', who: 'clave', path: '905112/facturas?almacen=OAS', status: 200, expect: (body) => assert.deepEqual(invoiceNumbers(body), [F2]) },
-  { name: 'an operator of OAC: only its invoice', who: 'op-oac', path: '905112/facturas', status: 200, expect: (body) => assert.deepEqual([invoiceNumbers(body), body.total], [[F1], 1]) },
-  { name: 'an operator of OAC filtering by OAS: none', who: 'op-oac', path: '905112/facturas?almacen=OAS', status: 200, expect: (body) => assert.deepEqual([body.facturas, body.total], [[], 0]) },
+  {
+    name: 'by part of the invoice number',
+    who: 'clave',
+    path: '905112/facturas?buscar=912002',
+    status: 200,
+    expect: (body) => assert.deepEqual([invoiceNumbers(body), body.total], [[F2], 1]),
+  },
+  {
+    name: 'by client name, any case',
+    who: 'clave',
+    path: '905112/facturas?buscar=esperanza',
+    status: 200,
+    expect: (body) => assert.deepEqual(invoiceNumbers(body), [F1]),
+  },
+  {
+    name: 'by Clienteid',
+    who: 'clave',
+    path: '905112/facturas?buscar=4011223',
+    status: 200,
+    expect: (body) => assert.deepEqual(invoiceNumbers(body), [F1, F2]),
+  },
+  {
+    name: 'by route',
+    who: 'clave',
+    path: '905113/facturas?buscar=r-7',
+    status: 200,
+    expect: (body) => assert.deepEqual(invoiceNumbers(body), ['F-3']),
+  },
+  {
+    name: 'an accented name as written',
+    who: 'clave',
+    path: `905113/facturas?buscar=${encodeURIComponent('Ñandú')}`,
+    status: 200,
+    expect: (body) => assert.deepEqual(invoiceNumbers(body), ['F-3']),
+  },
+  {
+    name: '% is a literal character',
+    who: 'clave',
+    path: '905112/facturas?buscar=%25',
+    status: 200,
+    expect: (body) => assert.deepEqual([body.facturas, body.total], [[], 0]),
+  },
+  {
+    name: 'no match',
+    who: 'clave',
+    path: '905112/facturas?buscar=zzz',
+    status: 200,
+    expect: (body) => assert.deepEqual([body.facturas, body.total, body.hay_mas], [[], 0, false]),
+  },
+  {
+    name: 'by warehouse',
+    who: 'clave',
+    path: '905112/facturas?almacen=OAS',
+    status: 200,
+    expect: (body) => assert.deepEqual(invoiceNumbers(body), [F2]),
+  },
+  {
+    name: 'an operator of OAC: only its invoice',
+    who: 'op-oac',
+    path: '905112/facturas',
+    status: 200,
+    expect: (body) => assert.deepEqual([invoiceNumbers(body), body.total], [[F1], 1]),
+  },
+  {
+    name: 'an operator of OAC filtering by OAS: none',
+    who: 'op-oac',
+    path: '905112/facturas?almacen=OAS',
+    status: 200,
+    expect: (body) => assert.deepEqual([body.facturas, body.total], [[], 0]),
+  },
 ]
 
 for (const row of invoiceRows) {
@@ -187,9 +404,16 @@ for (const row of invoiceRows) {
 test('manifest invoices: a manifest of 230 invoices pages by 100 in arrival order', () =>
   withService({}, async (service) => {
     const batchId = insertBatchRow(service.db)
-    const manifestId = insertManifestRow(service.db, { numero: '700001', createdAt: '2026-11-22T16:00:00.000Z', batchId })
-    for (let index = 0; index < 230; index++) insertInvoiceRow(service.db, { nfactura: `G-${String(index).padStart(3, '0')}`, manifestId, batchId, total: 1 })
-    const pages = await Promise.all([1, 2, 3].map((page) => operator(service, 'GET', `manifiestos/700001/facturas?pagina=${page}`)))
+    const manifestId = insertManifestRow(service.db, {
+      numero: '700001',
+      createdAt: '2026-11-22T16:00:00.000Z',
+      batchId,
+    })
+    for (let index = 0; index < 230; index++)
+      insertInvoiceRow(service.db, { nfactura: `G-${String(index).padStart(3, '0')}`, manifestId, batchId, total: 1 })
+    const pages = await Promise.all(
+      [1, 2, 3].map((page) => operator(service, 'GET', `manifiestos/700001/facturas?pagina=${page}`)),
+    )
     assert.deepEqual(
       pages.map(({ body }) => [body.pagina, body.facturas.length, body.facturas[0].factura, body.total, body.hay_mas]),
       [
@@ -203,9 +427,15 @@ test('manifest invoices: a manifest of 230 invoices pages by 100 in arrival orde
 test('manifest history: GET auditoria?tipo=manifiesto&sujeto=… lists its closing and reopening', () =>
   withService({ config: CLOSE_UNSETTLED }, async (service) => {
     await seed(service)
-    assert.equal((await operator(service, 'POST', 'manifiestos/905112/cerrar', { motivo: 'Ruta liquidada' })).status, 200)
+    assert.equal(
+      (await operator(service, 'POST', 'manifiestos/905112/cerrar', { motivo: 'Ruta liquidada' })).status,
+      200,
+    )
     assert.equal((await operator(service, 'POST', 'manifiestos/905113/cerrar')).status, 200)
-    assert.equal((await operator(service, 'POST', 'manifiestos/905112/reabrir', { motivo: 'Faltó una factura' })).status, 200)
+    assert.equal(
+      (await operator(service, 'POST', 'manifiestos/905112/reabrir', { motivo: 'Faltó una factura' })).status,
+      200,
+    )
     const { status, body } = await operator(service, 'GET', 'auditoria?tipo=manifiesto&sujeto=905112')
     assert.equal(status, 200)
     assert.deepEqual(

@@ -16,7 +16,14 @@ const COUNT = 3000
 
 function lookalikes(prefix: string, manifiesto: string, fecha: string): Invoice[] {
   const line = (invoice('x').LineasFactura as Invoice[])[0]!
-  return Array.from({ length: COUNT }, (_, i) => invoice(`${prefix}-${i + 1}`, manifiesto, { Clienteid: 'C-PULPERIA', Total: 100, LineasFactura: [{ ...line, Total: 100 }] }, fecha))
+  return Array.from({ length: COUNT }, (_, i) =>
+    invoice(
+      `${prefix}-${i + 1}`,
+      manifiesto,
+      { Clienteid: 'C-PULPERIA', Total: 100, LineasFactura: [{ ...line, Total: 100 }] },
+      fecha,
+    ),
+  )
 }
 
 const CONFIG = { config: { rateLimits: { insertPerMinute: 1000 } } }
@@ -30,7 +37,9 @@ test('re-issues: 3,000 new look-alikes of 3,000 stored ones are answered, each f
     assert.equal(status, 200, JSON.stringify(body))
     assert.equal(body.resumen.insertadas, COUNT)
     const flagged = service.db.sqlite
-      .prepare("SELECT count(*) AS copies, count(DISTINCT x.invoice_id) AS distinct_copies, min(o.nfactura = 'A-1') AS all_name_the_first FROM invoice_reissues x JOIN invoices o ON o.id = x.original_invoice_id")
+      .prepare(
+        "SELECT count(*) AS copies, count(DISTINCT x.invoice_id) AS distinct_copies, min(o.nfactura = 'A-1') AS all_name_the_first FROM invoice_reissues x JOIN invoices o ON o.id = x.original_invoice_id",
+      )
       .get() as { copies: number; distinct_copies: number; all_name_the_first: number }
     assert.deepEqual(flagged, { copies: COUNT, distinct_copies: COUNT, all_name_the_first: 1 })
   }))
@@ -39,13 +48,29 @@ test('re-issues: whatever is stored, a batch meets one row per fingerprint and d
   withService(CONFIG, async (service) => {
     service.clock.set('2026-11-21T16:00:00Z')
     assert.equal((await postBatch(service, lookalikes('A', '905100', '2026-11-21'))).status, 200)
-    assert.equal((await postBatch(service, lookalikes('C', '905102', '2026-11-21').map((copy, i) => ({ ...copy, Nfactura: `C-${i}` })))).status, 200)
-    const fingerprint = service.db.sqlite.prepare("SELECT fingerprint FROM invoices WHERE nfactura = 'A-1'").pluck().get() as string
+    assert.equal(
+      (
+        await postBatch(
+          service,
+          lookalikes('C', '905102', '2026-11-21').map((copy, i) => ({ ...copy, Nfactura: `C-${i}` })),
+        )
+      ).status,
+      200,
+    )
+    const fingerprint = service.db.sqlite
+      .prepare("SELECT fingerprint FROM invoices WHERE nfactura = 'A-1'")
+      .pluck()
+      .get() as string
     const candidates = findReissueCandidates(service.db, [{ fingerprint, date: LocalDate.parse('2026-11-22') }], 3)
     const byDay = candidates.get(fingerprint)!
-    const nfactura = (id: number | null) => service.db.sqlite.prepare('SELECT nfactura FROM invoices WHERE id = ?').pluck().get(id)
+    const nfactura = (id: number | null) =>
+      service.db.sqlite.prepare('SELECT nfactura FROM invoices WHERE id = ?').pluck().get(id)
     assert.deepEqual(
-      [...byDay].map(([day, lookalikes]) => [LocalDate.ofEpochDay(day).toString(), nfactura(lookalikes.first_id), nfactura(lookalikes.second_id)]),
+      [...byDay].map(([day, lookalikes]) => [
+        LocalDate.ofEpochDay(day).toString(),
+        nfactura(lookalikes.first_id),
+        nfactura(lookalikes.second_id),
+      ]),
       [['2026-11-21', 'A-1', 'C-0']],
     )
   }))

@@ -10,7 +10,9 @@ import { INTEGRATION, operator, registerReturn, seedReturns } from '../support/o
 import { CONTRACTS, withService, type ContractName, type TestService } from '../support/service.ts'
 
 const list = async (service: TestService, fecha: string | undefined, query = '') => {
-  const response = await service.client(`/api/v1/devoluciones/listar${query}`, { headers: fecha === undefined ? {} : { Fecha: fecha } })
+  const response = await service.client(`/api/v1/devoluciones/listar${query}`, {
+    headers: fecha === undefined ? {} : { Fecha: fecha },
+  })
   return { status: response.status, text: await response.text() }
 }
 
@@ -35,13 +37,24 @@ const LISTED_1 =
   '{"productoId":"52480038","producto":"JABON LIMON 115GRX72","cantidad":1.138889,"numeroLinea":"3","lineTotal":392.850000}]}'
 
 /** The same return under v2: every cantidad in units — 5 units, 1 box of 96, 1 box of 72 + 10 units. */
-const LISTED_1_V2 = LISTED_1.replace('"cantidad":1.000000', '"cantidad":96.000000').replace('"cantidad":1.138889', '"cantidad":82.000000')
+const LISTED_1_V2 = LISTED_1.replace('"cantidad":1.000000', '"cantidad":96.000000').replace(
+  '"cantidad":1.138889',
+  '"cantidad":82.000000',
+)
 
 for (const contract of CONTRACTS) {
   test(`listing (${contract}): every field in its format, six fixed decimals in the raw text, for UN, CJ and mixed lines`, () =>
     withService({ config: { clientContract: contract } }, async (service) => {
       await seedReturns(service)
-      await registerReturn(service, [{ numeroLinea: 1, unidades: 5 }, { numeroLinea: 2, cajas: 1 }, { numeroLinea: 3, cajas: 1, unidades: 10 }], { aprobar: true })
+      await registerReturn(
+        service,
+        [
+          { numeroLinea: 1, unidades: 5 },
+          { numeroLinea: 2, cajas: 1 },
+          { numeroLinea: 3, cajas: 1, unidades: 10 },
+        ],
+        { aprobar: true },
+      )
       publish(service, contract)
       const { status, text } = await list(service, '22/11/2026')
       assert.equal(status, 200)
@@ -53,7 +66,10 @@ for (const contract of CONTRACTS) {
       await seedReturns(service)
       await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true, concepto: 'VENCIDO' })
       publish(service, contract)
-      const listed = JSON.parse((await list(service, '22/11/2026')).text) as Array<{ idConcepto: string; concepto: string }>
+      const listed = JSON.parse((await list(service, '22/11/2026')).text) as Array<{
+        idConcepto: string
+        concepto: string
+      }>
       assert.deepEqual([listed[0]!.idConcepto, listed[0]!.concepto], ['VENCIDO', 'Producto vencido'])
       assert.deepEqual(await list(service, '21/11/2026'), { status: 200, text: '[]' })
     }))
@@ -75,51 +91,104 @@ test('listing: only approved, not cancelled returns processed on that date', () 
   }))
 
 const badRequests: Array<{ name: string; fecha?: string; query?: string; message: string }> = [
-  { name: 'missing Fecha', message: 'Falta el encabezado Fecha: una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' },
-  { name: 'Fecha without leading zeros', fecha: '1/2/2026', message: 'El encabezado Fecha tiene un formato inválido ("1/2/2026"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' },
-  { name: 'an impossible Fecha', fecha: '31/02/2026', message: 'El encabezado Fecha tiene un formato inválido ("31/02/2026"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' },
-  { name: 'an ISO Fecha', fecha: '2026-11-22', message: 'El encabezado Fecha tiene un formato inválido ("2026-11-22"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.' },
-  { name: 'pagina 0', fecha: '22/11/2026', query: '?pagina=0', message: 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "0").' },
-  { name: 'pagina not a number', fecha: '22/11/2026', query: '?pagina=dos', message: 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "dos").' },
-  { name: 'pagina negative', fecha: '22/11/2026', query: '?pagina=-1', message: 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "-1").' },
-  { name: 'pagina with a fraction', fecha: '22/11/2026', query: '?pagina=1.5', message: 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "1.5").' },
+  {
+    name: 'missing Fecha',
+    message: 'Falta el encabezado Fecha: una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.',
+  },
+  {
+    name: 'Fecha without leading zeros',
+    fecha: '1/2/2026',
+    message:
+      'El encabezado Fecha tiene un formato inválido ("1/2/2026"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.',
+  },
+  {
+    name: 'an impossible Fecha',
+    fecha: '31/02/2026',
+    message:
+      'El encabezado Fecha tiene un formato inválido ("31/02/2026"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.',
+  },
+  {
+    name: 'an ISO Fecha',
+    fecha: '2026-11-22',
+    message:
+      'El encabezado Fecha tiene un formato inválido ("2026-11-22"): debe ser una fecha real en formato dd/MM/yyyy, por ejemplo 22/11/2026.',
+  },
+  {
+    name: 'pagina 0',
+    fecha: '22/11/2026',
+    query: '?pagina=0',
+    message: 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "0").',
+  },
+  {
+    name: 'pagina not a number',
+    fecha: '22/11/2026',
+    query: '?pagina=dos',
+    message: 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "dos").',
+  },
+  {
+    name: 'pagina negative',
+    fecha: '22/11/2026',
+    query: '?pagina=-1',
+    message: 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "-1").',
+  },
+  {
+    name: 'pagina with a fraction',
+    fecha: '22/11/2026',
+    query: '?pagina=1.5',
+    message: 'El parámetro pagina debe ser un entero mayor o igual a 1 (se recibió "1.5").',
+  },
 ]
 
 for (const contract of CONTRACTS)
-for (const scenario of badRequests) {
-  test(`listing (${contract}): ${scenario.name} → 422`, () =>
-    withService({ config: { clientContract: contract } }, async (service) => {
-      const { status, text } = await list(service, scenario.fecha, scenario.query)
-      assert.equal(status, 422)
-      assert.deepEqual(JSON.parse(text), { success: false, message: scenario.message })
-    }))
-}
+  for (const scenario of badRequests) {
+    test(`listing (${contract}): ${scenario.name} → 422`, () =>
+      withService({ config: { clientContract: contract } }, async (service) => {
+        const { status, text } = await list(service, scenario.fecha, scenario.query)
+        assert.equal(status, 422)
+        assert.deepEqual(JSON.parse(text), { success: false, message: scenario.message })
+      }))
+  }
 
 for (const contract of CONTRACTS)
-test(`listing (${contract}): 1001 approved returns → page 1 has 1000, page 2 has 1, page 3 is []`, { timeout: 120_000 }, () =>
-  withService({ config: { clientContract: contract, rateLimits: { returnsPerMinute: 100 } } }, async (service) => {
-    await seedReturns(service)
-    assert.equal((await postBatch(service, generateBatch(130, { fecha: '2026-11-22' }))).status, 200)
-    const rules = clientContractOf(contract)
-    const deps = { db: service.db, clock: service.clock, contract: rules, listing: new ListingCache(service.config.returnsCache, service.clock, rules) }
-    // One commit for the 1001 returns (not 1001 fsyncs). On a loaded machine the loop can still
-    // block the event loop past the server's 5 s keep-alive: a moment's pause lets the server
-    // close the idle connection and the client see it, instead of reusing a socket being closed.
-    transaction(service.db, () => {
-      for (let i = 0; i < 1001; i++) {
-        const factura = `G-001-01-${String(Math.floor(i / 8) + 1).padStart(8, '0')}`
-        registerDirectly(deps, INTEGRATION, { factura, concepto: 'DANADO', fecha: '2026-11-22', lineas: [{ numeroLinea: (i % 8) + 1 > 6 ? 1 : (i % 8) + 1, unidades: 1 }], aprobar: true })
-      }
-    })
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    publish(service, contract)
-    const page1 = ids((await list(service, '22/11/2026')).text)
-    const page2 = ids((await list(service, '22/11/2026', '?pagina=2')).text)
-    assert.equal(page1.length, 1000)
-    assert.deepEqual(page1.slice(0, 3), ['1', '2', '3'])
-    assert.deepEqual(page2, ['1001'])
-    assert.deepEqual(await list(service, '22/11/2026', '?pagina=3'), { status: 200, text: '[]' })
-  }))
+  test(
+    `listing (${contract}): 1001 approved returns → page 1 has 1000, page 2 has 1, page 3 is []`,
+    { timeout: 120_000 },
+    () =>
+      withService({ config: { clientContract: contract, rateLimits: { returnsPerMinute: 100 } } }, async (service) => {
+        await seedReturns(service)
+        assert.equal((await postBatch(service, generateBatch(130, { fecha: '2026-11-22' }))).status, 200)
+        const rules = clientContractOf(contract)
+        const deps = {
+          db: service.db,
+          clock: service.clock,
+          contract: rules,
+          listing: new ListingCache(service.config.returnsCache, service.clock, rules),
+        }
+        // One commit for the 1001 returns (not 1001 fsyncs). On a loaded machine the loop can still
+        // block the event loop past the server's 5 s keep-alive: a moment's pause lets the server
+        // close the idle connection and the client see it, instead of reusing a socket being closed.
+        transaction(service.db, () => {
+          for (let i = 0; i < 1001; i++) {
+            const factura = `G-001-01-${String(Math.floor(i / 8) + 1).padStart(8, '0')}`
+            registerDirectly(deps, INTEGRATION, {
+              factura,
+              concepto: 'DANADO',
+              fecha: '2026-11-22',
+              lineas: [{ numeroLinea: (i % 8) + 1 > 6 ? 1 : (i % 8) + 1, unidades: 1 }],
+              aprobar: true,
+            })
+          }
+        })
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        publish(service, contract)
+        const page1 = ids((await list(service, '22/11/2026')).text)
+        const page2 = ids((await list(service, '22/11/2026', '?pagina=2')).text)
+        assert.equal(page1.length, 1000)
+        assert.deepEqual(page1.slice(0, 3), ['1', '2', '3'])
+        assert.deepEqual(page2, ['1001'])
+        assert.deepEqual(await list(service, '22/11/2026', '?pagina=3'), { status: 200, text: '[]' })
+      }),
+  )
 
 test('listing cache: a listed date reflects an approval, an edit of its reason and a cancellation at once', () =>
   withService({}, async (service) => {
@@ -130,8 +199,17 @@ test('listing cache: a listed date reflects an approval, an edit of its reason a
     await operator(service, 'POST', 'devoluciones/2/aprobar')
     assert.deepEqual(ids((await list(service, '22/11/2026')).text), ['1', '2'])
     await operator(service, 'PUT', 'conceptos/DANADO', { descripcion: 'Dañado en ruta', idProveedor: '70' })
-    const edited = JSON.parse((await list(service, '22/11/2026')).text) as Array<{ concepto: string; idConcepto: string }>
-    assert.deepEqual(edited.map((entry) => [entry.idConcepto, entry.concepto]), [['70', 'Dañado en ruta'], ['70', 'Dañado en ruta']])
+    const edited = JSON.parse((await list(service, '22/11/2026')).text) as Array<{
+      concepto: string
+      idConcepto: string
+    }>
+    assert.deepEqual(
+      edited.map((entry) => [entry.idConcepto, entry.concepto]),
+      [
+        ['70', 'Dañado en ruta'],
+        ['70', 'Dañado en ruta'],
+      ],
+    )
     await operator(service, 'POST', 'devoluciones/1/anular', { motivo: 'error' })
     assert.deepEqual(ids((await list(service, '22/11/2026')).text), ['2'])
     await registerReturn(service, [{ numeroLinea: 1, unidades: 2 }], { aprobar: true })

@@ -18,29 +18,49 @@ const PUBLISHED = '2026-12-01T06:00:00Z' // 01/12/2026 00:00:00
 const list = async (service: TestService, headers: Record<string, string>) => {
   const response = await service.client('/api/v1/devoluciones/listar', { headers })
   assert.equal(response.status, 200)
-  return (JSON.parse(await response.text()) as Array<{ devolucion: string; factura: string }>).map((entry) => `${entry.devolucion}:${entry.factura}`)
+  return (JSON.parse(await response.text()) as Array<{ devolucion: string; factura: string }>).map(
+    (entry) => `${entry.devolucion}:${entry.factura}`,
+  )
 }
 
 /** Returns 1 and 2 approved, 3 pending, all of the example invoice of manifest 905112. */
 async function threeReturns(service: TestService): Promise<void> {
   await seedReturns(service)
-  for (const [line, approve] of [[1, true], [2, true], [1, false]] as const) {
+  for (const [line, approve] of [
+    [1, true],
+    [2, true],
+    [1, false],
+  ] as const) {
     const registered = await registerReturn(service, [{ numeroLinea: line, unidades: 1 }], { aprobar: approve })
     assert.equal(registered.status, 201, JSON.stringify(registered.body))
   }
 }
 
-test('listing v2: by the invoice\'s issue date — invoices issued on two days, approved on a third', () =>
+test("listing v2: by the invoice's issue date — invoices issued on two days, approved on a third", () =>
   withService({ config: V2 }, async (service) => {
     await seedReturns(service) // the example invoices, issued on the 22nd
     assert.equal((await postBatch(service, [invoice('F-21', '905112', {}, '2026-11-21')])).status, 200) // same manifest, issued on the 21st
     service.clock.set('2026-11-23T16:00:00Z') // approved on Monday the 23rd
     assert.equal((await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true })).status, 201)
-    assert.equal((await operator(service, 'POST', 'devoluciones', { factura: 'F-21', concepto: 'DANADO', fecha: '2026-11-23', lineas: [{ numeroLinea: 1, unidades: 1 }], aprobar: true })).status, 201)
+    assert.equal(
+      (
+        await operator(service, 'POST', 'devoluciones', {
+          factura: 'F-21',
+          concepto: 'DANADO',
+          fecha: '2026-11-23',
+          lineas: [{ numeroLinea: 1, unidades: 1 }],
+          aprobar: true,
+        })
+      ).status,
+      201,
+    )
     service.clock.set(PUBLISHED)
     assert.deepEqual(await list(service, { Fecha: '21/11/2026' }), ['2:F-21'])
     assert.deepEqual(await list(service, { Fecha: '22/11/2026' }), [`1:${FACTURA}`])
-    assert.deepEqual(await list(service, { Fecha: '21/11/2026', FechaHasta: '22/11/2026' }), ['2:F-21', `1:${FACTURA}`].sort())
+    assert.deepEqual(
+      await list(service, { Fecha: '21/11/2026', FechaHasta: '22/11/2026' }),
+      ['2:F-21', `1:${FACTURA}`].sort(),
+    )
     assert.deepEqual(await list(service, { Fecha: '23/11/2026' }), [], 'the day they were approved selects nothing')
   }))
 
@@ -48,7 +68,11 @@ test('listing v2: a package is absent until its window closes and complete at th
   withService({ config: V2 }, async (service) => {
     await threeReturns(service)
     const range = { Fecha: '15/11/2026', FechaHasta: '30/11/2026' }
-    assert.deepEqual(await list(service, { Fecha: '22/11/2026' }), [], 'approved today, but the window is open: no partial package')
+    assert.deepEqual(
+      await list(service, { Fecha: '22/11/2026' }),
+      [],
+      'approved today, but the window is open: no partial package',
+    )
     service.clock.set('2026-11-28T16:00:00Z')
     assert.deepEqual(await list(service, range), [])
     service.clock.set('2026-12-01T05:59:57Z')
@@ -58,7 +82,11 @@ test('listing v2: a package is absent until its window closes and complete at th
     assert.deepEqual(await list(service, range), [])
     service.clock.set(PUBLISHED)
     const whole = [`1:${FACTURA}`, `2:${FACTURA}`]
-    assert.deepEqual(await list(service, range), whole, 'the whole package at once; the pending return is never published')
+    assert.deepEqual(
+      await list(service, range),
+      whole,
+      'the whole package at once; the pending return is never published',
+    )
     assert.deepEqual(await list(service, { Fecha: '22/11/2026' }), whole)
   }))
 
@@ -68,7 +96,10 @@ test('listing v2: a return approved after a range was cached (the package was no
     const range = { Fecha: '15/11/2026', FechaHasta: '30/11/2026' }
     service.clock.set('2026-11-30T16:00:00Z')
     assert.deepEqual(await list(service, range), [], 'cached with no package waiting: kept for the usual time')
-    assert.equal((await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true, fecha: '2026-11-30' })).status, 201)
+    assert.equal(
+      (await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }], { aprobar: true, fecha: '2026-11-30' })).status,
+      201,
+    )
     assert.deepEqual(await list(service, range), [], 'still inside the window')
     service.clock.set(PUBLISHED)
     assert.deepEqual(await list(service, range), [`1:${FACTURA}`])
@@ -83,7 +114,11 @@ test('listing v2: a manifest without a deadline (created before the window) is l
     assert.equal((await operator(service, 'POST', 'devoluciones/1/anular', { motivo: 'error' })).status, 200)
     assert.deepEqual(await list(service, { Fecha: '22/11/2026' }), [])
     const view = await operator(service, 'GET', 'manifiestos/905112')
-    assert.deepEqual(view.body.paquete_proveedor, { publicado: true, publicado_en: null, nota: 'Sin plazo de devoluciones: cada devolución aprobada se publica al proveedor en seguida.' })
+    assert.deepEqual(view.body.paquete_proveedor, {
+      publicado: true,
+      publicado_en: null,
+      nota: 'Sin plazo de devoluciones: cada devolución aprobada se publica al proveedor en seguida.',
+    })
   }))
 
 const FROZEN = (action: string) =>
@@ -98,23 +133,60 @@ const writable = (service: TestService) => ({
   deadline: service.db.sqlite.prepare("SELECT returns_deadline FROM manifests WHERE numero = '905112'").pluck().get(),
 })
 /** Refused for the published package, nothing written. */
-const frozen = (action: string) => ({ status: 422, body: refusal(FROZEN(action)), database: [unchanged('what it could write', writable), nothingWritten()] })
+const frozen = (action: string) => ({
+  status: 422,
+  body: refusal(FROZEN(action)),
+  database: [unchanged('what it could write', writable), nothingWritten()],
+})
 
 testScenarios(
   'frozen package (v2)',
   [
-    { name: 'registering a return after the close → 422 naming the close, nothing written', request: { method: 'POST', path: 'devoluciones', body: { factura: FACTURA, concepto: 'DANADO', fecha: '2026-11-30', lineas: [{ numeroLinea: 3, unidades: 1 }] } }, ...frozen('registrar la devolución') },
-    { name: 'approving a pending return after the close → 422 naming the close, nothing written', request: { method: 'POST', path: 'devoluciones/3/aprobar' }, ...frozen('aprobar la devolución 3') },
+    {
+      name: 'registering a return after the close → 422 naming the close, nothing written',
+      request: {
+        method: 'POST',
+        path: 'devoluciones',
+        body: { factura: FACTURA, concepto: 'DANADO', fecha: '2026-11-30', lineas: [{ numeroLinea: 3, unidades: 1 }] },
+      },
+      ...frozen('registrar la devolución'),
+    },
+    {
+      name: 'approving a pending return after the close → 422 naming the close, nothing written',
+      request: { method: 'POST', path: 'devoluciones/3/aprobar' },
+      ...frozen('aprobar la devolución 3'),
+    },
     {
       name: 'approving it in a bulk selection after the close → 422 naming the close, nothing written',
       request: { method: 'POST', path: 'devoluciones/aprobar', body: { ids: ['3'] } },
       status: 422,
-      body: { ...refusal(`${FROZEN('aprobar la devolución 3')} Ninguna de las 1 devoluciones se aprobó; quite esa de la selección y vuelva a intentarlo.`), devolucion: '3' },
+      body: {
+        ...refusal(
+          `${FROZEN('aprobar la devolución 3')} Ninguna de las 1 devoluciones se aprobó; quite esa de la selección y vuelva a intentarlo.`,
+        ),
+        devolucion: '3',
+      },
       database: [unchanged('what it could write', writable), nothingWritten()],
     },
-    { name: 'rejecting a pending return after the close → 422 naming the close, nothing written', request: { method: 'POST', path: 'devoluciones/3/rechazar', body: { motivo: 'tarde' } }, ...frozen('rechazar la devolución 3') },
-    { name: 'cancelling an approved return after the close → 422 naming the close, nothing written', request: { method: 'POST', path: 'devoluciones/1/anular', body: { motivo: 'error' } }, ...frozen('anular la devolución 1') },
-    { name: 'extending the deadline after the close → 422 naming the close, nothing written', request: { method: 'POST', path: 'manifiestos/905112/plazo', body: { hasta: '2026-12-05', motivo: 'pidió más días' } }, ...frozen('ampliar el plazo') },
+    {
+      name: 'rejecting a pending return after the close → 422 naming the close, nothing written',
+      request: { method: 'POST', path: 'devoluciones/3/rechazar', body: { motivo: 'tarde' } },
+      ...frozen('rechazar la devolución 3'),
+    },
+    {
+      name: 'cancelling an approved return after the close → 422 naming the close, nothing written',
+      request: { method: 'POST', path: 'devoluciones/1/anular', body: { motivo: 'error' } },
+      ...frozen('anular la devolución 1'),
+    },
+    {
+      name: 'extending the deadline after the close → 422 naming the close, nothing written',
+      request: {
+        method: 'POST',
+        path: 'manifiestos/905112/plazo',
+        body: { hasta: '2026-12-05', motivo: 'pidió más días' },
+      },
+      ...frozen('ampliar el plazo'),
+    },
   ],
   {
     service: { config: V2 },
@@ -132,7 +204,11 @@ test('frozen package (v2): each operation still works at the last second of the 
     service.clock.set(LAST_SECOND)
     assert.equal((await operator(service, 'POST', 'devoluciones/3/rechazar', { motivo: 'no procede' })).status, 200)
     assert.equal((await operator(service, 'POST', 'devoluciones/1/anular', { motivo: 'error' })).status, 200)
-    assert.equal((await operator(service, 'POST', 'manifiestos/905112/plazo', { hasta: '2026-12-01', motivo: 'pidió un día más' })).status, 200)
+    assert.equal(
+      (await operator(service, 'POST', 'manifiestos/905112/plazo', { hasta: '2026-12-01', motivo: 'pidió un día más' }))
+        .status,
+      200,
+    )
   }))
 
 test('operator views (v2): a manifest says when its package is published, a frozen return why it offers no action', () =>
@@ -147,7 +223,11 @@ test('operator views (v2): a manifest says when its package is published, a froz
     assert.equal((await operator(service, 'GET', 'devoluciones/1')).body.sin_acciones, undefined)
     service.clock.set(PUBLISHED)
     const listed = await operator(service, 'GET', 'manifiestos')
-    assert.deepEqual(listed.body[0].paquete_proveedor, { publicado: true, publicado_en: '2026-12-01 00:00:00', nota: 'Publicado al proveedor el 01/12/2026: sus devoluciones ya no cambian.' })
+    assert.deepEqual(listed.body[0].paquete_proveedor, {
+      publicado: true,
+      publicado_en: '2026-12-01 00:00:00',
+      nota: 'Publicado al proveedor el 01/12/2026: sus devoluciones ya no cambian.',
+    })
     const frozen = await operator(service, 'GET', 'devoluciones/3')
     assert.equal(
       frozen.body.sin_acciones,
@@ -155,7 +235,12 @@ test('operator views (v2): a manifest says when its package is published, a froz
         'ya lo tiene, así que sus devoluciones no se registran, aprueban, rechazan ni anulan más, y su plazo no se amplía.',
     )
     const invoiceView = await operator(service, 'GET', `facturas/${FACTURA}`)
-    assert.deepEqual(invoiceView.body.devoluciones.map((entry: { sin_acciones?: string }) => entry.sin_acciones === frozen.body.sin_acciones), [true, true, true])
+    assert.deepEqual(
+      invoiceView.body.devoluciones.map(
+        (entry: { sin_acciones?: string }) => entry.sin_acciones === frozen.body.sin_acciones,
+      ),
+      [true, true, true],
+    )
   }))
 
 test('operator views (v1): no package fields at all', () =>
@@ -166,11 +251,21 @@ test('operator views (v1): no package fields at all', () =>
     assert.equal('sin_acciones' in (await operator(service, 'GET', 'devoluciones/1')).body, false)
   }))
 
-test('a return follows its invoice\'s issue date when the invoice is updated (the date v2 files it under)', () =>
-  withService({ config: { intake: { autoUpdateFields: ['FechaFactura'] }, rateLimits: { insertPerMinute: 100 } } }, async (service) => {
-    await seedReturns(service)
-    assert.equal((await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }])).status, 201)
-    const moved = await postBatch(service, [invoice(FACTURA, '905112', { ...structuredClone(EXAMPLE_BATCH.find((entry) => entry.Nfactura === FACTURA)!), FechaFactura: '2026-11-21T00:00:00.000Z' })])
-    assert.equal(moved.body.resumen.actualizadas, 1, JSON.stringify(moved.body))
-    assert.deepEqual(service.db.sqlite.prepare('SELECT id, invoice_date FROM returns').all(), [{ id: 1, invoice_date: '2026-11-21' }])
-  }))
+test("a return follows its invoice's issue date when the invoice is updated (the date v2 files it under)", () =>
+  withService(
+    { config: { intake: { autoUpdateFields: ['FechaFactura'] }, rateLimits: { insertPerMinute: 100 } } },
+    async (service) => {
+      await seedReturns(service)
+      assert.equal((await registerReturn(service, [{ numeroLinea: 1, unidades: 1 }])).status, 201)
+      const moved = await postBatch(service, [
+        invoice(FACTURA, '905112', {
+          ...structuredClone(EXAMPLE_BATCH.find((entry) => entry.Nfactura === FACTURA)!),
+          FechaFactura: '2026-11-21T00:00:00.000Z',
+        }),
+      ])
+      assert.equal(moved.body.resumen.actualizadas, 1, JSON.stringify(moved.body))
+      assert.deepEqual(service.db.sqlite.prepare('SELECT id, invoice_date FROM returns').all(), [
+        { id: 1, invoice_date: '2026-11-21' },
+      ])
+    },
+  ))

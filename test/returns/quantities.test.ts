@@ -1,15 +1,44 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { centsToSixDecimals, formatSixDecimals, lineAmountCents, lineUnits, listedQuantity, returnedUnits, type LineQuantities } from '../../src/shared/quantities.ts'
+import {
+  centsToSixDecimals,
+  formatSixDecimals,
+  lineAmountCents,
+  lineUnits,
+  listedQuantity,
+  returnedUnits,
+  type LineQuantities,
+} from '../../src/shared/quantities.ts'
 
 const units: Array<{ name: string; line: LineQuantities; units: number }> = [
-  { name: 'loose units (UN line of the example)', line: { cantidad_fracciones: 12, cantidad_caja: 0, factor_conversion: 24, total: 430.56 }, units: 12 },
-  { name: 'whole boxes (2 × 96, CantidadFracciones 0)', line: { cantidad_fracciones: 0, cantidad_caja: 2, factor_conversion: 96, total: 1476.77 }, units: 192 },
-  { name: 'mixed: 1 box of 72 plus 10 loose', line: { cantidad_fracciones: 10, cantidad_caja: 1, factor_conversion: 72, total: 392.85 }, units: 82 },
-  { name: 'boxes already counted in CantidadFracciones', line: { cantidad_fracciones: 192, cantidad_caja: 2, factor_conversion: 96, total: 1 }, units: 192 },
-  { name: 'no factor counts one per box', line: { cantidad_fracciones: 0, cantidad_caja: 3, factor_conversion: null, total: 1 }, units: 3 },
+  {
+    name: 'loose units (UN line of the example)',
+    line: { cantidad_fracciones: 12, cantidad_caja: 0, factor_conversion: 24, total: 430.56 },
+    units: 12,
+  },
+  {
+    name: 'whole boxes (2 × 96, CantidadFracciones 0)',
+    line: { cantidad_fracciones: 0, cantidad_caja: 2, factor_conversion: 96, total: 1476.77 },
+    units: 192,
+  },
+  {
+    name: 'mixed: 1 box of 72 plus 10 loose',
+    line: { cantidad_fracciones: 10, cantidad_caja: 1, factor_conversion: 72, total: 392.85 },
+    units: 82,
+  },
+  {
+    name: 'boxes already counted in CantidadFracciones',
+    line: { cantidad_fracciones: 192, cantidad_caja: 2, factor_conversion: 96, total: 1 },
+    units: 192,
+  },
+  {
+    name: 'no factor counts one per box',
+    line: { cantidad_fracciones: 0, cantidad_caja: 3, factor_conversion: null, total: 1 },
+    units: 3,
+  },
 ]
-for (const scenario of units) test(`quantities: line units, ${scenario.name}`, () => assert.equal(lineUnits(scenario.line), scenario.units))
+for (const scenario of units)
+  test(`quantities: line units, ${scenario.name}`, () => assert.equal(lineUnits(scenario.line), scenario.units))
 
 const amounts: Array<{ name: string; total: number; returned: number; held: number; cents: number }> = [
   { name: 'the whole line', total: 1476.77, returned: 192, held: 192, cents: 147677 },
@@ -21,7 +50,8 @@ const amounts: Array<{ name: string; total: number; returned: number; held: numb
   { name: 'a zero total', total: 0, returned: 5, held: 10, cents: 0 },
 ]
 for (const scenario of amounts) {
-  test(`quantities: amount of ${scenario.name}`, () => assert.equal(lineAmountCents(scenario.total, scenario.returned, scenario.held), scenario.cents))
+  test(`quantities: amount of ${scenario.name}`, () =>
+    assert.equal(lineAmountCents(scenario.total, scenario.returned, scenario.held), scenario.cents))
 }
 
 test('quantities: partial returns in steps add up to at most the line (each rounded on its own)', () => {
@@ -44,7 +74,8 @@ const decimals: Array<[number, number, string]> = [
   [9_007_199_254_740_991, 1, '9007199254740991.000000'],
 ]
 for (const [numerator, denominator, text] of decimals) {
-  test(`quantities: ${numerator}/${denominator} with six decimals is ${text}`, () => assert.equal(formatSixDecimals(numerator, denominator), text))
+  test(`quantities: ${numerator}/${denominator} with six decimals is ${text}`, () =>
+    assert.equal(formatSixDecimals(numerator, denominator), text))
 }
 
 test('quantities: listed quantity is boxes for CJ lines and units otherwise', () => {

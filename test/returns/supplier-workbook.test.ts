@@ -21,32 +21,114 @@ import type { SupplierWorkbookLine } from '../../src/returns/returns.store.ts'
  *   4  F1 line 3 (1 box of 72 + 5 units, of the mixed line's 82), registered and approved the 23rd
  */
 const HEADERS = [
-  'NumeroLinea', 'ProductoId', 'Nfactura', 'CantidadCaja', 'Cantidad', 'MotivoDevolucion', 'FechaFacturaConvertida', 'IdDetalleDevolucion', 'Id_Jaremar_DD', 'LineTotal',
-  'idDevolucion', 'id_fac_detalle', 'id_fac_encabezado', 'Id_Jaremar_F', 'FechaFactura', 'FechaVencimiento', 'Vendedorid', 'Vendedor', 'Clienteid', 'Cliente',
-  'Depto', 'Municipio', 'Barrio', 'Almacen', 'TipoPago', 'DiasCred', 'Rtn', 'Cai', 'OrdenEx', 'RegExonerado',
-  'RegSag', 'Rinicial', 'Rfinal', 'Direccion', 'Tel', 'Longitud', 'Latitud', 'FechaLimImpre', 'DirCasaMatriz', 'DirSucursal',
-  'NumeroPedido', 'NumeroRuta', 'EntregarA', 'ImporteExcento', 'ImporteExento_Desc', 'ImporteExento_ISV18', 'ImporteExento_ISV15', 'ImporteExento_Total', 'ImporteExonerado', 'ImporteExonerado_Desc',
-  'ImporteExonerado_ISV18', 'ImporteExonerado_ISV15', 'ImporteExonerado_Total', 'ImporteGrabado', 'ImporteGravado_Desc', 'ImporteGravado_ISV18', 'ImporteGravado_ISV15', 'ImporteGravado_Total', 'ImporteTotal_Val', 'DescuentosRebajas',
-  'Isv18', 'Isv15', 'Total', 'CreationTime', 'LastModifierUserId', 'LastModificationTime', 'IsDeleted', 'NumeroFacturaLX', 'NumeroManifiesto', 'EstadoFactura',
+  'NumeroLinea',
+  'ProductoId',
+  'Nfactura',
+  'CantidadCaja',
+  'Cantidad',
+  'MotivoDevolucion',
+  'FechaFacturaConvertida',
+  'IdDetalleDevolucion',
+  'Id_Jaremar_DD',
+  'LineTotal',
+  'idDevolucion',
+  'id_fac_detalle',
+  'id_fac_encabezado',
+  'Id_Jaremar_F',
+  'FechaFactura',
+  'FechaVencimiento',
+  'Vendedorid',
+  'Vendedor',
+  'Clienteid',
+  'Cliente',
+  'Depto',
+  'Municipio',
+  'Barrio',
+  'Almacen',
+  'TipoPago',
+  'DiasCred',
+  'Rtn',
+  'Cai',
+  'OrdenEx',
+  'RegExonerado',
+  'RegSag',
+  'Rinicial',
+  'Rfinal',
+  'Direccion',
+  'Tel',
+  'Longitud',
+  'Latitud',
+  'FechaLimImpre',
+  'DirCasaMatriz',
+  'DirSucursal',
+  'NumeroPedido',
+  'NumeroRuta',
+  'EntregarA',
+  'ImporteExcento',
+  'ImporteExento_Desc',
+  'ImporteExento_ISV18',
+  'ImporteExento_ISV15',
+  'ImporteExento_Total',
+  'ImporteExonerado',
+  'ImporteExonerado_Desc',
+  'ImporteExonerado_ISV18',
+  'ImporteExonerado_ISV15',
+  'ImporteExonerado_Total',
+  'ImporteGrabado',
+  'ImporteGravado_Desc',
+  'ImporteGravado_ISV18',
+  'ImporteGravado_ISV15',
+  'ImporteGravado_Total',
+  'ImporteTotal_Val',
+  'DescuentosRebajas',
+  'Isv18',
+  'Isv15',
+  'Total',
+  'CreationTime',
+  'LastModifierUserId',
+  'LastModificationTime',
+  'IsDeleted',
+  'NumeroFacturaLX',
+  'NumeroManifiesto',
+  'EstadoFactura',
   'TipoFactura',
 ]
 
 /** The PHP's DECIMAL_COLS, 1-based: D E J AJ AK AR…BK. */
-const DECIMAL_COLUMNS = [4, 5, 10, 36, 37, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63]
+const DECIMAL_COLUMNS = [
+  4, 5, 10, 36, 37, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+]
 
 /** The PHP's columnWidths(), A to BS: the least width of each column. */
-const PHP_WIDTHS = [12, 12, 14, 12, 10, 18, 22, 18, 14, 12, 14, 14, 16, 14, 22, 22, 12, 28, 12, 32, 18, 18, 18, 12, 14, 10, 16, 14, 10, 14, 10, 10, 10, 36, 14, 14, 14, 22, 30, 30, 14, 14, 22, 16, 18, 18, 18, 18, 18, 20, 20, 20, 20, 18, 18, 18, 18, 18, 18, 20, 14, 14, 14, 20, 20, 20, 12, 18, 18, 14, 14]
+const PHP_WIDTHS = [
+  12, 12, 14, 12, 10, 18, 22, 18, 14, 12, 14, 14, 16, 14, 22, 22, 12, 28, 12, 32, 18, 18, 18, 12, 14, 10, 16, 14, 10,
+  14, 10, 10, 10, 36, 14, 14, 14, 22, 30, 30, 14, 14, 22, 16, 18, 18, 18, 18, 18, 20, 20, 20, 20, 18, 18, 18, 18, 18,
+  18, 20, 14, 14, 14, 20, 20, 20, 12, 18, 18, 14, 14,
+]
 
 async function seed(service: TestService): Promise<void> {
   await seedConsoleReturns(service)
   assert.equal((await operator(service, 'POST', 'devoluciones/2/aprobar')).status, 200)
-  const mixed = await operator(service, 'POST', 'devoluciones', { factura: F1, concepto: 'DANADO', fecha: '2026-11-23T08:00:00', lineas: [{ numeroLinea: 3, cajas: 1, unidades: 5 }], aprobar: true })
+  const mixed = await operator(service, 'POST', 'devoluciones', {
+    factura: F1,
+    concepto: 'DANADO',
+    fecha: '2026-11-23T08:00:00',
+    lineas: [{ numeroLinea: 3, cajas: 1, unidades: 5 }],
+    aprobar: true,
+  })
   assert.equal(mixed.status, 201, JSON.stringify(mixed.body))
 }
 
-async function download(service: TestService, who: ConsoleWho, query: string): Promise<{ response: Response; sheet: SheetLayout }> {
+async function download(
+  service: TestService,
+  who: ConsoleWho,
+  query: string,
+): Promise<{ response: Response; sheet: SheetLayout }> {
   const path = `/api/v1/operador/devoluciones/exportar?formato=proveedor${query}`
-  const headers: Record<string, string> = who === 'clave' ? { OperatorKey: OPERATOR_KEY, Operador: encodeURIComponent(OPERATOR) } : { Cookie: await sessionOf(service, who) }
+  const headers: Record<string, string> =
+    who === 'clave'
+      ? { OperatorKey: OPERATOR_KEY, Operador: encodeURIComponent(OPERATOR) }
+      : { Cookie: await sessionOf(service, who) }
   const response = await service.fetch(path, { headers })
   assert.equal(response.status, 200, await response.clone().text())
   return { response, sheet: readSheetLayout(new Uint8Array(await response.arrayBuffer())) }
@@ -66,14 +148,24 @@ test('supplier workbook: the 71 headers in order, the sheet, its formats, frozen
   withService({}, async (service) => {
     await seed(service)
     const { response, sheet } = await download(service, 'clave', '')
-    assert.equal(response.headers.get('content-type'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-    assert.equal(response.headers.get('content-disposition'), 'attachment; filename="devoluciones-proveedor-2026-11-23.xlsx"')
+    assert.equal(
+      response.headers.get('content-type'),
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    )
+    assert.equal(
+      response.headers.get('content-disposition'),
+      'attachment; filename="devoluciones-proveedor-2026-11-23.xlsx"',
+    )
     assert.equal(sheet.name, 'Devoluciones')
     assert.equal(HEADERS.length, 71)
     assert.deepEqual(sheet.rows[0], HEADERS)
     assert.equal(sheet.frozenRows, 1)
     assert.equal(sheet.autoFilter, `A1:BS${sheet.rows.length}`)
-    for (const [index, width] of PHP_WIDTHS.entries()) assert.ok(sheet.widths[index]! >= width, `${HEADERS[index]}: width ${sheet.widths[index]} under the PHP's ${width}`)
+    for (const [index, width] of PHP_WIDTHS.entries())
+      assert.ok(
+        sheet.widths[index]! >= width,
+        `${HEADERS[index]}: width ${sheet.widths[index]} under the PHP's ${width}`,
+      )
     assert.ok(sheet.widths[31]! >= '001-001-01-00900001'.length, 'Rinicial fits its values')
     for (const row of sheet.formats.slice(1)) {
       const expected: string[] = HEADERS.map((_, index) => (DECIMAL_COLUMNS.includes(index + 1) ? '0.0000' : 'General'))
@@ -87,17 +179,33 @@ test('supplier workbook: approved returns by default, one row per returned line,
   withService({}, async (service) => {
     await seed(service)
     assert.deepEqual(linesOf((await download(service, 'clave', '')).sheet), ['1.1', '1.2', '2.1', '4.3'])
-    assert.deepEqual(linesOf((await download(service, 'clave', '&estado=pending')).sheet), ['3.3'], 'another state when asked')
-    assert.deepEqual(linesOf((await download(service, 'clave', '&procesadas_desde=2026-11-23&procesadas_hasta=2026-11-23')).sheet), ['2.1', '4.3'], 'by processing date')
-    assert.deepEqual(linesOf((await download(service, 'clave', '&buscar=ahorro')).sheet), ['2.1'], 'the list\'s search')
-    assert.deepEqual(linesOf((await download(service, 'clave', '&procesadas_desde=2026-11-24')).sheet), [], 'nothing: the header alone')
+    assert.deepEqual(
+      linesOf((await download(service, 'clave', '&estado=pending')).sheet),
+      ['3.3'],
+      'another state when asked',
+    )
+    assert.deepEqual(
+      linesOf((await download(service, 'clave', '&procesadas_desde=2026-11-23&procesadas_hasta=2026-11-23')).sheet),
+      ['2.1', '4.3'],
+      'by processing date',
+    )
+    assert.deepEqual(linesOf((await download(service, 'clave', '&buscar=ahorro')).sheet), ['2.1'], "the list's search")
+    assert.deepEqual(
+      linesOf((await download(service, 'clave', '&procesadas_desde=2026-11-24')).sheet),
+      [],
+      'nothing: the header alone',
+    )
   }))
 
 test('supplier workbook: a person sees the returns of their warehouses only', () =>
   withService({}, async (service) => {
     await seed(service)
     assert.deepEqual(linesOf((await download(service, 'op-oac', '')).sheet), ['1.1', '1.2', '4.3'], 'F2 is of OAS')
-    assert.deepEqual(linesOf((await download(service, 'op-oac', '&almacen=OAS')).sheet), [], 'another warehouse: nothing')
+    assert.deepEqual(
+      linesOf((await download(service, 'op-oac', '&almacen=OAS')).sheet),
+      [],
+      'another warehouse: nothing',
+    )
     assert.deepEqual(linesOf((await download(service, 'clave', '&almacen=OAS')).sheet), ['2.1'])
   }))
 
@@ -108,7 +216,9 @@ test('supplier workbook: a row field by field against the invoice and the return
     const invoice = (await operator(service, 'GET', `facturas/${F1}`)).body.original
     const returned = (await operator(service, 'GET', 'devoluciones/4')).body
     const invoiceLine = invoice.LineasFactura.find((line: { NumeroLinea: number }) => line.NumeroLinea === 3)
-    const returnLineId = (service.db.sqlite.prepare('SELECT id FROM return_lines WHERE return_id = 4').get() as { id: number }).id
+    const returnLineId = (
+      service.db.sqlite.prepare('SELECT id FROM return_lines WHERE return_id = 4').get() as { id: number }
+    ).id
     const amount = (field: string) => invoice[field] as number
     assert.deepEqual(byHeader(sheet, 4), {
       NumeroLinea: 3,
@@ -184,40 +294,106 @@ test('supplier workbook: a row field by field against the invoice and the return
       TipoFactura: invoice.TipoFactura,
     })
     // The figures themselves, so the row cannot match a wrong reading of both sides.
-    assert.deepEqual([byHeader(sheet, 4).LineTotal, byHeader(sheet, 4).id_fac_detalle, byHeader(sheet, 4).Barrio, byHeader(sheet, 4).Latitud], [368.9, 5100003, 'COL. KENNEDY', 14.0723])
-    assert.deepEqual([byHeader(sheet, 2).CantidadCaja, byHeader(sheet, 2).Cantidad, byHeader(sheet, 2).LineTotal], [1, 0, 738.39], 'a box of the CJ line')
+    assert.deepEqual(
+      [
+        byHeader(sheet, 4).LineTotal,
+        byHeader(sheet, 4).id_fac_detalle,
+        byHeader(sheet, 4).Barrio,
+        byHeader(sheet, 4).Latitud,
+      ],
+      [368.9, 5100003, 'COL. KENNEDY', 14.0723],
+    )
+    assert.deepEqual(
+      [byHeader(sheet, 2).CantidadCaja, byHeader(sheet, 2).Cantidad, byHeader(sheet, 2).LineTotal],
+      [1, 0, 738.39],
+      'a box of the CJ line',
+    )
     assert.deepEqual([byHeader(sheet, 1).CantidadCaja, byHeader(sheet, 1).Cantidad], [0, 1], 'a unit of the UN line')
-    assert.deepEqual([byHeader(sheet, 3).Nfactura, byHeader(sheet, 3).Almacen, byHeader(sheet, 3).Cliente, byHeader(sheet, 3).MotivoDevolucion], [F2, 'OAS', 'SUPER EL AHORRO', 7])
+    assert.deepEqual(
+      [
+        byHeader(sheet, 3).Nfactura,
+        byHeader(sheet, 3).Almacen,
+        byHeader(sheet, 3).Cliente,
+        byHeader(sheet, 3).MotivoDevolucion,
+      ],
+      [F2, 'OAS', 'SUPER EL AHORRO', 7],
+    )
   }))
 
 testScenarios(
   'supplier workbook refusals',
   [
-    { name: 'without a key → 401', request: { path: 'devoluciones/exportar?formato=proveedor', as: 'nobody' }, status: 401, database: nothingWritten() },
+    {
+      name: 'without a key → 401',
+      request: { path: 'devoluciones/exportar?formato=proveedor', as: 'nobody' },
+      status: 401,
+      database: nothingWritten(),
+    },
     {
       name: 'an impossible processing date → 422',
       request: { path: 'devoluciones/exportar?formato=proveedor&procesadas_desde=2026-02-30' },
       status: 422,
-      body: refusal('El parámetro procesadas_desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-02-30").'),
+      body: refusal(
+        'El parámetro procesadas_desde debe ser una fecha real en formato YYYY-MM-DD (se recibió "2026-02-30").',
+      ),
       database: nothingWritten(),
     },
-    { name: 'an unknown state → 422', request: { path: 'devoluciones/exportar?formato=proveedor&estado=aprobada' }, status: 422, body: refusal(/^El parámetro estado/), database: nothingWritten() },
-    { name: 'an unknown filter → 422', request: { path: 'devoluciones/exportar?formato=proveedor&pagina=1' }, status: 422, body: refusal(/pagina/), database: nothingWritten() },
-    { name: 'formato in capitals → 422', request: { path: 'devoluciones/exportar?formato=PROVEEDOR' }, status: 422, body: refusal(/^El parámetro formato/), database: nothingWritten() },
+    {
+      name: 'an unknown state → 422',
+      request: { path: 'devoluciones/exportar?formato=proveedor&estado=aprobada' },
+      status: 422,
+      body: refusal(/^El parámetro estado/),
+      database: nothingWritten(),
+    },
+    {
+      name: 'an unknown filter → 422',
+      request: { path: 'devoluciones/exportar?formato=proveedor&pagina=1' },
+      status: 422,
+      body: refusal(/pagina/),
+      database: nothingWritten(),
+    },
+    {
+      name: 'formato in capitals → 422',
+      request: { path: 'devoluciones/exportar?formato=PROVEEDOR' },
+      status: 422,
+      body: refusal(/^El parámetro formato/),
+      database: nothingWritten(),
+    },
   ],
   { as: 'operator', setup: seed },
 )
 
 const LINE: SupplierWorkbookLine = {
-  return_id: 9, line_id: 21, invoice_id: 1, reason_codigo: 'VENCIDO', reason_id_proveedor: null, nfactura: 'A-1', fecha_factura: '2026-11-20', almacen: 'OAC', manifiesto: '0701',
-  numero_linea: 1, producto_id: '0301', uni_venta: 'UN', factor_conversion: 1, units: 2.5, amount_cents: 1999,
+  return_id: 9,
+  line_id: 21,
+  invoice_id: 1,
+  reason_codigo: 'VENCIDO',
+  reason_id_proveedor: null,
+  nfactura: 'A-1',
+  fecha_factura: '2026-11-20',
+  almacen: 'OAC',
+  manifiesto: '0701',
+  numero_linea: 1,
+  producto_id: '0301',
+  uni_venta: 'UN',
+  factor_conversion: 1,
+  units: 2.5,
+  amount_cents: 1999,
 }
 
 test('supplier workbook: what the supplier did not send — ImporteTotal_Val computed as the PHP did, amounts 0, texts and dates empty', () => {
-  const invoice = { Total: 1150.01, Isv15: 150.0, Isv18: '0.005', FechaVencimiento: 'pronto', LineasFactura: [{ NumeroLinea: 1, Id: '77' }] }
-  const [row] = [...supplierWorkbookRows([LINE], new Map([[1, JSON.stringify(invoice)]]), ZoneId.of('America/Tegucigalpa'))]
+  const invoice = {
+    Total: 1150.01,
+    Isv15: 150.0,
+    Isv18: '0.005',
+    FechaVencimiento: 'pronto',
+    LineasFactura: [{ NumeroLinea: 1, Id: '77' }],
+  }
+  const [row] = [
+    ...supplierWorkbookRows([LINE], new Map([[1, JSON.stringify(invoice)]]), ZoneId.of('America/Tegucigalpa')),
+  ]
   const cells = Object.fromEntries(HEADERS.map((header, index) => [header, row![index]]))
-  assert.equal(cells.ImporteTotal_Val, 1000.0050, 'Total − Isv15 − Isv18, four decimals')
+  assert.equal(cells.ImporteTotal_Val, 1000.005, 'Total − Isv15 − Isv18, four decimals')
   assert.equal(cells.ImporteExcento, 0)
   assert.equal(cells.DiasCred, 0)
   assert.equal(cells.Barrio, null)
@@ -231,10 +407,20 @@ test('supplier workbook: what the supplier did not send — ImporteTotal_Val com
   assert.deepEqual([cells.CantidadCaja, cells.Cantidad, cells.LineTotal], [0, 2.5, 19.99])
 })
 
-test('supplier workbook: texts are written as the PHP\'s spreadsheet library wrote them', () => {
+test("supplier workbook: texts are written as the PHP's spreadsheet library wrote them", () => {
   const cases: Array<[string, string | number | null]> = [
-    ['', null], ['20417', 20417], ['-87.1821', -87.1821], ['0', 0], ['0.5', 0.5], ['00912001', '00912001'], ['0801199', '0801199'],
-    ['1e3', 1000], ['118 ', '118 '], ['001-001-01-00912001', '001-001-01-00912001'], ['12345678901234567890', '12345678901234567890'], ['OAC', 'OAC'],
+    ['', null],
+    ['20417', 20417],
+    ['-87.1821', -87.1821],
+    ['0', 0],
+    ['0.5', 0.5],
+    ['00912001', '00912001'],
+    ['0801199', '0801199'],
+    ['1e3', 1000],
+    ['118 ', '118 '],
+    ['001-001-01-00912001', '001-001-01-00912001'],
+    ['12345678901234567890', '12345678901234567890'],
+    ['OAC', 'OAC'],
   ]
   for (const [text, written] of cases) assert.equal(asWritten(text), written, JSON.stringify(text))
 })

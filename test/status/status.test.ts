@@ -18,17 +18,41 @@ const ANSWERED = containing({ servicio: containing({ version: VERSION }) })
 testScenarios(
   'status',
   [
-    { name: 'no key, no session → 401', request: { path: 'estado' }, status: 401, body: refusal('Inicie sesión en la consola, o (una integración) envíe la clave en el encabezado OperatorKey.') },
-    { name: "the client's ApiKey → 401", request: { path: 'estado', as: 'client' }, status: 401, body: refusal('Inicie sesión en la consola, o (una integración) envíe la clave en el encabezado OperatorKey.') },
+    {
+      name: 'no key, no session → 401',
+      request: { path: 'estado' },
+      status: 401,
+      body: refusal('Inicie sesión en la consola, o (una integración) envíe la clave en el encabezado OperatorKey.'),
+    },
+    {
+      name: "the client's ApiKey → 401",
+      request: { path: 'estado', as: 'client' },
+      status: 401,
+      body: refusal('Inicie sesión en la consola, o (una integración) envíe la clave en el encabezado OperatorKey.'),
+    },
     {
       name: 'an operador → 403 naming who may',
       setup: (service) => createAccount(service, 'ana', 'operador'),
       request: { path: 'estado', as: { usuario: 'ana' } },
       status: 403,
-      body: refusal('Su rol (operador) no permite consultar el estado del servicio; pídaselo a un supervisor o el administrador.'),
+      body: refusal(
+        'Su rol (operador) no permite consultar el estado del servicio; pídaselo a un supervisor o el administrador.',
+      ),
     },
-    { name: 'a supervisor → 200', setup: (service) => createAccount(service, 'sofia', 'supervisor', ['OAC']), request: { path: 'estado', as: { usuario: 'sofia' } }, status: 200, body: ANSWERED },
-    { name: 'an admin → 200', setup: (service) => createAccount(service, 'admin', 'admin'), request: { path: 'estado', as: { usuario: 'admin' } }, status: 200, body: ANSWERED },
+    {
+      name: 'a supervisor → 200',
+      setup: (service) => createAccount(service, 'sofia', 'supervisor', ['OAC']),
+      request: { path: 'estado', as: { usuario: 'sofia' } },
+      status: 200,
+      body: ANSWERED,
+    },
+    {
+      name: 'an admin → 200',
+      setup: (service) => createAccount(service, 'admin', 'admin'),
+      request: { path: 'estado', as: { usuario: 'admin' } },
+      status: 200,
+      body: ANSWERED,
+    },
     { name: 'the OperatorKey → 200', request: { path: 'estado', as: 'operator' }, status: 200, body: ANSWERED },
   ],
   { service: { readFreeDisk: plentyOfDisk } },
@@ -40,7 +64,13 @@ test('status: a fresh service — nothing received, nothing pending, no backup y
     const { status, body } = await operator(service, 'GET', 'estado')
     assert.equal(status, 200)
     assert.deepEqual(body, {
-      servicio: { version: VERSION, iniciado_en: '2026-11-22 10:00:00', activo_segundos: 90, hora_servidor: '2026-11-22T10:01:30.000-06:00', contrato_cliente: 'v1' },
+      servicio: {
+        version: VERSION,
+        iniciado_en: '2026-11-22 10:00:00',
+        activo_segundos: 90,
+        hora_servidor: '2026-11-22T10:01:30.000-06:00',
+        contrato_cliente: 'v1',
+      },
       base_de_datos: {
         ruta: service.config.database.path,
         tamano_bytes: statSync(service.config.database.path).size,
@@ -50,7 +80,15 @@ test('status: a fresh service — nothing received, nothing pending, no backup y
       },
       lotes: { ultimo: null, hoy: 0, fallidos_hoy: 0 },
       pendientes: { conflictos: 0, devoluciones: 0, reemisiones: 0 },
-      copias: { automaticas: true, carpeta: service.config.backup.dir, disco_libre_bytes: 50 * GB, disco_bajo: false, ultima: null, proxima: '2026-11-22 10:01:30', fuera_del_servidor: null },
+      copias: {
+        automaticas: true,
+        carpeta: service.config.backup.dir,
+        disco_libre_bytes: 50 * GB,
+        disco_bajo: false,
+        ultima: null,
+        proxima: '2026-11-22 10:01:30',
+        fuera_del_servidor: null,
+      },
       alertas: { webhook: false, min_disco_libre_mb: 1024, activas: [] },
       errores_internos: { ultimas_24_horas: 0, recientes: [] },
     })
@@ -60,9 +98,13 @@ test("status: the last batch, today's batches and failed ones, what waits for a 
   withService({ readFreeDisk: (folder) => (folder.endsWith('backups') ? 20 * GB : 30 * GB) }, async (service) => {
     // Yesterday's batch is not today's; a failed batch of today counts in both.
     const yesterday = insertBatchRow(service.db, 'lote-de-ayer')
-    service.db.sqlite.prepare("UPDATE batches SET received_at = '2026-11-21T16:00:00.000Z', received_date = '2026-11-21' WHERE id = ?").run(yesterday)
+    service.db.sqlite
+      .prepare("UPDATE batches SET received_at = '2026-11-21T16:00:00.000Z', received_date = '2026-11-21' WHERE id = ?")
+      .run(yesterday)
     const failed = insertBatchRow(service.db, 'lote-fallido')
-    service.db.sqlite.prepare("UPDATE batches SET estado = 'failed', received_at = '2026-11-22T15:00:00.000Z' WHERE id = ?").run(failed)
+    service.db.sqlite
+      .prepare("UPDATE batches SET estado = 'failed', received_at = '2026-11-22T15:00:00.000Z' WHERE id = ?")
+      .run(failed)
     await seedReturns(service)
     assert.equal((await registerReturn(service, [{ numeroLinea: 2, cajas: 1 }])).status, 201)
     service.clock.advance(60_000)
@@ -76,16 +118,32 @@ test("status: the last batch, today's batches and failed ones, what waits for a 
     assert.equal(status, 200)
     const snapshot = `${service.config.backup.dir}/manifiesto-2026-11-22T10-01-00.db`
     assert.deepEqual(
-      { lotes: body.lotes, pendientes: body.pendientes, copias: body.copias, disco: body.base_de_datos.disco_libre_bytes },
       {
-        lotes: { ultimo: { batch_uuid: held.body.batch_uuid, recibido_en: '2026-11-22 10:01:00', estado: 'processed' }, hoy: 3, fallidos_hoy: 1 },
+        lotes: body.lotes,
+        pendientes: body.pendientes,
+        copias: body.copias,
+        disco: body.base_de_datos.disco_libre_bytes,
+      },
+      {
+        lotes: {
+          ultimo: { batch_uuid: held.body.batch_uuid, recibido_en: '2026-11-22 10:01:00', estado: 'processed' },
+          hoy: 3,
+          fallidos_hoy: 1,
+        },
         pendientes: { conflictos: 1, devoluciones: 1, reemisiones: 0 },
         copias: {
           automaticas: true,
           carpeta: service.config.backup.dir,
           disco_libre_bytes: 20 * GB,
           disco_bajo: false,
-          ultima: { hora: '2026-11-22 10:01:00', archivo: snapshot, tamano_bytes: statSync(snapshot).size, resultado: 'ok', error: null, duracion_segundos: 0 },
+          ultima: {
+            hora: '2026-11-22 10:01:00',
+            archivo: snapshot,
+            tamano_bytes: statSync(snapshot).size,
+            resultado: 'ok',
+            error: null,
+            duracion_segundos: 0,
+          },
           proxima: '2026-11-23 10:01:00',
           fuera_del_servidor: null,
         },
@@ -99,12 +157,22 @@ test('status: after a restart the last backup is the newest file in the folder',
     await service.monitor.tick()
     const first = `${service.config.backup.dir}/manifiesto-2026-11-22T10-00-00.db`
     // A new process knows no attempt: what the folder holds is what it reports.
-    await withService({ readFreeDisk: plentyOfDisk, config: { backup: { dir: service.config.backup.dir, everyHours: 6 } } }, async (restarted) => {
-      restarted.clock.advance(3_600_000)
-      const { body } = await operator(restarted, 'GET', 'estado')
-      assert.deepEqual(body.copias.ultima, { hora: '2026-11-22 10:00:00', archivo: first, tamano_bytes: statSync(first).size, resultado: 'ok', error: null, duracion_segundos: null })
-      assert.equal(body.copias.proxima, '2026-11-22 16:00:00')
-    })
+    await withService(
+      { readFreeDisk: plentyOfDisk, config: { backup: { dir: service.config.backup.dir, everyHours: 6 } } },
+      async (restarted) => {
+        restarted.clock.advance(3_600_000)
+        const { body } = await operator(restarted, 'GET', 'estado')
+        assert.deepEqual(body.copias.ultima, {
+          hora: '2026-11-22 10:00:00',
+          archivo: first,
+          tamano_bytes: statSync(first).size,
+          resultado: 'ok',
+          error: null,
+          duracion_segundos: null,
+        })
+        assert.equal(body.copias.proxima, '2026-11-22 16:00:00')
+      },
+    )
   }))
 
 test('status: automatic backups off → automaticas false, no next one', () =>

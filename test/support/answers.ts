@@ -10,7 +10,9 @@ import { dottedPath, problemsOf } from '../../src/schemas/schema-errors.ts'
  * (the same schemas the OpenAPI document is made of): an undocumented status or a body that does
  * not match its schema fails the test that received it.
  */
-export function answerChecker(routes: readonly Route[]): (method: string, path: string, response: Response) => Promise<void> {
+export function answerChecker(
+  routes: readonly Route[],
+): (method: string, path: string, response: Response) => Promise<void> {
   const table = new RouteTable(routes)
   const validators = new Map<TSchema, Validator>()
   const validatorOf = (schema: TSchema) => {
@@ -26,7 +28,8 @@ export function answerChecker(routes: readonly Route[]): (method: string, path: 
     const lookup = table.lookup(method, pathname, pathname)
     // Node answers these itself, before any route (a malformed request, headers over 16 KB).
     const transport = response.status === 400 || response.status === 431
-    const schema = 'match' in lookup && !transport ? documentedAnswers(lookup.match.route)[response.status]?.schema : ErrorBody
+    const schema =
+      'match' in lookup && !transport ? documentedAnswers(lookup.match.route)[response.status]?.schema : ErrorBody
     if (schema === undefined) {
       if ('match' in lookup && documentedAnswers(lookup.match.route)[response.status] !== undefined) return
       throw new Error(`${method} ${path} respondió ${response.status}, que su ruta no documenta: ${text.slice(0, 300)}`)
@@ -39,8 +42,12 @@ export function answerChecker(routes: readonly Route[]): (method: string, path: 
     }
     const validator = validatorOf(schema)
     if (!validator.Check(value)) {
-      const problems = problemsOf(validator, value).map((problem) => `${dottedPath(problem.path) || 'respuesta'}: ${problem.phrase}`)
-      throw new Error(`${method} ${path} respondió ${response.status} con un cuerpo que no cumple su esquema documentado: ${problems.join('; ')}`)
+      const problems = problemsOf(validator, value).map(
+        (problem) => `${dottedPath(problem.path) || 'respuesta'}: ${problem.phrase}`,
+      )
+      throw new Error(
+        `${method} ${path} respondió ${response.status} con un cuerpo que no cumple su esquema documentado: ${problems.join('; ')}`,
+      )
     }
   }
 }

@@ -8,12 +8,20 @@ import { findBatchRecord } from '../../src/batches/batches.store.ts'
 export type Invoice = Record<string, unknown>
 
 /** The realistic example batch (shared/examples/batch-small.json), every field the client sends. */
-export const EXAMPLE_BATCH = JSON.parse(readFileSync(new URL('../fixtures/batch-small.json', import.meta.url), 'utf8')) as Invoice[]
+export const EXAMPLE_BATCH = JSON.parse(
+  readFileSync(new URL('../fixtures/batch-small.json', import.meta.url), 'utf8'),
+) as Invoice[]
 
 /** The example's first invoice, renamed and moved to `fecha` (the client's midnight-UTC form). */
 export function invoice(nfactura: string, manifiesto = '905112', changes: Invoice = {}, fecha = '2026-11-22'): Invoice {
   const base = structuredClone(EXAMPLE_BATCH[0]!)
-  return { ...base, Nfactura: nfactura, NumeroManifiesto: manifiesto, FechaFactura: `${fecha}T00:00:00.000Z`, ...changes }
+  return {
+    ...base,
+    Nfactura: nfactura,
+    NumeroManifiesto: manifiesto,
+    FechaFactura: `${fecha}T00:00:00.000Z`,
+    ...changes,
+  }
 }
 
 /** The example batch with its dates shifted to `fecha`. */
@@ -26,8 +34,18 @@ export function exampleBatch(fecha = '2026-11-22'): Invoice[] {
 export type Answer = Record<string, any>
 
 /** A step-8 `resumen`: the counters given, 0 for the rest. */
-export const resumen = (counts: Partial<Record<'recibidas' | 'insertadas' | 'actualizadas' | 'sin_cambios' | 'pendientes_revision' | 'rechazadas', number>>) => ({
-  recibidas: 0, insertadas: 0, actualizadas: 0, sin_cambios: 0, pendientes_revision: 0, rechazadas: 0, ...counts,
+export const resumen = (
+  counts: Partial<
+    Record<'recibidas' | 'insertadas' | 'actualizadas' | 'sin_cambios' | 'pendientes_revision' | 'rechazadas', number>
+  >,
+) => ({
+  recibidas: 0,
+  insertadas: 0,
+  actualizadas: 0,
+  sin_cambios: 0,
+  pendientes_revision: 0,
+  rechazadas: 0,
+  ...counts,
 })
 
 export async function postBatch(service: TestService, body: unknown): Promise<{ status: number; body: Answer }> {
@@ -44,7 +62,14 @@ export function databaseState(db: Database) {
   const count = (table: 'batches' | 'manifests' | 'invoices' | 'invoice_lines' | 'invoice_conflicts' | 'audit_log') =>
     Number(db.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get())
   const keptBodies = () =>
-    Number(db.sqlite.prepare('SELECT (SELECT count(*) FROM batch_payloads) + (SELECT count(DISTINCT batch_id) FROM batch_body_chunks)').pluck().get())
+    Number(
+      db.sqlite
+        .prepare(
+          'SELECT (SELECT count(*) FROM batch_payloads) + (SELECT count(DISTINCT batch_id) FROM batch_body_chunks)',
+        )
+        .pluck()
+        .get(),
+    )
   return {
     batches: count('batches'),
     manifests: count('manifests'),
@@ -64,13 +89,24 @@ export function databaseState(db: Database) {
  */
 export function databaseDump(db: Database): Record<string, unknown> {
   db.sqlite.pragma('wal_checkpoint(TRUNCATE)')
-  const objects = db.sqlite.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name').all() as Array<{ type: string; name: string }>
-  const dump: Record<string, unknown> = { user_version: db.sqlite.pragma('user_version', { simple: true }), sqlite_master: objects }
+  const objects = db.sqlite
+    .prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name')
+    .all() as Array<{ type: string; name: string }>
+  const dump: Record<string, unknown> = {
+    user_version: db.sqlite.pragma('user_version', { simple: true }),
+    sqlite_master: objects,
+  }
   // The search index's shadow tables without rowid (its terms, its configuration) are read in key order.
-  const withoutRowid = new Set(db.sqlite.prepare('SELECT name FROM pragma_table_list WHERE wr = 1').pluck().all() as string[])
+  const withoutRowid = new Set(
+    db.sqlite.prepare('SELECT name FROM pragma_table_list WHERE wr = 1').pluck().all() as string[],
+  )
   for (const { name } of objects.filter((object) => object.type === 'table')) {
     const table = `"${name.replaceAll('"', '""')}"`
-    dump[name] = db.sqlite.prepare(withoutRowid.has(name) ? `SELECT * FROM ${table}` : `SELECT rowid AS _rowid, * FROM ${table} ORDER BY rowid`).all()
+    dump[name] = db.sqlite
+      .prepare(
+        withoutRowid.has(name) ? `SELECT * FROM ${table}` : `SELECT rowid AS _rowid, * FROM ${table} ORDER BY rowid`,
+      )
+      .all()
   }
   return dump
 }

@@ -13,7 +13,11 @@ export const SCREENSHOTS = fileURLToPath(new URL('../console/screenshots/', impo
 export function chromiumPath(): string | null {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
   try {
-    return execFileSync('/bin/sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).trim() || null
+    return (
+      execFileSync('/bin/sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
+        encoding: 'utf8',
+      }).trim() || null
+    )
   } catch {
     return null
   }
@@ -24,7 +28,17 @@ export function launchChromium(executablePath: string): Promise<Browser> {
   return chromium.launch({
     executablePath,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   })
 }
 
@@ -32,8 +46,16 @@ export function launchChromium(executablePath: string): Promise<Browser> {
  * A fresh browser context (no cookies) at the warehouse PC's screen size, whose clock shows the
  * service's injected time, so "today" is the same day on both sides.
  */
-export async function newConsolePage(browser: Browser, service: TestService): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'es-HN', timezoneId: 'America/Tegucigalpa', acceptDownloads: true })
+export async function newConsolePage(
+  browser: Browser,
+  service: TestService,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: 1366, height: 768 },
+    locale: 'es-HN',
+    timezoneId: 'America/Tegucigalpa',
+    acceptDownloads: true,
+  })
   await context.clock.setFixedTime(new Date(service.clock.now().toEpochMilli()))
   const page = await context.newPage()
   page.setDefaultTimeout(10_000)
@@ -41,7 +63,13 @@ export async function newConsolePage(browser: Browser, service: TestService): Pr
 }
 
 /** Logs in through the login screen, as a person does, and waits for the screen that follows. */
-export async function logInThroughUi(page: Page, service: TestService, usuario: string, path = '/consola/', contrasena = PASSWORD): Promise<void> {
+export async function logInThroughUi(
+  page: Page,
+  service: TestService,
+  usuario: string,
+  path = '/consola/',
+  contrasena = PASSWORD,
+): Promise<void> {
   await page.goto(service.url + path)
   await page.getByLabel('Usuario').fill(usuario)
   await page.getByLabel('Contraseña').fill(contrasena)
@@ -68,7 +96,8 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))')
   await screenshot(page, `${name}-1024`)
   const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number
-  if (overflow > 0) throw new Error(`${name}: at 1024×768 the page is ${overflow} px wider than the window (it scrolls sideways)`)
+  if (overflow > 0)
+    throw new Error(`${name}: at 1024×768 the page is ${overflow} px wider than the window (it scrolls sideways)`)
   await page.setViewportSize(size)
   await until(page, `window.innerWidth === ${size.width}`)
 }

@@ -61,8 +61,15 @@ export function spawnCli(args: string[], options: CliOptions): ChildProcess {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env }
   const command = [process.execPath, '--import', TSX, PROGRAM, ...args]
   // `exec` keeps the child's pid the service's own, so signals and /proc/<pid> reach it.
-  const [file, ...rest] = options.maxOpenFiles === undefined ? command : ['sh', '-c', 'ulimit -n "$0" && exec "$@"', String(options.maxOpenFiles), ...command]
-  const child = spawn(file!, rest, { cwd: options.cwd, env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+  const [file, ...rest] =
+    options.maxOpenFiles === undefined
+      ? command
+      : ['sh', '-c', 'ulimit -n "$0" && exec "$@"', String(options.maxOpenFiles), ...command]
+  const child = spawn(file!, rest, {
+    cwd: options.cwd,
+    env,
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  })
   if (options.input !== undefined) child.stdin?.end(options.input)
   return child
 }

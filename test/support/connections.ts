@@ -64,7 +64,11 @@ export class HeldConnection {
 }
 
 /** Opens `count` held connections from one address, each up (and its request begun) before the next. */
-export async function holdConnections(port: number, count: number, options: { from: string; ca?: Buffer }): Promise<HeldConnection[]> {
+export async function holdConnections(
+  port: number,
+  count: number,
+  options: { from: string; ca?: Buffer },
+): Promise<HeldConnection[]> {
   const held: HeldConnection[] = []
   for (let i = 0; i < count; i++) {
     const connection = new HeldConnection(port, options)

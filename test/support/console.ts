@@ -16,8 +16,17 @@ export const F2 = '001-001-01-00912002'
  */
 export async function seedConsoleReturns(service: TestService): Promise<void> {
   await seedReturns(service)
-  const register = (factura: string, concepto: string, lineas: unknown[]) => operator(service, 'POST', 'devoluciones', { factura, concepto, fecha: '2026-11-22T09:30:00', lineas })
-  assert.equal((await register(F1, 'DANADO', [{ numeroLinea: 1, unidades: 1 }, { numeroLinea: 2, cajas: 1 }])).status, 201)
+  const register = (factura: string, concepto: string, lineas: unknown[]) =>
+    operator(service, 'POST', 'devoluciones', { factura, concepto, fecha: '2026-11-22T09:30:00', lineas })
+  assert.equal(
+    (
+      await register(F1, 'DANADO', [
+        { numeroLinea: 1, unidades: 1 },
+        { numeroLinea: 2, cajas: 1 },
+      ])
+    ).status,
+    201,
+  )
   assert.equal((await register(F2, 'DANADO', [{ numeroLinea: 1, unidades: 1 }])).status, 201)
   assert.equal((await operator(service, 'POST', 'devoluciones/1/aprobar')).status, 200)
   service.clock.set('2026-11-23T15:00:00Z')
@@ -29,7 +38,13 @@ export async function seedConsoleReturns(service: TestService): Promise<void> {
 export type ConsoleWho = 'clave' | 'op-oac' | 'sup-oac'
 
 /** An operator request as the integration key or as one of the seeded people. */
-export async function requestAs(service: TestService, who: ConsoleWho, method: string, path: string, body?: unknown): Promise<{ status: number; body: Answer }> {
+export async function requestAs(
+  service: TestService,
+  who: ConsoleWho,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Answer }> {
   if (who === 'clave') return operator(service, method, path, body)
   return asPerson(service, await sessionOf(service, who), method, path, body)
 }

@@ -99,13 +99,42 @@ export function insertInvoiceRow(
  * An invoice as a database written before schema version 5 holds it (no fingerprint): its
  * interface fields in their columns and its lines, with plain SQL on the columns of version 1.
  */
-export function insertLegacyInvoice(db: Database, raw: Record<string, unknown>, manifestId: number, batchId: number): number {
+export function insertLegacyInvoice(
+  db: Database,
+  raw: Record<string, unknown>,
+  manifestId: number,
+  batchId: number,
+): number {
   const header = INVOICE_FIELDS.filter((spec) => spec.column !== null && spec.column !== 'fecha_factura')
-  const columns = ['manifest_id', 'batch_id', 'fecha_factura', ...header.map((spec) => spec.column!), 'original', 'content_hash', 'created_at']
-  const values = [manifestId, batchId, String(raw.FechaFactura).slice(0, 10), ...header.map((spec) => columnValue(spec, raw[spec.name])), JSON.stringify(raw), `hash-${String(raw.Nfactura)}`, '2026-11-21T16:00:00.000Z']
-  const id = Number(db.sqlite.prepare(`INSERT INTO invoices (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(values).lastInsertRowid)
+  const columns = [
+    'manifest_id',
+    'batch_id',
+    'fecha_factura',
+    ...header.map((spec) => spec.column!),
+    'original',
+    'content_hash',
+    'created_at',
+  ]
+  const values = [
+    manifestId,
+    batchId,
+    String(raw.FechaFactura).slice(0, 10),
+    ...header.map((spec) => columnValue(spec, raw[spec.name])),
+    JSON.stringify(raw),
+    `hash-${String(raw.Nfactura)}`,
+    '2026-11-21T16:00:00.000Z',
+  ]
+  const id = Number(
+    db.sqlite
+      .prepare(`INSERT INTO invoices (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+      .run(values).lastInsertRowid,
+  )
   const lineColumns = ['invoice_id', 'position', ...LINE_FIELDS.map((spec) => spec.column!)]
-  const insertLine = db.sqlite.prepare(`INSERT INTO invoice_lines (${lineColumns.join(', ')}) VALUES (${lineColumns.map(() => '?').join(', ')})`)
-  ;(raw[LINES_FIELD] as Array<Record<string, unknown>>).forEach((line, position) => insertLine.run([id, position, ...LINE_FIELDS.map((spec) => columnValue(spec, line[spec.name]))]))
+  const insertLine = db.sqlite.prepare(
+    `INSERT INTO invoice_lines (${lineColumns.join(', ')}) VALUES (${lineColumns.map(() => '?').join(', ')})`,
+  )
+  ;(raw[LINES_FIELD] as Array<Record<string, unknown>>).forEach((line, position) =>
+    insertLine.run([id, position, ...LINE_FIELDS.map((spec) => columnValue(spec, line[spec.name]))]),
+  )
   return id
 }

@@ -37,7 +37,8 @@ if (!orchestrator) {
   const running = new Set<unknown>()
   let before = { children: new Set<number>(), servers: new Set<Server>() }
   beforeEach((t) => {
-    if (running.size === 0) before = { children: new Set(runningChildren().map((child) => child.pid)), servers: new Set(listeningServers()) }
+    if (running.size === 0)
+      before = { children: new Set(runningChildren().map((child) => child.pid)), servers: new Set(listeningServers()) }
     running.add(t)
   })
   afterEach(async (t) => {
@@ -47,7 +48,8 @@ if (!orchestrator) {
     // starting a utility process when a page first uses storage) is that process's, not the test's.
     const children = () => runningChildren(before.children).filter((child) => !before.children.has(child.pid))
     const servers = () => listeningServers().filter((server) => !before.servers.has(server))
-    for (const until = Date.now() + GRACE_MS; children().length + servers().length > 0 && Date.now() < until; ) await sleep(50)
+    for (const until = Date.now() + GRACE_MS; children().length + servers().length > 0 && Date.now() < until;)
+      await sleep(50)
     const left = { children: children(), servers: servers() }
     if (left.children.length + left.servers.length === 0) return
     const what = describe(left.children, left.servers)
@@ -64,7 +66,11 @@ if (!orchestrator) {
       ended = true
       process.stderr.write(
         `the test file's process was still held open ${AFTER_MS / 1000} s after its last test: ${describe(children, servers)}; ` +
-          `open handles: ${activeHandles().map((handle) => (handle as object | null)?.constructor?.name ?? typeof handle).join(', ') || 'none'}. Ended here.\n`,
+          `open handles: ${
+            activeHandles()
+              .map((handle) => (handle as object | null)?.constructor?.name ?? typeof handle)
+              .join(', ') || 'none'
+          }. Ended here.\n`,
       )
       process.exit(1)
     }, AFTER_MS).unref()
@@ -79,7 +85,9 @@ if (!orchestrator) {
   process.once('SIGTERM', () => {
     const left = runningChildren()
     kill(left)
-    process.stderr.write(`stopped by the test runner (past --test-timeout?)${left.length === 0 ? '' : `; killed ${describe(left, [])}`}\n`)
+    process.stderr.write(
+      `stopped by the test runner (past --test-timeout?)${left.length === 0 ? '' : `; killed ${describe(left, [])}`}\n`,
+    )
     process.exit(1)
   })
 }
@@ -154,7 +162,9 @@ function closeServer(server: Server): void {
 }
 
 function describe(children: readonly Running[], servers: readonly Server[]): string {
-  const processes = children.map(({ pid, command }) => `process ${pid} (${command.length > 160 ? `${command.slice(0, 160)}…` : command})`)
+  const processes = children.map(
+    ({ pid, command }) => `process ${pid} (${command.length > 160 ? `${command.slice(0, 160)}…` : command})`,
+  )
   const listening = servers.map((server) => {
     const address = server.address()
     return `a server listening on ${typeof address === 'string' ? address : `${address?.address}:${address?.port}`}`

@@ -5,7 +5,13 @@ import { OPERATOR_KEY, type TestService } from './service.ts'
 export const OPERATOR = 'Ana Lucía Fiallos'
 
 /** An integration acting with the OperatorKey, for calling services directly. */
-export const INTEGRATION: Actor = { kind: 'integracion', nombre: OPERATOR, usuario: null, rol: 'supervisor', almacenes: null }
+export const INTEGRATION: Actor = {
+  kind: 'integracion',
+  nombre: OPERATOR,
+  usuario: null,
+  rol: 'supervisor',
+  almacenes: null,
+}
 export const FACTURA = '001-001-01-00912001'
 
 /** An operator request: OperatorKey and the (percent-encoded) Operador header, JSON body. */
@@ -18,7 +24,12 @@ export async function operator(
 ): Promise<{ status: number; body: Answer }> {
   const response = await service.fetch(`/api/v1/operador/${path}`, {
     method,
-    headers: { OperatorKey: OPERATOR_KEY, Operador: encodeURIComponent(OPERATOR), 'Content-Type': 'application/json', ...headers },
+    headers: {
+      OperatorKey: OPERATOR_KEY,
+      Operador: encodeURIComponent(OPERATOR),
+      'Content-Type': 'application/json',
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   })
   return { status: response.status, body: (await response.json()) as Answer }
@@ -42,5 +53,11 @@ export async function seedReturns(service: TestService, fecha?: string): Promise
 }
 
 export function registerReturn(service: TestService, lineas: unknown[], extra: Record<string, unknown> = {}) {
-  return operator(service, 'POST', 'devoluciones', { factura: FACTURA, concepto: 'DANADO', fecha: '2026-11-22T09:30:00', lineas, ...extra })
+  return operator(service, 'POST', 'devoluciones', {
+    factura: FACTURA,
+    concepto: 'DANADO',
+    fecha: '2026-11-22T09:30:00',
+    lineas,
+    ...extra,
+  })
 }

@@ -30,7 +30,9 @@ export function watch(child: ChildProcess): Watched {
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = new Promise<Exit>((resolve) => {
     // 'close' comes after 'exit' once the output is read; a child that never started gives 'error' alone.
-    child.once('close', (code: number | null, signal: NodeJS.Signals | null) => resolve({ code, signal, stdout, stderr }))
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) =>
+      resolve({ code, signal, stdout, stderr }),
+    )
     child.once('error', (error) => {
       stderr += `\n${error.message}`
       if (child.pid === undefined) resolve({ code: null, signal: null, stdout, stderr })
@@ -44,7 +46,8 @@ export async function startServe(args: string[], options: CliOptions & { url: st
   const served = watch(spawnCli(['serve', ...args], options))
   try {
     const ping = await waitForPing(options.url, served)
-    if (ping.status !== 200) throw new Error(`ping at ${options.url} answered ${ping.status}: ${await ping.text()}\n${served.printed()}`)
+    if (ping.status !== 200)
+      throw new Error(`ping at ${options.url} answered ${ping.status}: ${await ping.text()}\n${served.printed()}`)
   } catch (error) {
     await stop(served)
     throw error
@@ -68,7 +71,10 @@ export async function waitForPing(url: string, watched: Watched, withinMs = 60_0
   void watched.exited.then((result) => (exit = result))
   let lastError: unknown
   while (Date.now() < until) {
-    if (exit !== undefined) throw new Error(`the child exited (${exit.code ?? exit.signal}) before answering ping at ${url}\n${watched.printed()}`)
+    if (exit !== undefined)
+      throw new Error(
+        `the child exited (${exit.code ?? exit.signal}) before answering ping at ${url}\n${watched.printed()}`,
+      )
     try {
       return await fetch(`${url}/api/v1/ping`, { signal: AbortSignal.timeout(5_000) })
     } catch (error) {
@@ -76,7 +82,9 @@ export async function waitForPing(url: string, watched: Watched, withinMs = 60_0
       await sleep(100)
     }
   }
-  throw new Error(`no answer to ping at ${url} within ${withinMs / 1000} s (last: ${String(lastError)})\n${watched.printed()}`)
+  throw new Error(
+    `no answer to ping at ${url} within ${withinMs / 1000} s (last: ${String(lastError)})\n${watched.printed()}`,
+  )
 }
 
 /**

@@ -13,13 +13,24 @@ export interface RawResponse {
 export function rawRequest(
   url: string,
   // A header given as a list is sent as that many header lines (X-Forwarded-For from two proxies).
-  options: { method?: string; headers?: Record<string, string | string[]>; localAddress?: string; body?: string; path?: string } = {},
+  options: {
+    method?: string
+    headers?: Record<string, string | string[]>
+    localAddress?: string
+    body?: string
+    path?: string
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
       // `path` is sent exactly as given (`/consola/../x`), where a URL would be normalized first.
-      { method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress, ...(options.path === undefined ? {} : { path: options.path }) },
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        localAddress: options.localAddress,
+        ...(options.path === undefined ? {} : { path: options.path }),
+      },
       (res) => {
         let body = ''
         res.setEncoding('utf8')

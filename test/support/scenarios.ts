@@ -85,7 +85,9 @@ export interface Reply {
  * A check of the database around the request: called after the setup and before the request (to
  * read what it needs beforehand), it returns the check to run on the reply afterwards.
  */
-export type DatabaseCheck = (service: TestService) => Promise<(reply: Reply) => Promise<void> | void> | ((reply: Reply) => Promise<void> | void)
+export type DatabaseCheck = (
+  service: TestService,
+) => Promise<(reply: Reply) => Promise<void> | void> | ((reply: Reply) => Promise<void> | void)
 
 /** A read of what the service holds (a query through `service.db`, or a request). */
 export type Read = (service: TestService) => unknown
@@ -155,7 +157,8 @@ async function runScenario(row: Scenario, shared: SharedScenario): Promise<void>
     const sent = typeof request === 'function' ? {} : await credentials(service, caller)
     const afterwards = []
     for (const check of [...listOf(shared.database), ...listOf(row.database)]) afterwards.push(await check(service))
-    const reply = typeof request === 'function' ? await request(service) : await sendWith(service, request, caller, sent)
+    const reply =
+      typeof request === 'function' ? await request(service) : await sendWith(service, request, caller, sent)
     assert.equal(reply.status, row.status, `status ${reply.status}: ${JSON.stringify(reply.body)?.slice(0, 1_000)}`)
     if ('body' in row) matchesExpected(reply.body, row.body, 'the body')
     for (const [name, expected] of Object.entries(row.headers ?? {})) {
@@ -167,20 +170,39 @@ async function runScenario(row: Scenario, shared: SharedScenario): Promise<void>
   })
 }
 
-async function sendWith(service: TestService, request: ScenarioRequest, caller: Caller, credentials: Record<string, string>): Promise<Reply> {
+async function sendWith(
+  service: TestService,
+  request: ScenarioRequest,
+  caller: Caller,
+  credentials: Record<string, string>,
+): Promise<Reply> {
   const path = request.path.startsWith('/') ? request.path : `/api/v1/operador/${request.path}`
   const headers: Record<string, string> = { ...credentials }
   // The operator and console helpers send JSON's Content-Type on every request; others with a body.
-  if (request.body !== undefined || caller === 'operator' || typeof caller === 'object') headers['Content-Type'] = 'application/json'
+  if (request.body !== undefined || caller === 'operator' || typeof caller === 'object')
+    headers['Content-Type'] = 'application/json'
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     for (const key of Object.keys(headers)) if (key.toLowerCase() === name.toLowerCase()) delete headers[key]
     if (value !== null) headers[name] = value
   }
-  const body = request.body === undefined ? undefined : typeof request.body === 'string' || request.body instanceof Uint8Array ? request.body : JSON.stringify(request.body)
-  const response = await service.fetch(path, { method: request.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) })
+  const body =
+    request.body === undefined
+      ? undefined
+      : typeof request.body === 'string' || request.body instanceof Uint8Array
+        ? request.body
+        : JSON.stringify(request.body)
+  const response = await service.fetch(path, {
+    method: request.method ?? 'GET',
+    headers,
+    ...(body === undefined ? {} : { body }),
+  })
   const text = await response.text()
   const json = (response.headers.get('content-type') ?? '').startsWith('application/json')
-  return { status: response.status, headers: response.headers, body: text === '' ? null : json ? (JSON.parse(text) as unknown) : text }
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' ? null : json ? (JSON.parse(text) as unknown) : text,
+  }
 }
 
 async function credentials(service: TestService, caller: Caller): Promise<Record<string, string>> {
@@ -200,7 +222,8 @@ function listOf(checks: DatabaseCheck | readonly DatabaseCheck[] | undefined): r
  * failure's diff shows only what was expected.
  */
 function align(actual: unknown, expected: unknown): [unknown, unknown] {
-  if (expected instanceof RegExp) return typeof actual === 'string' && expected.test(actual) ? [actual, actual] : [actual, expected]
+  if (expected instanceof RegExp)
+    return typeof actual === 'string' && expected.test(actual) ? [actual, actual] : [actual, expected]
   if (expected instanceof Containing) {
     if (!isRecord(actual)) return [actual, expected.fields]
     const shown: Record<string, unknown> = {}
@@ -211,19 +234,30 @@ function align(actual: unknown, expected: unknown): [unknown, unknown] {
     return [shown, wanted]
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {
-    const pairs = actual.map((item, index) => (index < expected.length ? align(item, expected[index]) : [item, undefined]))
-    return [pairs.map(([shown]) => shown), [...pairs.map(([, wanted]) => wanted).slice(0, expected.length), ...expected.slice(actual.length)]]
+    const pairs = actual.map((item, index) =>
+      index < expected.length ? align(item, expected[index]) : [item, undefined],
+    )
+    return [
+      pairs.map(([shown]) => shown),
+      [...pairs.map(([, wanted]) => wanted).slice(0, expected.length), ...expected.slice(actual.length)],
+    ]
   }
   if (isRecord(expected) && isRecord(actual)) {
     const shown: Record<string, unknown> = { ...actual }
     const wanted: Record<string, unknown> = { ...expected }
-    for (const key of Object.keys(expected)) if (key in actual) [shown[key], wanted[key]] = align(actual[key], expected[key])
+    for (const key of Object.keys(expected))
+      if (key in actual) [shown[key], wanted[key]] = align(actual[key], expected[key])
     return [shown, wanted]
   }
   return [actual, expected]
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof RegExp) && !(value instanceof Containing)
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof RegExp) &&
+    !(value instanceof Containing)
+  )
 }
-

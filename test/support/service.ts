@@ -86,7 +86,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const db = openDatabase(config.database.path)
   options.beforeMigrate?.(db)
   migrateDatabase(db, DERIVED_VALUES)
-  const { listener, routes, monitor, snapshots, close: closeApp } = createApp({
+  const {
+    listener,
+    routes,
+    monitor,
+    snapshots,
+    close: closeApp,
+  } = createApp({
     config,
     db,
     clock,
@@ -114,10 +120,18 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     monitor,
     snapshots,
     logText: () => lines.join(''),
-    logLines: () => lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    logLines: () =>
+      lines
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     fetch: fetchPath,
     client: (path, init = {}) =>
-      fetchPath(path, { ...init, headers: { ApiKey: API_KEY, ...(init.headers as Record<string, string> | undefined) } }),
+      fetchPath(path, {
+        ...init,
+        headers: { ApiKey: API_KEY, ...(init.headers as Record<string, string> | undefined) },
+      }),
     close: async () => {
       // The app's close awaits its compression worker's exit, and that worker never holds the
       // process open (unref'd): with nothing else pending the event loop would drain meanwhile,
@@ -139,7 +153,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 
 export function testConfig(dir: string, overrides: ConfigOverrides = {}): Config {
   // The contract's own defaults first (v2: a 7-business-day window, re-issue blocks refused), as loadConfig does.
-  const merged: Record<string, unknown> = structuredClone(defaultConfigFor(overrides.clientContract ?? 'v1')) as unknown as Record<string, unknown>
+  const merged: Record<string, unknown> = structuredClone(
+    defaultConfigFor(overrides.clientContract ?? 'v1'),
+  ) as unknown as Record<string, unknown>
   const base = {
     server: { host: '127.0.0.1', port: 0 },
     database: { path: join(dir, 'manifiesto.db') },
@@ -151,7 +167,11 @@ export function testConfig(dir: string, overrides: ConfigOverrides = {}): Config
     for (const [section, value] of Object.entries(layer)) {
       const current = merged[section]
       merged[section] =
-        value !== null && typeof value === 'object' && !Array.isArray(value) && current !== null && typeof current === 'object'
+        value !== null &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        current !== null &&
+        typeof current === 'object'
           ? { ...(current as object), ...(value as object) }
           : value
     }
@@ -160,7 +180,10 @@ export function testConfig(dir: string, overrides: ConfigOverrides = {}): Config
 }
 
 /** Runs `body` with a fresh service and always closes it. */
-export async function withService<T>(options: TestServiceOptions, body: (service: TestService) => Promise<T>): Promise<T> {
+export async function withService<T>(
+  options: TestServiceOptions,
+  body: (service: TestService) => Promise<T>,
+): Promise<T> {
   const service = await startTestService(options)
   try {
     return await body(service)

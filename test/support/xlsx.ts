@@ -8,11 +8,17 @@ import { strFromU8, unzipSync } from 'fflate'
 export function readFirstSheet(bytes: Uint8Array): Array<Array<string | number>> {
   const files = unzipSync(bytes)
   const sheet = strFromU8(files['xl/worksheets/sheet1.xml']!)
-  const shared = files['xl/sharedStrings.xml'] ? [...strFromU8(files['xl/sharedStrings.xml']).matchAll(/<si>(?:<t[^>]*>([\s\S]*?)<\/t>)?<\/si>/g)].map((match) => unescapeXml(match[1] ?? '')) : []
+  const shared = files['xl/sharedStrings.xml']
+    ? [...strFromU8(files['xl/sharedStrings.xml']).matchAll(/<si>(?:<t[^>]*>([\s\S]*?)<\/t>)?<\/si>/g)].map((match) =>
+        unescapeXml(match[1] ?? ''),
+      )
+    : []
   const rows = [...sheet.matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)].map((row) => {
     // A cell without a value may be left out: place each cell by its column letters, '' between.
     const values: Array<string | number> = []
-    for (const cell of row[1]!.matchAll(/<c r="([A-Z]+)\d+"([^>]*?)(?:\/>|>(?:<v>([\s\S]*?)<\/v>|<is><t[^>]*>([\s\S]*?)<\/t><\/is>)?<\/c>)/g)) {
+    for (const cell of row[1]!.matchAll(
+      /<c r="([A-Z]+)\d+"([^>]*?)(?:\/>|>(?:<v>([\s\S]*?)<\/v>|<is><t[^>]*>([\s\S]*?)<\/t><\/is>)?<\/c>)/g,
+    )) {
       const column = [...cell[1]!].reduce((index, letter) => index * 26 + letter.charCodeAt(0) - 64, 0) - 1
       while (values.length < column) values.push('')
       values.push(valueOf(cell[2]!, cell[3], cell[4], shared))
@@ -24,7 +30,12 @@ export function readFirstSheet(bytes: Uint8Array): Array<Array<string | number>>
   return rows.map((values) => [...values, ...Array<string>(Math.max(0, width - values.length)).fill('')])
 }
 
-function valueOf(attributes: string, value: string | undefined, inline: string | undefined, shared: readonly string[]): string | number {
+function valueOf(
+  attributes: string,
+  value: string | undefined,
+  inline: string | undefined,
+  shared: readonly string[],
+): string | number {
   if (/t="s"/.test(attributes)) return shared[Number(value)]!
   if (/t="inlineStr"/.test(attributes)) return unescapeXml(inline ?? '')
   if (/t="str"/.test(attributes) || value === undefined) return unescapeXml(value ?? '')
@@ -32,7 +43,12 @@ function valueOf(attributes: string, value: string | undefined, inline: string |
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&')
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&')
 }
 
 /** What a workbook shows besides its values: its first sheet's name, formats, frozen rows, filter and widths. */
@@ -55,9 +71,16 @@ export function readSheetLayout(bytes: Uint8Array): SheetLayout {
   const sheet = strFromU8(files['xl/worksheets/sheet1.xml']!)
   const workbook = strFromU8(files['xl/workbook.xml']!)
   const styles = strFromU8(files['xl/styles.xml']!)
-  const custom = new Map([...styles.matchAll(/<numFmt numFmtId="(\d+)" formatCode="([^"]*)"\/>/g)].map((match) => [Number(match[1]), unescapeXml(match[2]!)]))
+  const custom = new Map(
+    [...styles.matchAll(/<numFmt numFmtId="(\d+)" formatCode="([^"]*)"\/>/g)].map((match) => [
+      Number(match[1]),
+      unescapeXml(match[2]!),
+    ]),
+  )
   const cellXfs = /<cellXfs[^>]*>([\s\S]*?)<\/cellXfs>/.exec(styles)?.[1] ?? ''
-  const formatOfStyle = [...cellXfs.matchAll(/<xf [^>]*?numFmtId="(\d+)"/g)].map((match) => (Number(match[1]) === 0 ? 'General' : (custom.get(Number(match[1])) ?? `builtin ${match[1]}`)))
+  const formatOfStyle = [...cellXfs.matchAll(/<xf [^>]*?numFmtId="(\d+)"/g)].map((match) =>
+    Number(match[1]) === 0 ? 'General' : (custom.get(Number(match[1])) ?? `builtin ${match[1]}`),
+  )
   const rows = readFirstSheet(bytes)
   const formats = [...sheet.matchAll(/<row[^>]*>([\s\S]*?)<\/row>/g)].map((row) => {
     const codes = Array<string>(rows[0]?.length ?? 0).fill('')
@@ -68,7 +91,8 @@ export function readSheetLayout(bytes: Uint8Array): SheetLayout {
     return codes
   })
   const widths: number[] = []
-  for (const col of sheet.matchAll(/<col min="(\d+)" max="(\d+)" width="([\d.]+)"/g)) for (let index = Number(col[1]); index <= Number(col[2]); index++) widths[index - 1] = Number(col[3])
+  for (const col of sheet.matchAll(/<col min="(\d+)" max="(\d+)" width="([\d.]+)"/g))
+    for (let index = Number(col[1]); index <= Number(col[2]); index++) widths[index - 1] = Number(col[3])
   return {
     name: unescapeXml(/<sheet name="([^"]*)"/.exec(workbook)![1]!),
     rows,

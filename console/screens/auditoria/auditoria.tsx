@@ -21,7 +21,10 @@ const TYPE_NAMES = new Map<string, string>([...TYPES, ['sesion', 'Sesión']])
  * Conflicts and re-issues are decided on an invoice: their entries are about a factura, told apart
  * by their action (conflicto.aceptado, reemision.confirmada…).
  */
-const BY_ACTION: Record<string, { tipo: string; accion: string }> = { conflicto: { tipo: 'factura', accion: 'conflicto' }, reemision: { tipo: 'factura', accion: 'reemision' } }
+const BY_ACTION: Record<string, { tipo: string; accion: string }> = {
+  conflicto: { tipo: 'factura', accion: 'conflicto' },
+  reemision: { tipo: 'factura', accion: 'reemision' },
+}
 
 /** Auditoría: every change, who made it and when, filtered by dates, type, subject and user. */
 export function AuditScreen() {
@@ -32,10 +35,17 @@ export function AuditScreen() {
   const query = { ...rest, ...(BY_ACTION[tipo] ?? { tipo }) }
   const loaded = useLoad(() => api.audit.page({ ...query, pagina: String(page) }), [JSON.stringify(filters)])
   const entries = loaded.data?.entries ?? []
-  const text = (key: 'sujeto' | 'usuario') => (event: Event) => setFilters({ [key]: (event.currentTarget as HTMLInputElement).value }, { replace: true })
+  const text = (key: 'sujeto' | 'usuario') => (event: Event) =>
+    setFilters({ [key]: (event.currentTarget as HTMLInputElement).value }, { replace: true })
   return (
     <Page title="Auditoría" subtitle="Cada cambio queda registrado con quién lo hizo y cuándo.">
-      <form class="filtros" role="search" aria-label="Filtrar la auditoría" noValidate onSubmit={(event) => event.preventDefault()}>
+      <form
+        class="filtros"
+        role="search"
+        aria-label="Filtrar la auditoría"
+        noValidate
+        onSubmit={(event) => event.preventDefault()}
+      >
         <DateField label="Desde" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
         <DateField label="Hasta" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
         <Field label="Tipo">
@@ -51,10 +61,14 @@ export function AuditScreen() {
           )}
         </Field>
         <Field label="Número o id" hint="Junto con el tipo, por ejemplo 905112">
-          {(id, hint) => <input id={id} type="search" aria-describedby={hint} value={filters.sujeto} onInput={text('sujeto')} />}
+          {(id, hint) => (
+            <input id={id} type="search" aria-describedby={hint} value={filters.sujeto} onInput={text('sujeto')} />
+          )}
         </Field>
         <Field label="Usuario" hint="Su usuario o su nombre, o parte de ellos">
-          {(id, hint) => <input id={id} type="search" aria-describedby={hint} value={filters.usuario} onInput={text('usuario')} />}
+          {(id, hint) => (
+            <input id={id} type="search" aria-describedby={hint} value={filters.usuario} onInput={text('usuario')} />
+          )}
         </Field>
       </form>
       <ErrorNote error={loaded.error} />
@@ -64,40 +78,55 @@ export function AuditScreen() {
         <Empty>Ningún cambio coincide con los filtros. Amplíe las fechas o quite un filtro.</Empty>
       ) : (
         <>
-        <Pager where="arriba" page={page} pages={loaded.data?.hasMore ? page + 1 : page} onPage={(value) => setFilters({ pagina: String(value) })} />
-        <table class="auditoria">
-          <thead>
-            <tr>
-              <th scope="col">Cuándo</th>
-              <th scope="col">Quién</th>
-              <th scope="col">Qué</th>
-              <th scope="col">Sobre</th>
-              <th scope="col">Detalle</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.id}>
-                <td>{dateTime(entry.en)}</td>
-                <td>
-                  {entry.quien}
-                  {entry.usuario && <span class="detalle"> {entry.usuario}</span>}
-                </td>
-                <td>{actionName(entry.accion)}</td>
-                <td>
-                  {(TYPE_NAMES.get(entry.tipo) ?? entry.tipo).toLowerCase()} {entry.sujeto}
-                </td>
-                <td>
-                  <button type="button" class="enlace" aria-expanded={open === entry.id} onClick={() => setOpen(open === entry.id ? null : entry.id)}>
-                    {open === entry.id ? 'Ocultar' : 'Ver'}
-                  </button>
-                  {open === entry.id && <EntryChanges entry={entry} />}
-                </td>
+          <Pager
+            where="arriba"
+            page={page}
+            pages={loaded.data?.hasMore ? page + 1 : page}
+            onPage={(value) => setFilters({ pagina: String(value) })}
+          />
+          <table class="auditoria">
+            <thead>
+              <tr>
+                <th scope="col">Cuándo</th>
+                <th scope="col">Quién</th>
+                <th scope="col">Qué</th>
+                <th scope="col">Sobre</th>
+                <th scope="col">Detalle</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-        <Pager where="abajo" page={page} pages={loaded.data?.hasMore ? page + 1 : page} onPage={(value) => setFilters({ pagina: String(value) })} />
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <tr key={entry.id}>
+                  <td>{dateTime(entry.en)}</td>
+                  <td>
+                    {entry.quien}
+                    {entry.usuario && <span class="detalle"> {entry.usuario}</span>}
+                  </td>
+                  <td>{actionName(entry.accion)}</td>
+                  <td>
+                    {(TYPE_NAMES.get(entry.tipo) ?? entry.tipo).toLowerCase()} {entry.sujeto}
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      class="enlace"
+                      aria-expanded={open === entry.id}
+                      onClick={() => setOpen(open === entry.id ? null : entry.id)}
+                    >
+                      {open === entry.id ? 'Ocultar' : 'Ver'}
+                    </button>
+                    {open === entry.id && <EntryChanges entry={entry} />}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager
+            where="abajo"
+            page={page}
+            pages={loaded.data?.hasMore ? page + 1 : page}
+            onPage={(value) => setFilters({ pagina: String(value) })}
+          />
         </>
       )}
     </Page>

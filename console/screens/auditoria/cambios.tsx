@@ -8,7 +8,8 @@ const LONGEST = 140
 
 type Row = Record<string, unknown>
 
-const asRow = (value: unknown): Row | null => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Row) : null)
+const asRow = (value: unknown): Row | null =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Row) : null
 
 /** One changed field: its label and both values as text (`—` where a side has none). */
 export interface FieldChange {
@@ -24,7 +25,11 @@ export interface FieldChange {
  */
 export function changesOf(entry: Pick<AuditEntryView, 'antes' | 'despues' | 'detalle'>): FieldChange[] {
   const detail = asRow(entry.detalle)
-  const details = Object.entries(detail ?? {}).map(([key, value]) => ({ campo: fieldLabel(key), antes: '', despues: shownValue(key, value) }))
+  const details = Object.entries(detail ?? {}).map(([key, value]) => ({
+    campo: fieldLabel(key),
+    antes: '',
+    despues: shownValue(key, value),
+  }))
   return [...fieldChanges(asRow(entry.antes), asRow(entry.despues), ''), ...details]
 }
 
@@ -36,8 +41,15 @@ function fieldChanges(before: Row | null, after: Row | null, prefix: string): Fi
     .flatMap((key) => {
       const inner = [asRow(before?.[key]), asRow(after?.[key])]
       const [innerBefore, innerAfter] = inner
-      if (before !== null && after !== null && innerBefore && innerAfter) return fieldChanges(innerBefore, innerAfter, `${prefix}${fieldLabel(key)} › `)
-      return [{ campo: `${prefix}${fieldLabel(key)}`, antes: before === null ? '' : shownValue(key, before[key]), despues: after === null ? '' : shownValue(key, after[key]) }]
+      if (before !== null && after !== null && innerBefore && innerAfter)
+        return fieldChanges(innerBefore, innerAfter, `${prefix}${fieldLabel(key)} › `)
+      return [
+        {
+          campo: `${prefix}${fieldLabel(key)}`,
+          antes: before === null ? '' : shownValue(key, before[key]),
+          despues: after === null ? '' : shownValue(key, after[key]),
+        },
+      ]
     })
 }
 
@@ -61,7 +73,8 @@ function shownValue(key: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? 'Sí' : 'No'
   if (typeof value === 'number') return /total|importe|precio/i.test(key) ? money(value) : String(value)
   if (typeof value === 'string' && key === 'estado' && STATES[value]) return STATES[value]
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$/.test(value)) return /[ T]/.test(value) ? dateTime(value) : date(value)
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$/.test(value))
+    return /[ T]/.test(value) ? dateTime(value) : date(value)
   if (Array.isArray(value)) {
     if (value.every((item) => typeof item === 'string' || typeof item === 'number')) return cut(value.join(', '))
     return value.length === 1 ? '1 línea' : `${value.length} líneas`
@@ -100,7 +113,11 @@ export function EntryChanges({ entry }: { entry: AuditEntryView }) {
       <button type="button" class="enlace" aria-expanded={raw} onClick={() => setRaw(!raw)}>
         {raw ? 'Ocultar datos' : 'Ver datos'}
       </button>
-      {raw && <pre class="original">{JSON.stringify({ antes: entry.antes, despues: entry.despues, detalle: entry.detalle }, null, 2)}</pre>}
+      {raw && (
+        <pre class="original">
+          {JSON.stringify({ antes: entry.antes, despues: entry.despues, detalle: entry.detalle }, null, 2)}
+        </pre>
+      )}
     </div>
   )
 }

@@ -42,6 +42,7 @@ export function History({ tipo, sujeto }: { tipo: string; sujeto: string }) {
 function noteOf(value: unknown): string | null {
   if (value === null || typeof value !== 'object') return null
   const record = value as Record<string, unknown>
-  for (const key of ['motivo', 'nota']) if (typeof record[key] === 'string' && record[key] !== '') return record[key] as string
+  for (const key of ['motivo', 'nota'])
+    if (typeof record[key] === 'string' && record[key] !== '') return record[key] as string
   return null
 }

@@ -27,7 +27,12 @@ export function HeaderSearch() {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null
-      const typing = target !== null && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable)
+      const typing =
+        target !== null &&
+        (target.tagName === 'INPUT' ||
+          target.tagName === 'TEXTAREA' ||
+          target.tagName === 'SELECT' ||
+          target.isContentEditable)
       if ((event.key === 'k' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !typing)) {
         event.preventDefault()
         input.current?.focus()
@@ -76,7 +81,12 @@ export function HeaderSearch() {
     close()
     navigate(href)
   }
-  const empty = results !== undefined && results.facturas.resultados.length + results.manifiestos.resultados.length + results.devoluciones.resultados.length === 0
+  const empty =
+    results !== undefined &&
+    results.facturas.resultados.length +
+      results.manifiestos.resultados.length +
+      results.devoluciones.resultados.length ===
+      0
   return (
     <div class="buscador" ref={box}>
       <form
@@ -113,15 +123,25 @@ export function HeaderSearch() {
           }}
         />
         <span id="busqueda-ayuda" class="oculto">
-          Escriba parte del número de factura, del nombre o código del cliente, del RTN, de la ruta o el número de manifiesto, sin importar tildes ni el orden de las palabras. Enter abre el primer resultado.
+          Escriba parte del número de factura, del nombre o código del cliente, del RTN, de la ruta o el número de
+          manifiesto, sin importar tildes ni el orden de las palabras. Enter abre el primer resultado.
         </span>
       </form>
       {open && text.trim() !== '' && (
-        <section id="busqueda-resultados" class="resultados-busqueda" aria-label="Resultados de la búsqueda" aria-busy={answer?.for !== text.trim()}>
+        <section
+          id="busqueda-resultados"
+          class="resultados-busqueda"
+          aria-label="Resultados de la búsqueda"
+          aria-busy={answer?.for !== text.trim()}
+        >
           {firstHref !== null && <p class="primero">Enter abre el primer resultado · Esc cierra</p>}
           {problem && <p class="aviso error">{problem}</p>}
           {!problem && results === undefined && <p class="tenue">Buscando…</p>}
-          {!problem && empty && <p class="tenue">Nada coincide con «{text.trim()}» en sus almacenes. Pruebe con otra parte del nombre o del número.</p>}
+          {!problem && empty && (
+            <p class="tenue">
+              Nada coincide con «{text.trim()}» en sus almacenes. Pruebe con otra parte del nombre o del número.
+            </p>
+          )}
           {results && results.facturas.resultados.length > 0 && (
             <Group title="Facturas" more={results.facturas.hay_mas}>
               {results.facturas.resultados.map((hit) => (
@@ -129,7 +149,8 @@ export function HeaderSearch() {
                   <Link href={`/facturas/${encodeURIComponent(hit.factura)}`} onClick={close}>
                     <strong>{hit.factura}</strong> <span>{hit.cliente}</span>
                     <span class="detalle">
-                      Manifiesto {hit.manifiesto} ({MANIFEST_STATES[hit.manifiesto_estado]}) · {date(hit.fecha_factura)} · {hit.almacen} · <span class="num">{money(hit.total)}</span>
+                      Manifiesto {hit.manifiesto} ({MANIFEST_STATES[hit.manifiesto_estado]}) · {date(hit.fecha_factura)}{' '}
+                      · {hit.almacen} · <span class="num">{money(hit.total)}</span>
                       {hit.anulada ? ' · anulada' : ''}
                     </span>
                   </Link>
@@ -144,7 +165,8 @@ export function HeaderSearch() {
                   <Link href={`/manifiestos/${hit.numero}`} onClick={close}>
                     <strong>Manifiesto {hit.numero}</strong> <span>{MANIFEST_STATES[hit.estado]}</span>
                     <span class="detalle">
-                      Ingresó {dateTime(hit.fecha_ingreso)} · {quantity(hit.total_facturas)} facturas · <span class="num">{money(hit.total_importe)}</span>
+                      Ingresó {dateTime(hit.fecha_ingreso)} · {quantity(hit.total_facturas)} facturas ·{' '}
+                      <span class="num">{money(hit.total_importe)}</span>
                     </span>
                   </Link>
                 </li>
@@ -158,7 +180,8 @@ export function HeaderSearch() {
                   <Link href={`/devoluciones/${hit.id}`} onClick={close}>
                     <strong>Devolución {hit.id}</strong> <span>{hit.cliente}</span>
                     <span class="detalle">
-                      Factura {hit.factura} · Manifiesto {hit.manifiesto} · {RETURN_STATES[hit.estado]} · {date(hit.fecha)} · <span class="num">{money(hit.total)}</span>
+                      Factura {hit.factura} · Manifiesto {hit.manifiesto} · {RETURN_STATES[hit.estado]} ·{' '}
+                      {date(hit.fecha)} · <span class="num">{money(hit.total)}</span>
                     </span>
                   </Link>
                 </li>

@@ -49,7 +49,12 @@ export function ConceptsScreen() {
         />
       )}
       {loaded.loading && !loaded.data && <Loading what="los conceptos" />}
-      {loaded.data && loaded.data.length === 0 && <Empty>No hay conceptos todavía. {supervisor ? 'Cree el primero con «Nuevo concepto».' : 'Pida a un supervisor que los cree.'}</Empty>}
+      {loaded.data && loaded.data.length === 0 && (
+        <Empty>
+          No hay conceptos todavía.{' '}
+          {supervisor ? 'Cree el primero con «Nuevo concepto».' : 'Pida a un supervisor que los cree.'}
+        </Empty>
+      )}
       {loaded.data && loaded.data.length > 0 && (
         <table>
           <thead>
@@ -70,10 +75,18 @@ export function ConceptsScreen() {
                 <td>{reason.activo ? 'Activo' : 'Inactivo'}</td>
                 {supervisor && (
                   <td class="acciones-fila">
-                    <button type="button" aria-label={`Editar el concepto ${reason.codigo}`} onClick={() => setEditing(reason)}>
+                    <button
+                      type="button"
+                      aria-label={`Editar el concepto ${reason.codigo}`}
+                      onClick={() => setEditing(reason)}
+                    >
                       Editar
                     </button>
-                    <button type="button" aria-label={`${reason.activo ? 'Desactivar' : 'Activar'} el concepto ${reason.codigo}`} onClick={() => void toggle(reason)}>
+                    <button
+                      type="button"
+                      aria-label={`${reason.activo ? 'Desactivar' : 'Activar'} el concepto ${reason.codigo}`}
+                      onClick={() => void toggle(reason)}
+                    >
                       {reason.activo ? 'Desactivar' : 'Activar'}
                     </button>
                   </td>
@@ -87,7 +100,15 @@ export function ConceptsScreen() {
   )
 }
 
-function ReasonForm({ reason, onDone, onCancel }: { reason: Reason | null; onDone: (text: string) => void; onCancel: () => void }) {
+function ReasonForm({
+  reason,
+  onDone,
+  onCancel,
+}: {
+  reason: Reason | null
+  onDone: (text: string) => void
+  onCancel: () => void
+}) {
   const [codigo, setCodigo] = useState(reason?.codigo ?? '')
   const [descripcion, setDescripcion] = useState(reason?.descripcion ?? '')
   const [idProveedor, setIdProveedor] = useState(reason?.idProveedor ?? '')
@@ -96,14 +117,20 @@ function ReasonForm({ reason, onDone, onCancel }: { reason: Reason | null; onDon
   const submit = async (event: Event) => {
     event.preventDefault()
     if (codigo.trim() === '' || descripcion.trim() === '') {
-      setError({ message: codigo.trim() === '' ? 'Escriba el código del concepto, por ejemplo DANADO.' : 'Escriba la descripción del concepto, como la verá el almacén.' } as ApiError)
+      setError({
+        message:
+          codigo.trim() === ''
+            ? 'Escriba el código del concepto, por ejemplo DANADO.'
+            : 'Escriba la descripción del concepto, como la verá el almacén.',
+      } as ApiError)
       return
     }
     setBusy(true)
     setError(null)
     try {
       const supplierId = idProveedor.trim() === '' ? null : idProveedor.trim()
-      if (reason === null) await api.reasons.create({ codigo: codigo.trim(), descripcion: descripcion.trim(), idProveedor: supplierId })
+      if (reason === null)
+        await api.reasons.create({ codigo: codigo.trim(), descripcion: descripcion.trim(), idProveedor: supplierId })
       else await api.reasons.change(reason.codigo, { descripcion: descripcion.trim(), idProveedor: supplierId })
       onDone(reason === null ? `Concepto ${codigo.trim()} creado.` : `Concepto ${reason.codigo} guardado.`)
     } catch (failure) {
@@ -116,13 +143,40 @@ function ReasonForm({ reason, onDone, onCancel }: { reason: Reason | null; onDon
       <h2 id="titulo-concepto">{reason === null ? 'Nuevo concepto' : `Editar el concepto ${reason.codigo}`}</h2>
       <div class="filtros">
         <Field label="Código" hint="Letras, dígitos, _ . -; no se puede cambiar después">
-          {(id, hint) => <input id={id} required maxLength={40} pattern="[A-Za-z0-9_.\-]+" aria-describedby={hint} disabled={reason !== null} value={codigo} onInput={(event) => setCodigo(event.currentTarget.value)} />}
+          {(id, hint) => (
+            <input
+              id={id}
+              required
+              maxLength={40}
+              pattern="[A-Za-z0-9_.\-]+"
+              aria-describedby={hint}
+              disabled={reason !== null}
+              value={codigo}
+              onInput={(event) => setCodigo(event.currentTarget.value)}
+            />
+          )}
         </Field>
         <Field label="Descripción" wide>
-          {(id) => <input id={id} required maxLength={200} value={descripcion} onInput={(event) => setDescripcion(event.currentTarget.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              required
+              maxLength={200}
+              value={descripcion}
+              onInput={(event) => setDescripcion(event.currentTarget.value)}
+            />
+          )}
         </Field>
         <Field label="Id del proveedor" hint="Opcional: el id de este motivo en el sistema del proveedor">
-          {(id, hint) => <input id={id} maxLength={60} aria-describedby={hint} value={idProveedor} onInput={(event) => setIdProveedor(event.currentTarget.value)} />}
+          {(id, hint) => (
+            <input
+              id={id}
+              maxLength={60}
+              aria-describedby={hint}
+              value={idProveedor}
+              onInput={(event) => setIdProveedor(event.currentTarget.value)}
+            />
+          )}
         </Field>
       </div>
       <ErrorNote error={error} />

@@ -9,7 +9,9 @@ import { fieldLabel } from '../../ui/labels.ts'
 import { useLoad } from '../../ui/data.ts'
 import { fieldChanges, lineChanges, shown } from './diferencias.ts'
 
-type Decision = { kind: 'aceptar' | 'descartar'; conflict: ConflictView } | { kind: 'confirmar' | 'descartar-reemision'; reissue: ReissueView }
+type Decision =
+  | { kind: 'aceptar' | 'descartar'; conflict: ConflictView }
+  | { kind: 'confirmar' | 'descartar-reemision'; reissue: ReissueView }
 
 /**
  * Conflictos: invoices the supplier sent again with changes after returns existed, held for a
@@ -23,7 +25,9 @@ export function ConflictsScreen() {
   const [search, setSearch] = useState('')
   // The same matching as every search (src/shared/search-terms.ts), over the conflicts on screen.
   const terms = searchTerms(search)
-  const shownConflicts = (conflicts.data ?? []).filter((conflict) => matchesSearch([conflict.factura, conflict.cliente, conflict.clienteid, conflict.manifiesto], terms))
+  const shownConflicts = (conflicts.data ?? []).filter((conflict) =>
+    matchesSearch([conflict.factura, conflict.cliente, conflict.clienteid, conflict.manifiesto], terms),
+  )
   const done = (text: string) => () => {
     setDecision(null)
     setNotice(text)
@@ -31,24 +35,48 @@ export function ConflictsScreen() {
     reissues.reload()
   }
   return (
-    <Page title="Conflictos" subtitle="Versiones nuevas de facturas retenidas para revisión, y posibles facturas re-emitidas.">
+    <Page
+      title="Conflictos"
+      subtitle="Versiones nuevas de facturas retenidas para revisión, y posibles facturas re-emitidas."
+    >
       <Notice text={notice} />
       <ErrorNote error={conflicts.error} />
       {conflicts.loading && !conflicts.data && <Loading what="los conflictos" />}
       {conflicts.data && conflicts.data.length > 1 && (
-        <form class="filtros compactos" role="search" aria-label="Buscar conflictos" noValidate onSubmit={(event) => event.preventDefault()}>
-          <Field label="Buscar conflicto" hint="Factura, cliente (nombre o código) o manifiesto; sin tildes y en cualquier orden">
-            {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={search} onInput={(event) => setSearch(event.currentTarget.value)} />}
+        <form
+          class="filtros compactos"
+          role="search"
+          aria-label="Buscar conflictos"
+          noValidate
+          onSubmit={(event) => event.preventDefault()}
+        >
+          <Field
+            label="Buscar conflicto"
+            hint="Factura, cliente (nombre o código) o manifiesto; sin tildes y en cualquier orden"
+          >
+            {(id, hint) => (
+              <input
+                id={id}
+                type="search"
+                maxLength={100}
+                aria-describedby={hint}
+                value={search}
+                onInput={(event) => setSearch(event.currentTarget.value)}
+              />
+            )}
           </Field>
         </form>
       )}
       {conflicts.data && conflicts.data.length === 0 && (
         <Empty>
-          No hay conflictos por decidir. Aparecen aquí cuando el proveedor reenvía una factura ya guardada con cambios en datos que no se actualizan solos (el cliente, el total o las
-          líneas, por ejemplo): la factura se queda como estaba hasta que un supervisor decide.
+          No hay conflictos por decidir. Aparecen aquí cuando el proveedor reenvía una factura ya guardada con cambios
+          en datos que no se actualizan solos (el cliente, el total o las líneas, por ejemplo): la factura se queda como
+          estaba hasta que un supervisor decide.
         </Empty>
       )}
-      {shownConflicts.length === 0 && (conflicts.data?.length ?? 0) > 0 && <Empty>Ningún conflicto coincide con «{search.trim()}».</Empty>}
+      {shownConflicts.length === 0 && (conflicts.data?.length ?? 0) > 0 && (
+        <Empty>Ningún conflicto coincide con «{search.trim()}».</Empty>
+      )}
       {shownConflicts.map((conflict) => (
         <Conflict key={conflict.id} conflict={conflict} onDecide={(kind) => setDecision({ kind, conflict })} />
       ))}
@@ -63,8 +91,12 @@ export function ConflictsScreen() {
                 <th scope="col">Factura nueva</th>
                 <th scope="col">Igual a</th>
                 <th scope="col">Cliente</th>
-                <th scope="col" class="num">Total</th>
-                <th scope="col" class="num">Días entre ambas</th>
+                <th scope="col" class="num">
+                  Total
+                </th>
+                <th scope="col" class="num">
+                  Días entre ambas
+                </th>
                 <th scope="col">Acciones</th>
               </tr>
             </thead>
@@ -72,8 +104,13 @@ export function ConflictsScreen() {
               {reissues.data.map((reissue) => (
                 <tr key={reissue.id}>
                   <th scope="row">
-                    <Link href={`/facturas/${encodeURIComponent(reissue.factura.factura)}`}>{reissue.factura.factura}</Link>
-                    <span class="detalle"> Manifiesto {reissue.factura.manifiesto} · {date(reissue.factura.fecha_factura)}</span>
+                    <Link href={`/facturas/${encodeURIComponent(reissue.factura.factura)}`}>
+                      {reissue.factura.factura}
+                    </Link>
+                    <span class="detalle">
+                      {' '}
+                      Manifiesto {reissue.factura.manifiesto} · {date(reissue.factura.fecha_factura)}
+                    </span>
                   </th>
                   <td>
                     <Original original={reissue.identica_a} />
@@ -84,10 +121,18 @@ export function ConflictsScreen() {
                   </td>
                   <td class="num">{quantity(reissue.dias_diferencia)}</td>
                   <td class="acciones-fila">
-                    <button type="button" aria-label={`Confirmar que ${reissue.factura.factura} es una copia`} onClick={() => setDecision({ kind: 'confirmar', reissue })}>
+                    <button
+                      type="button"
+                      aria-label={`Confirmar que ${reissue.factura.factura} es una copia`}
+                      onClick={() => setDecision({ kind: 'confirmar', reissue })}
+                    >
                       Es copia
                     </button>
-                    <button type="button" aria-label={`Descartar: ${reissue.factura.factura} es un pedido legítimo`} onClick={() => setDecision({ kind: 'descartar-reemision', reissue })}>
+                    <button
+                      type="button"
+                      aria-label={`Descartar: ${reissue.factura.factura} es un pedido legítimo`}
+                      onClick={() => setDecision({ kind: 'descartar-reemision', reissue })}
+                    >
                       Es pedido legítimo
                     </button>
                   </td>
@@ -153,12 +198,21 @@ function Original({ original }: { original: ReissueView['identica_a'] }) {
   return (
     <>
       <Link href={`/facturas/${encodeURIComponent(original.factura)}`}>{original.factura}</Link>
-      <span class="detalle"> Manifiesto {original.manifiesto} · {date(original.fecha_factura)}</span>
+      <span class="detalle">
+        {' '}
+        Manifiesto {original.manifiesto} · {date(original.fecha_factura)}
+      </span>
     </>
   )
 }
 
-function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (kind: 'aceptar' | 'descartar') => void }) {
+function Conflict({
+  conflict,
+  onDecide,
+}: {
+  conflict: ConflictView
+  onDecide: (kind: 'aceptar' | 'descartar') => void
+}) {
   const detail = useLoad(() => api.conflicts.get(conflict.id), [conflict.id])
   const fields = fieldChanges(conflict)
   const lines = detail.data ? lineChanges(detail.data) : []
@@ -168,19 +222,30 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
       <header class="encabezado-pantalla">
         <div>
           <h2 id={headingId}>
-            Factura <Link href={`/facturas/${encodeURIComponent(conflict.factura)}`}>{conflict.factura}</Link> · {conflict.cliente}
+            Factura <Link href={`/facturas/${encodeURIComponent(conflict.factura)}`}>{conflict.factura}</Link> ·{' '}
+            {conflict.cliente}
           </h2>
           <p class="subtitulo">
-            Cliente {conflict.clienteid} · manifiesto <Link href={`/manifiestos/${conflict.manifiesto}`}>{conflict.manifiesto}</Link> · {conflict.almacen} · versión nueva recibida {dateTime(conflict.recibido_en)} ·{' '}
-            {count(fields.length, 'campo')}
+            Cliente {conflict.clienteid} · manifiesto{' '}
+            <Link href={`/manifiestos/${conflict.manifiesto}`}>{conflict.manifiesto}</Link> · {conflict.almacen} ·
+            versión nueva recibida {dateTime(conflict.recibido_en)} · {count(fields.length, 'campo')}
             {detail.data ? ` y ${count(lines.length, 'línea')}` : ''} con cambios
           </p>
         </div>
         <div class="acciones">
-          <button type="button" class="principal" aria-label={`Aceptar la versión nueva de ${conflict.factura}`} onClick={() => onDecide('aceptar')}>
+          <button
+            type="button"
+            class="principal"
+            aria-label={`Aceptar la versión nueva de ${conflict.factura}`}
+            onClick={() => onDecide('aceptar')}
+          >
             Aceptar versión nueva
           </button>
-          <button type="button" aria-label={`Descartar la versión nueva de ${conflict.factura}`} onClick={() => onDecide('descartar')}>
+          <button
+            type="button"
+            aria-label={`Descartar la versión nueva de ${conflict.factura}`}
+            onClick={() => onDecide('descartar')}
+          >
             Descartar
           </button>
         </div>
@@ -240,7 +305,9 @@ function Conflict({ conflict, onDecide }: { conflict: ConflictView; onDecide: (k
                       <th scope="row">{line.numeroLinea}</th>
                       <td>{line.producto}</td>
                       <td colSpan={3} class={line.tipo === 'agregada' ? 'despues' : 'antes'}>
-                        {line.tipo === 'agregada' ? 'Línea nueva en la versión recibida' : 'La versión recibida ya no trae esta línea'}
+                        {line.tipo === 'agregada'
+                          ? 'Línea nueva en la versión recibida'
+                          : 'La versión recibida ya no trae esta línea'}
                       </td>
                     </tr>,
                   ],

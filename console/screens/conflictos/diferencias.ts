@@ -29,14 +29,20 @@ function asRow(value: unknown): Row {
 }
 
 /** The changed header fields, with both values. */
-export function fieldChanges(conflict: Pick<ConflictDetail, 'campos_con_cambio' | 'existente' | 'entrante'>): FieldChange[] {
+export function fieldChanges(
+  conflict: Pick<ConflictDetail, 'campos_con_cambio' | 'existente' | 'entrante'>,
+): FieldChange[] {
   const before = asRow(conflict.existente)
   const after = asRow(conflict.entrante)
-  return conflict.campos_con_cambio.filter((campo) => campo !== LINES_FIELD).map((campo) => ({ campo, antes: before[campo], despues: after[campo] }))
+  return conflict.campos_con_cambio
+    .filter((campo) => campo !== LINES_FIELD)
+    .map((campo) => ({ campo, antes: before[campo], despues: after[campo] }))
 }
 
 /** The changed lines, each with its changed fields and both values. */
-export function lineChanges(conflict: Pick<ConflictDetail, 'lineas_con_cambio' | 'existente' | 'entrante'>): LineChange[] {
+export function lineChanges(
+  conflict: Pick<ConflictDetail, 'lineas_con_cambio' | 'existente' | 'entrante'>,
+): LineChange[] {
   const linesOf = (version: unknown) => {
     const lines = asRow(version)[LINES_FIELD]
     return new Map((Array.isArray(lines) ? lines : []).map((line) => [Number(asRow(line).NumeroLinea), asRow(line)]))
@@ -50,13 +56,27 @@ export function lineChanges(conflict: Pick<ConflictDetail, 'lineas_con_cambio' |
       numeroLinea: change.numero_linea,
       tipo: change.cambio,
       producto: String(next.ProductoDesc ?? old.ProductoDesc ?? ''),
-      cambios: change.cambio === 'modificada' ? change.campos.map((campo) => ({ campo, antes: old[campo], despues: next[campo] })) : [],
+      cambios:
+        change.cambio === 'modificada'
+          ? change.campos.map((campo) => ({ campo, antes: old[campo], despues: next[campo] }))
+          : [],
     }
   })
 }
 
 /** The supplier's amount fields: shown as lempiras, like every other amount of the console. */
-const MONEY_FIELDS = new Set(['Total', 'Subtotal', 'SubTotal', 'Impuesto', 'Isv', 'ISV', 'Descuento', 'Precio', 'PrecioUnitario', 'Importe'])
+const MONEY_FIELDS = new Set([
+  'Total',
+  'Subtotal',
+  'SubTotal',
+  'Impuesto',
+  'Isv',
+  'ISV',
+  'Descuento',
+  'Precio',
+  'PrecioUnitario',
+  'Importe',
+])
 
 /** A field's value as text for the comparison table (amounts as `L 1,087.92`, the rest as sent). */
 export function shown(value: unknown, campo = ''): string {

@@ -64,11 +64,47 @@ export function AccountScreen() {
       </dl>
       <form class="tarjeta formulario" onSubmit={submit} aria-labelledby="titulo-contrasena" noValidate>
         <h2 id="titulo-contrasena">Cambiar mi contraseña</h2>
-        <Field label="Contraseña actual">{(id) => <input id={id} type="password" autoComplete="current-password" required value={actual} onInput={(event) => setActual(event.currentTarget.value)} />}</Field>
-        <Field label="Contraseña nueva" hint="Al menos 10 caracteres, distinta de su usuario; ni una contraseña común ni una secuencia como 123456 o qwerty">
-          {(id, hint) => <input id={id} type="password" autoComplete="new-password" required minLength={10} aria-describedby={hint} value={nueva} onInput={(event) => setNueva(event.currentTarget.value)} />}
+        <Field label="Contraseña actual">
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              autoComplete="current-password"
+              required
+              value={actual}
+              onInput={(event) => setActual(event.currentTarget.value)}
+            />
+          )}
         </Field>
-        <Field label="Repita la contraseña nueva">{(id) => <input id={id} type="password" autoComplete="new-password" required value={repetida} onInput={(event) => setRepetida(event.currentTarget.value)} />}</Field>
+        <Field
+          label="Contraseña nueva"
+          hint="Al menos 10 caracteres, distinta de su usuario; ni una contraseña común ni una secuencia como 123456 o qwerty"
+        >
+          {(id, hint) => (
+            <input
+              id={id}
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={10}
+              aria-describedby={hint}
+              value={nueva}
+              onInput={(event) => setNueva(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field label="Repita la contraseña nueva">
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              autoComplete="new-password"
+              required
+              value={repetida}
+              onInput={(event) => setRepetida(event.currentTarget.value)}
+            />
+          )}
+        </Field>
         <ErrorNote error={error} />
         <Notice text={notice} />
         <div class="botones">

@@ -25,7 +25,14 @@ export function ReturnScreen({ id }: { id: string }) {
   return (
     <Page
       title={`Devolución ${id}`}
-      subtitle={item ? <><StateTag state={item.estado} label={RETURN_STATES[item.estado]} /> · {item.cliente} · <Money amount={item.total} /></> : undefined}
+      subtitle={
+        item ? (
+          <>
+            <StateTag state={item.estado} label={RETURN_STATES[item.estado]} /> · {item.cliente} ·{' '}
+            <Money amount={item.total} />
+          </>
+        ) : undefined
+      }
       actions={
         item &&
         supervisor &&
@@ -52,7 +59,9 @@ export function ReturnScreen({ id }: { id: string }) {
     >
       <BackLink href="/devoluciones">Devoluciones</BackLink>
       <Notice text={notice} />
-      <ErrorNote error={loaded.error}>{loaded.error?.status === 404 && <> Revise el número; solo se ven las devoluciones de sus almacenes.</>}</ErrorNote>
+      <ErrorNote error={loaded.error}>
+        {loaded.error?.status === 404 && <> Revise el número; solo se ven las devoluciones de sus almacenes.</>}
+      </ErrorNote>
       {loaded.loading && !item && <Loading what="la devolución" />}
       {item && (
         <>
@@ -131,7 +140,8 @@ function Steps({ item }: { item: ReturnListItem }) {
       {item.aprobadaPor && (
         <li>
           Aprobada por <strong>{item.aprobadaPor}</strong> el {date(item.fechaProcesado)}
-          {item.horaProcesado ? ` a las ${item.horaProcesado.slice(0, 5)}` : ''} (fecha de proceso: la que usa el proveedor en su listado).
+          {item.horaProcesado ? ` a las ${item.horaProcesado.slice(0, 5)}` : ''} (fecha de proceso: la que usa el
+          proveedor en su listado).
         </li>
       )}
       {item.estado === 'rejected' && (

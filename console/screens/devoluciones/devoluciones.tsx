@@ -3,7 +3,18 @@ import { api, type ApiError } from '../../api/client.ts'
 import type { ReturnFilters, ReturnListItem, ReturnState } from '../../api/types.ts'
 import { money } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
-import { ActionDialog, DateField, DownloadButton, ErrorNote, Field, Loading, Notice, Page, Pager, Tabs } from '../../ui/components.tsx'
+import {
+  ActionDialog,
+  DateField,
+  DownloadButton,
+  ErrorNote,
+  Field,
+  Loading,
+  Notice,
+  Page,
+  Pager,
+  Tabs,
+} from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { ReturnsTable } from './tabla.tsx'
@@ -34,8 +45,12 @@ export function ReturnsScreen() {
     ...(filters.hasta ? { [byProcessing ? 'procesadas_hasta' : 'hasta']: filters.hasta } : {}),
     ...(filters.almacen ? { almacen: filters.almacen } : {}),
   }
-  const order = (['reciente', 'total', '-total', 'fecha', '-fecha'] as const).find((value) => value === filters.orden) ?? 'reciente'
-  const loaded = useLoad(() => api.returns.page({ ...query, orden: order, pagina: filters.pagina }), [JSON.stringify(query), order, filters.pagina])
+  const order =
+    (['reciente', 'total', '-total', 'fecha', '-fecha'] as const).find((value) => value === filters.orden) ?? 'reciente'
+  const loaded = useLoad(
+    () => api.returns.page({ ...query, orden: order, pagina: filters.pagina }),
+    [JSON.stringify(query), order, filters.pagina],
+  )
   /** Chosen pending returns (kept across pages), with their totals. */
   const [selected, setSelected] = useState<ReadonlyMap<string, number>>(new Map())
   const [bulk, setBulk] = useState(false)
@@ -53,7 +68,8 @@ export function ReturnsScreen() {
     const text = params.toString()
     return `/devoluciones${text ? `?${text}` : ''}`
   }
-  const totalsOf = (ids: string[]) => new Map((page?.devoluciones ?? []).filter((item) => ids.includes(item.id)).map((item) => [item.id, item.total]))
+  const totalsOf = (ids: string[]) =>
+    new Map((page?.devoluciones ?? []).filter((item) => ids.includes(item.id)).map((item) => [item.id, item.total]))
   const changed = () => {
     setSelected(new Map())
     loaded.reload()
@@ -64,26 +80,73 @@ export function ReturnsScreen() {
       subtitle="Lo que el almacén devuelve al proveedor, por factura; las más recientes primero."
       actions={
         <>
-          <PrintLink href={printAddress.returns({ desde: filters.desde || undefined, hasta: filters.hasta || undefined, estado, almacen: filters.almacen || undefined })} />
+          <PrintLink
+            href={printAddress.returns({
+              desde: filters.desde || undefined,
+              hasta: filters.hasta || undefined,
+              estado,
+              almacen: filters.almacen || undefined,
+            })}
+          />
           <DownloadButton href={api.returns.exportUrl('csv', query)} label="Exportar CSV" onError={setExportError} />
           <DownloadButton href={api.returns.exportUrl('xlsx', query)} label="Exportar Excel" onError={setExportError} />
         </>
       }
     >
-      <Tabs label="Estado de las devoluciones" items={STATES.map((state) => ({ label: state.label, href: href(state.value), current: state.value === estado }))} />
-      <form class="filtros" role="search" aria-label="Buscar devoluciones" noValidate onSubmit={(event) => event.preventDefault()}>
+      <Tabs
+        label="Estado de las devoluciones"
+        items={STATES.map((state) => ({
+          label: state.label,
+          href: href(state.value),
+          current: state.value === estado,
+        }))}
+      />
+      <form
+        class="filtros"
+        role="search"
+        aria-label="Buscar devoluciones"
+        noValidate
+        onSubmit={(event) => event.preventDefault()}
+      >
         <Field label="Buscar" hint="Factura, cliente, código, RTN, ruta o manifiesto; sin tildes">
-          {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
+          {(id, hint) => (
+            <input
+              id={id}
+              type="search"
+              maxLength={100}
+              aria-describedby={hint}
+              value={filters.q}
+              onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })}
+            />
+          )}
         </Field>
         {byProcessing ? (
           <>
-            <DateField label="Procesadas desde" hint="Fecha de proceso: la del listado del proveedor" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
-            <DateField label="Procesadas hasta" hint="dd/mm/aaaa" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
+            <DateField
+              label="Procesadas desde"
+              hint="Fecha de proceso: la del listado del proveedor"
+              value={filters.desde}
+              onChange={(desde) => setFilters({ desde }, { replace: true })}
+            />
+            <DateField
+              label="Procesadas hasta"
+              hint="dd/mm/aaaa"
+              value={filters.hasta}
+              onChange={(hasta) => setFilters({ hasta }, { replace: true })}
+            />
           </>
         ) : (
           <>
-            <DateField label="Registradas desde" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
-            <DateField label="Registradas hasta" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
+            <DateField
+              label="Registradas desde"
+              value={filters.desde}
+              onChange={(desde) => setFilters({ desde }, { replace: true })}
+            />
+            <DateField
+              label="Registradas hasta"
+              value={filters.hasta}
+              onChange={(hasta) => setFilters({ hasta }, { replace: true })}
+            />
           </>
         )}
         <WarehouseFilter value={filters.almacen} onChange={(almacen) => setFilters({ almacen }, { replace: true })} />
@@ -92,7 +155,11 @@ export function ReturnsScreen() {
       <ErrorNote error={exportError} />
       {supervisor && estado === 'pending' && (page?.total ?? 0) > 0 && (
         <div class="barra-seleccion" role="group" aria-label="Acciones con la selección">
-          <span>{selected.size === 0 ? 'Marque las devoluciones pendientes que quiera aprobar juntas; «▸ líneas» muestra qué devuelve cada una.' : `${selected.size} seleccionadas · ${money(chosenTotal)}`}</span>
+          <span>
+            {selected.size === 0
+              ? 'Marque las devoluciones pendientes que quiera aprobar juntas; «▸ líneas» muestra qué devuelve cada una.'
+              : `${selected.size} seleccionadas · ${money(chosenTotal)}`}
+          </span>
           <span class="acciones">
             {selected.size > 0 && (
               <button type="button" class="enlace" onClick={() => setSelected(new Map())}>
@@ -111,7 +178,12 @@ export function ReturnsScreen() {
       ) : (
         page && (
           <>
-            <Pager where="arriba" page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} />
+            <Pager
+              where="arriba"
+              page={page.pagina}
+              pages={Math.max(1, Math.ceil(page.total / page.por_pagina))}
+              onPage={(value) => setFilters({ pagina: String(value) })}
+            />
             <ReturnsTable<ReturnListItem>
               sorting={{ order, onOrder: (orden) => setFilters({ orden }) }}
               totals={page.total > 0 ? { count: page.total, amount: page.totales.importe } : undefined}
@@ -161,14 +233,24 @@ export function ReturnsScreen() {
                     : `No hay devoluciones ${STATES.find((state) => state.value === estado)!.label.toLowerCase()}.`
               }
             />
-            <Pager where="abajo" page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} />
+            <Pager
+              where="abajo"
+              page={page.pagina}
+              pages={Math.max(1, Math.ceil(page.total / page.por_pagina))}
+              onPage={(value) => setFilters({ pagina: String(value) })}
+            />
           </>
         )
       )}
       {bulk && (
         <ActionDialog
           title={`Aprobar ${selected.size} devoluciones`}
-          message={<p>Las {selected.size} devoluciones seleccionadas ({money(chosenTotal)}) pasarán juntas al listado que consulta el proveedor. Si una no se puede aprobar, no se aprueba ninguna y el mensaje dice cuál.</p>}
+          message={
+            <p>
+              Las {selected.size} devoluciones seleccionadas ({money(chosenTotal)}) pasarán juntas al listado que
+              consulta el proveedor. Si una no se puede aprobar, no se aprueba ninguna y el mensaje dice cuál.
+            </p>
+          }
           confirmLabel="Aprobar seleccionadas"
           onConfirm={() => api.returns.approveMany([...selected.keys()])}
           onDone={() => {

@@ -5,11 +5,11 @@ import { Money } from '../../ui/components.tsx'
 /** A return line's quantity as the warehouse counts it: `8 cajas + 55 unid.` and the units beside it. */
 export function ReturnedQuantity({ line }: { line: ReturnLine }) {
   // Less than a box is said in units alone.
-  if (!isBoxLine(line.uniVenta, line.factor_conversion) || line.unidades < line.factor_conversion) return <>{unitsText(line.unidades)}</>
+  if (!isBoxLine(line.uniVenta, line.factor_conversion) || line.unidades < line.factor_conversion)
+    return <>{unitsText(line.unidades)}</>
   return (
     <>
-      {boxesAndUnits(line.unidades, line.factor_conversion)}{' '}
-      <span class="detalle">{unitsText(line.unidades)}</span>
+      {boxesAndUnits(line.unidades, line.factor_conversion)} <span class="detalle">{unitsText(line.unidades)}</span>
     </>
   )
 }
@@ -21,10 +21,16 @@ export function ReturnLines({ lines, total, caption }: { lines: ReturnLine[]; to
       <caption>{caption}</caption>
       <thead>
         <tr>
-          <th scope="col" class="num">Línea</th>
+          <th scope="col" class="num">
+            Línea
+          </th>
           <th scope="col">Producto</th>
-          <th scope="col" class="num">Cantidad</th>
-          <th scope="col" class="num">Importe</th>
+          <th scope="col" class="num">
+            Cantidad
+          </th>
+          <th scope="col" class="num">
+            Importe
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -36,7 +42,9 @@ export function ReturnLines({ lines, total, caption }: { lines: ReturnLine[]; to
               <span class="detalle">
                 {' '}
                 {line.productoId}
-                {isBoxLine(line.uniVenta, line.factor_conversion) ? ` · caja de ${quantity(line.factor_conversion)}` : ''}
+                {isBoxLine(line.uniVenta, line.factor_conversion)
+                  ? ` · caja de ${quantity(line.factor_conversion)}`
+                  : ''}
               </span>
             </td>
             <td class="num">

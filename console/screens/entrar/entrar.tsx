@@ -44,10 +44,30 @@ export function LoginScreen() {
           </p>
         )}
         <Field label="Usuario">
-          {(id) => <input id={id} ref={first} name="usuario" autoComplete="username" required value={usuario} onInput={(event) => setUsuario(event.currentTarget.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              ref={first}
+              name="usuario"
+              autoComplete="username"
+              required
+              value={usuario}
+              onInput={(event) => setUsuario(event.currentTarget.value)}
+            />
+          )}
         </Field>
         <Field label="Contraseña">
-          {(id) => <input id={id} type="password" name="contrasena" autoComplete="current-password" required value={contrasena} onInput={(event) => setContrasena(event.currentTarget.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              type="password"
+              name="contrasena"
+              autoComplete="current-password"
+              required
+              value={contrasena}
+              onInput={(event) => setContrasena(event.currentTarget.value)}
+            />
+          )}
         </Field>
         <ErrorNote error={error} />
         <button type="submit" class="principal" disabled={busy} aria-busy={busy}>

@@ -8,9 +8,12 @@ type Copy = NonNullable<ServiceStatus['copias']['ultima']>
 
 /** What each alert in force means, and what to do about it (administracion.md, «Las alertas»). */
 const ALERTS: Record<string, string> = {
-  copia_fallida: 'La última copia automática falló: revise que la carpeta de las copias (backup.dir) exista, se pueda escribir y tenga espacio.',
-  copia_externa_fallida: 'La última copia fuera del servidor falló: revise que la carpeta backup.copyTo esté montada, se pueda escribir y tenga espacio.',
-  copia_externa_atrasada: 'No hay una copia fuera del servidor reciente: revise la carpeta backup.copyTo y el resultado de su última copia, abajo.',
+  copia_fallida:
+    'La última copia automática falló: revise que la carpeta de las copias (backup.dir) exista, se pueda escribir y tenga espacio.',
+  copia_externa_fallida:
+    'La última copia fuera del servidor falló: revise que la carpeta backup.copyTo esté montada, se pueda escribir y tenga espacio.',
+  copia_externa_atrasada:
+    'No hay una copia fuera del servidor reciente: revise la carpeta backup.copyTo y el resultado de su última copia, abajo.',
   disco_base_de_datos: 'Queda poco disco en la carpeta de la base de datos: libere espacio o amplíe el disco.',
   disco_copias: 'Queda poco disco en la carpeta de las copias: lleve las viejas a otra máquina o baje backup.keep.',
 }
@@ -47,20 +50,39 @@ export function StatusScreen() {
                   <th scope="col">Carpeta</th>
                   <th scope="col">Última copia</th>
                   <th scope="col">Resultado</th>
-                  <th scope="col" class="num">Tamaño</th>
-                  <th scope="col" class="num">Tardó</th>
-                  <th scope="col" class="num">Disco libre</th>
+                  <th scope="col" class="num">
+                    Tamaño
+                  </th>
+                  <th scope="col" class="num">
+                    Tardó
+                  </th>
+                  <th scope="col" class="num">
+                    Disco libre
+                  </th>
                 </tr>
               </thead>
               <tbody>
-                <CopyRow where="En este servidor" folder={status.copias.carpeta} copy={status.copias.ultima} free={status.copias.disco_libre_bytes} />
+                <CopyRow
+                  where="En este servidor"
+                  folder={status.copias.carpeta}
+                  copy={status.copias.ultima}
+                  free={status.copias.disco_libre_bytes}
+                />
                 {status.copias.fuera_del_servidor === null ? (
                   <tr>
                     <th scope="row">Fuera del servidor</th>
-                    <td colSpan={6}>Sin configurar: ponga en backup.copyTo una carpeta de otro equipo (un recurso compartido, un NAS o un disco USB).</td>
+                    <td colSpan={6}>
+                      Sin configurar: ponga en backup.copyTo una carpeta de otro equipo (un recurso compartido, un NAS o
+                      un disco USB).
+                    </td>
                   </tr>
                 ) : (
-                  <CopyRow where="Fuera del servidor" folder={status.copias.fuera_del_servidor.carpeta} copy={status.copias.fuera_del_servidor.ultima} free={status.copias.fuera_del_servidor.disco_libre_bytes} />
+                  <CopyRow
+                    where="Fuera del servidor"
+                    folder={status.copias.fuera_del_servidor.carpeta}
+                    copy={status.copias.fuera_del_servidor.ultima}
+                    free={status.copias.fuera_del_servidor.disco_libre_bytes}
+                  />
                 )}
               </tbody>
             </table>
@@ -126,7 +148,12 @@ export function StatusScreen() {
 }
 
 function Alerts({ active, webhook }: { active: string[]; webhook: boolean }) {
-  if (active.length === 0) return <p class="aviso">Sin alertas activas.{webhook ? '' : ' (No hay alerts.webhookUrl: las alertas solo quedan en el registro.)'}</p>
+  if (active.length === 0)
+    return (
+      <p class="aviso">
+        Sin alertas activas.{webhook ? '' : ' (No hay alerts.webhookUrl: las alertas solo quedan en el registro.)'}
+      </p>
+    )
   return (
     <section aria-labelledby="estado-alertas" class="aviso error" role="alert">
       <h2 id="estado-alertas">Alertas activas</h2>
@@ -139,7 +166,17 @@ function Alerts({ active, webhook }: { active: string[]; webhook: boolean }) {
   )
 }
 
-function CopyRow({ where, folder, copy, free }: { where: string; folder: string; copy: Copy | null; free: number | null }) {
+function CopyRow({
+  where,
+  folder,
+  copy,
+  free,
+}: {
+  where: string
+  folder: string
+  copy: Copy | null
+  free: number | null
+}) {
   return (
     <tr>
       <th scope="row">{where}</th>

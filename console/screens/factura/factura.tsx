@@ -3,7 +3,16 @@ import { Link, useSearch } from 'wouter-preact'
 import { api } from '../../api/client.ts'
 import type { InvoiceLine, InvoiceView } from '../../api/types.ts'
 import { useNarrow } from '../../ui/screen.ts'
-import { boxesAndUnits, date, dateTime, isBoxLine, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE, quantity, unitsText } from '../../format.ts'
+import {
+  boxesAndUnits,
+  date,
+  dateTime,
+  isBoxLine,
+  MANIFEST_STATES,
+  OTHER_WAREHOUSE_INVOICE,
+  quantity,
+  unitsText,
+} from '../../format.ts'
 import { canRegisterReturns, isSupervisor } from '../../session.ts'
 import { BackLink, ErrorNote, Loading, Money, Notice, Page, StateTag } from '../../ui/components.tsx'
 import { useLoad } from '../../ui/data.ts'
@@ -70,13 +79,18 @@ function unitName(line: InvoiceLine): string {
  * A quantity of a line as the warehouse counts it: boxes and loose units on a box line (`8 cajas +
  * 55 unid.`, with the units total beside it), units otherwise.
  */
-export function LineQuantity({ units, line }: { units: number; line: Pick<InvoiceLine, 'uniVenta' | 'factorConversion'> }) {
+export function LineQuantity({
+  units,
+  line,
+}: {
+  units: number
+  line: Pick<InvoiceLine, 'uniVenta' | 'factorConversion'>
+}) {
   // Less than a box is said in units alone.
   if (!isBoxLine(line.uniVenta, line.factorConversion) || units < line.factorConversion) return <>{unitsText(units)}</>
   return (
     <>
-      {boxesAndUnits(units, line.factorConversion)}{' '}
-      <span class="detalle">{unitsText(units)}</span>
+      {boxesAndUnits(units, line.factorConversion)} <span class="detalle">{unitsText(units)}</span>
     </>
   )
 }
@@ -100,8 +114,13 @@ function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => 
       )}
       {invoice.conflicto_pendiente && (
         <p class="aviso" role="note">
-          El proveedor envió otra versión de esta factura el {dateTime(invoice.conflicto_pendiente.recibido_en)} con cambios en: {invoice.conflicto_pendiente.campos_con_cambio.join(', ')}.{' '}
-          {isSupervisor.value ? <Link href="/conflictos">Decídalo en Conflictos.</Link> : 'Un supervisor debe decidirla.'}
+          El proveedor envió otra versión de esta factura el {dateTime(invoice.conflicto_pendiente.recibido_en)} con
+          cambios en: {invoice.conflicto_pendiente.campos_con_cambio.join(', ')}.{' '}
+          {isSupervisor.value ? (
+            <Link href="/conflictos">Decídalo en Conflictos.</Link>
+          ) : (
+            'Un supervisor debe decidirla.'
+          )}
         </p>
       )}
       <dl class="resumen">
@@ -141,7 +160,10 @@ function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => 
           <dt>Manifiesto</dt>
           <dd>
             <Link href={`/manifiestos/${invoice.manifiesto}`}>{invoice.manifiesto}</Link>{' '}
-            <StateTag state={invoice.manifiesto_estado} label={MANIFEST_STATES[invoice.manifiesto_estado as 'imported' | 'closed'] ?? invoice.manifiesto_estado} />
+            <StateTag
+              state={invoice.manifiesto_estado}
+              label={MANIFEST_STATES[invoice.manifiesto_estado as 'imported' | 'closed'] ?? invoice.manifiesto_estado}
+            />
           </dd>
         </div>
         <div>
@@ -160,13 +182,23 @@ function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => 
         <table class="lineas-factura">
           <thead>
             <tr>
-              <th scope="col" class="num">Línea</th>
+              <th scope="col" class="num">
+                Línea
+              </th>
               <th scope="col">Producto</th>
               {!narrow && <th scope="col">Unidad</th>}
-              <th scope="col" class="num">Enviadas</th>
-              <th scope="col" class="num">Devueltas (pendientes y aprobadas)</th>
-              <th scope="col" class="num">Disponibles</th>
-              <th scope="col" class="num">Total</th>
+              <th scope="col" class="num">
+                Enviadas
+              </th>
+              <th scope="col" class="num">
+                Devueltas (pendientes y aprobadas)
+              </th>
+              <th scope="col" class="num">
+                Disponibles
+              </th>
+              <th scope="col" class="num">
+                Total
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -174,7 +206,11 @@ function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => 
               <tr key={line.numeroLinea}>
                 <td class="num">{line.numeroLinea}</td>
                 <td>
-                  {line.producto} <span class="detalle">{line.productoId}{narrow ? ` · ${unitName(line)}` : ''}</span>
+                  {line.producto}{' '}
+                  <span class="detalle">
+                    {line.productoId}
+                    {narrow ? ` · ${unitName(line)}` : ''}
+                  </span>
                 </td>
                 {!narrow && <td>{unitName(line)}</td>}
                 <td class="num">
@@ -196,11 +232,21 @@ function InvoiceBody({ invoice, reload }: { invoice: InvoiceView; reload: () => 
       </section>
       <section aria-labelledby="devoluciones-factura">
         <h2 id="devoluciones-factura">Devoluciones de esta factura</h2>
-        <ReturnsTable returns={invoice.devoluciones} onChanged={reload} showInvoice={false} empty="Esta factura no tiene devoluciones." />
+        <ReturnsTable
+          returns={invoice.devoluciones}
+          onChanged={reload}
+          showInvoice={false}
+          empty="Esta factura no tiene devoluciones."
+        />
       </section>
       <section aria-labelledby="original-factura">
         <h2 id="original-factura">
-          <button type="button" class="enlace" aria-expanded={showOriginal} onClick={() => setShowOriginal(!showOriginal)}>
+          <button
+            type="button"
+            class="enlace"
+            aria-expanded={showOriginal}
+            onClick={() => setShowOriginal(!showOriginal)}
+          >
             {showOriginal ? '▾' : '▸'} Factura original, tal como la envió el proveedor
           </button>
         </h2>

@@ -57,11 +57,16 @@ export function lineOfRefusal(failure: ApiError): number | null {
 export function RegisterReturnScreen({ nfactura }: { nfactura: string }) {
   const loaded = useLoad(() => Promise.all([api.invoices.get(nfactura), api.reasons.list()]), [nfactura])
   return (
-    <Page title={`Registrar devolución · Factura ${nfactura}`} subtitle={loaded.data ? `${loaded.data[0].cliente} · ${loaded.data[0].clienteid}` : undefined}>
+    <Page
+      title={`Registrar devolución · Factura ${nfactura}`}
+      subtitle={loaded.data ? `${loaded.data[0].cliente} · ${loaded.data[0].clienteid}` : undefined}
+    >
       <BackLink href={`/facturas/${encodeURIComponent(nfactura)}`}>Factura {nfactura}</BackLink>
       <ErrorNote error={loaded.error} />
       {loaded.loading && !loaded.data && <Loading what="la factura" />}
-      {loaded.data && <ReturnForm invoice={loaded.data[0]} reasons={loaded.data[1].filter((reason) => reason.activo)} />}
+      {loaded.data && (
+        <ReturnForm invoice={loaded.data[0]} reasons={loaded.data[1].filter((reason) => reason.activo)} />
+      )}
     </Page>
   )
 }
@@ -85,21 +90,26 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
   if (!invoice.admite_devoluciones) {
     return (
       <p class="aviso" role="alert">
-        Esta factura no admite devoluciones ahora (manifiesto cerrado, plazo vencido o factura anulada). Vea el detalle en la factura.
+        Esta factura no admite devoluciones ahora (manifiesto cerrado, plazo vencido o factura anulada). Vea el detalle
+        en la factura.
       </p>
     )
   }
   if (reasons.length === 0) {
     return (
       <p class="aviso" role="alert">
-        No hay conceptos de devolución activos. Un supervisor debe crear o activar uno en Conceptos antes de registrar devoluciones.
+        No hay conceptos de devolución activos. Un supervisor debe crear o activar uno en Conceptos antes de registrar
+        devoluciones.
       </p>
     )
   }
 
   const entryOf = (line: InvoiceLine): Entry => entries[line.numeroLinea] ?? { cajas: '', unidades: '' }
   const set = (line: InvoiceLine, change: Partial<Entry>) =>
-    setEntries((previous) => ({ ...previous, [line.numeroLinea]: { ...(previous[line.numeroLinea] ?? { cajas: '', unidades: '' }), ...change } }))
+    setEntries((previous) => ({
+      ...previous,
+      [line.numeroLinea]: { ...(previous[line.numeroLinea] ?? { cajas: '', unidades: '' }), ...change },
+    }))
   const amounts = invoice.lineas.map((line) => ({ line, ...entryAmount(line, entryOf(line)) }))
   const chosen = amounts.filter((amount) => amount.units > 0)
   const totalCents = chosen.reduce((sum, amount) => sum + amount.cents, 0)
@@ -120,9 +130,16 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
       setError({ failure: { message: 'Elija el concepto de la devolución.' } as ApiError, line: null })
       return
     }
-    const unwhole = invoice.lineas.find((line) => [entryOf(line).cajas, entryOf(line).unidades].some((text) => text.trim() !== '' && !/^[0-9]+$/.test(text.trim())))
+    const unwhole = invoice.lineas.find((line) =>
+      [entryOf(line).cajas, entryOf(line).unidades].some((text) => text.trim() !== '' && !/^[0-9]+$/.test(text.trim())),
+    )
     if (unwhole) {
-      setError({ failure: { message: `Línea ${unwhole.numeroLinea}, ${unwhole.producto}: escriba cajas y unidades como números enteros, sin signos ni decimales.` } as ApiError, line: unwhole.numeroLinea })
+      setError({
+        failure: {
+          message: `Línea ${unwhole.numeroLinea}, ${unwhole.producto}: escriba cajas y unidades como números enteros, sin signos ni decimales.`,
+        } as ApiError,
+        line: unwhole.numeroLinea,
+      })
       return
     }
     if (fecha === '') {
@@ -138,7 +155,11 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
         fecha,
         lineas: chosen.map(({ line }) => {
           const entry = entryOf(line)
-          return { numeroLinea: line.numeroLinea, ...(whole(entry.cajas) > 0 ? { cajas: whole(entry.cajas) } : {}), ...(whole(entry.unidades) > 0 ? { unidades: whole(entry.unidades) } : {}) }
+          return {
+            numeroLinea: line.numeroLinea,
+            ...(whole(entry.cajas) > 0 ? { cajas: whole(entry.cajas) } : {}),
+            ...(whole(entry.unidades) > 0 ? { unidades: whole(entry.unidades) } : {}),
+          }
         }),
         ...(approve ? { aprobar: true } : {}),
       })
@@ -165,7 +186,14 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
             </select>
           )}
         </Field>
-        <DateField label="Fecha de la devolución" hint={`dd/mm/aaaa, entre ${date(invoice.fecha_factura)} y hoy`} min={invoice.fecha_factura} max={today} value={fecha} onChange={setFecha} />
+        <DateField
+          label="Fecha de la devolución"
+          hint={`dd/mm/aaaa, entre ${date(invoice.fecha_factura)} y hoy`}
+          min={invoice.fecha_factura}
+          max={today}
+          value={fecha}
+          onChange={setFecha}
+        />
         <div class="campo">
           <span class="etiqueta-vacia" aria-hidden="true">
             &nbsp;
@@ -179,12 +207,24 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
       <table class="lineas-devolucion">
         <thead>
           <tr>
-            <th scope="col" class="num">Línea</th>
-            <th scope="col" id="col-producto">Producto</th>
-            <th scope="col" class="num">Disponibles</th>
-            <th scope="col" id="col-cajas" class="num">Cajas</th>
-            <th scope="col" id="col-unidades" class="num">Unidades</th>
-            <th scope="col" class="num">Importe</th>
+            <th scope="col" class="num">
+              Línea
+            </th>
+            <th scope="col" id="col-producto">
+              Producto
+            </th>
+            <th scope="col" class="num">
+              Disponibles
+            </th>
+            <th scope="col" id="col-cajas" class="num">
+              Cajas
+            </th>
+            <th scope="col" id="col-unidades" class="num">
+              Unidades
+            </th>
+            <th scope="col" class="num">
+              Importe
+            </th>
             <th scope="col">
               <span class="oculto">Acción de la línea</span>
             </th>
@@ -206,7 +246,8 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
                     {line.producto}
                     <span class="detalle">
                       {' '}
-                      {line.productoId} · {line.uniVenta === 'CJ' ? `caja de ${quantity(factor)}` : (line.uniVenta ?? 'unidad')}
+                      {line.productoId} ·{' '}
+                      {line.uniVenta === 'CJ' ? `caja de ${quantity(factor)}` : (line.uniVenta ?? 'unidad')}
                       {line.total < 0 && ' · descuento (total negativo): no admite devoluciones'}
                     </span>
                   </td>
@@ -244,7 +285,12 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
                   </td>
                   <td class="num">{units > 0 ? money(cents / 100) : '—'}</td>
                   <td>
-                    <button type="button" aria-describedby={productId} disabled={!isReturnable(line)} onClick={() => set(line, allOf(line))}>
+                    <button
+                      type="button"
+                      aria-describedby={productId}
+                      disabled={!isReturnable(line)}
+                      onClick={() => set(line, allOf(line))}
+                    >
                       Devolver todo
                     </button>
                   </td>
@@ -252,7 +298,8 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
                 {(lineError || over) && (
                   <tr class="fila-problema">
                     <td colSpan={7} id={problemId} role="alert">
-                      {lineError ?? `Son ${lineQuantityText(units, line.uniVenta, factor)} y solo hay ${lineQuantityText(line.disponibles, line.uniVenta, factor)} disponibles en esta línea.`}
+                      {lineError ??
+                        `Son ${lineQuantityText(units, line.uniVenta, factor)} y solo hay ${lineQuantityText(line.disponibles, line.uniVenta, factor)} disponibles en esta línea.`}
                     </td>
                   </tr>
                 )}
@@ -275,7 +322,8 @@ function ReturnForm({ invoice, reasons }: { invoice: InvoiceView; reasons: Reaso
       <div class="botones">
         {supervisor && (
           <label class="casilla">
-            <input type="checkbox" checked={approve} onChange={(event) => setApprove(event.currentTarget.checked)} /> Aprobar al registrar
+            <input type="checkbox" checked={approve} onChange={(event) => setApprove(event.currentTarget.checked)} />{' '}
+            Aprobar al registrar
           </label>
         )}
         <button type="submit" class="principal" disabled={busy} aria-busy={busy}>

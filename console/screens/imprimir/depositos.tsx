@@ -21,11 +21,29 @@ export function DepositsPrint({ desde, hasta, almacen }: { desde?: string; hasta
   )
 }
 
-function DepositsSheet({ deposits, desde, hasta, almacen }: { deposits: DepositView[]; desde?: string; hasta?: string; almacen?: string }) {
+function DepositsSheet({
+  deposits,
+  desde,
+  hasta,
+  almacen,
+}: {
+  deposits: DepositView[]
+  desde?: string
+  hasta?: string
+  almacen?: string
+}) {
   const banks = new Map<string, DepositView[]>()
-  for (const deposit of [...deposits].sort((a, b) => a.fecha.localeCompare(b.fecha) || Number(a.id) - Number(b.id))) banks.set(deposit.banco, [...(banks.get(deposit.banco) ?? []), deposit])
+  for (const deposit of [...deposits].sort((a, b) => a.fecha.localeCompare(b.fecha) || Number(a.id) - Number(b.id)))
+    banks.set(deposit.banco, [...(banks.get(deposit.banco) ?? []), deposit])
   const sum = (rows: readonly DepositView[]) => rows.reduce((total, deposit) => total + cents(deposit.monto), 0) / 100
-  const range = desde && hasta ? `del ${date(desde)} al ${date(hasta)}` : desde ? `desde el ${date(desde)}` : hasta ? `hasta el ${date(hasta)}` : 'de todas las fechas'
+  const range =
+    desde && hasta
+      ? `del ${date(desde)} al ${date(hasta)}`
+      : desde
+        ? `desde el ${date(desde)}`
+        : hasta
+          ? `hasta el ${date(hasta)}`
+          : 'de todas las fechas'
   return (
     <>
       <SheetHead title="Depósitos">
@@ -40,34 +58,38 @@ function DepositsSheet({ deposits, desde, hasta, almacen }: { deposits: DepositV
             <th scope="col">Manifiesto</th>
             <th scope="col">Almacén</th>
             <th scope="col">Registró</th>
-            <th scope="col" class="num">Monto</th>
+            <th scope="col" class="num">
+              Monto
+            </th>
           </tr>
         </thead>
-        {[...banks].sort(([a], [b]) => a.localeCompare(b, 'es')).map(([bank, rows]) => (
-          <tbody key={bank} class="grupo">
-            <tr class="titulo-grupo">
-              <th scope="rowgroup" colSpan={6}>
-                {bank} · {count(rows.length, 'depósito')}
-              </th>
-            </tr>
-            {rows.map((deposit) => (
-              <tr key={deposit.id}>
-                <td>{date(deposit.fecha)}</td>
-                <td>{deposit.referencia}</td>
-                <td>{deposit.manifiesto}</td>
-                <td>{deposit.almacen}</td>
-                <td>{deposit.registrado_por}</td>
-                <Amount value={deposit.monto} />
+        {[...banks]
+          .sort(([a], [b]) => a.localeCompare(b, 'es'))
+          .map(([bank, rows]) => (
+            <tbody key={bank} class="grupo">
+              <tr class="titulo-grupo">
+                <th scope="rowgroup" colSpan={6}>
+                  {bank} · {count(rows.length, 'depósito')}
+                </th>
               </tr>
-            ))}
-            <tr class="subtotal">
-              <th scope="row" colSpan={5}>
-                Total {bank}
-              </th>
-              <td class="num">{money(sum(rows))}</td>
-            </tr>
-          </tbody>
-        ))}
+              {rows.map((deposit) => (
+                <tr key={deposit.id}>
+                  <td>{date(deposit.fecha)}</td>
+                  <td>{deposit.referencia}</td>
+                  <td>{deposit.manifiesto}</td>
+                  <td>{deposit.almacen}</td>
+                  <td>{deposit.registrado_por}</td>
+                  <Amount value={deposit.monto} />
+                </tr>
+              ))}
+              <tr class="subtotal">
+                <th scope="row" colSpan={5}>
+                  Total {bank}
+                </th>
+                <td class="num">{money(sum(rows))}</td>
+              </tr>
+            </tbody>
+          ))}
         <tfoot>
           <tr class="total">
             <th scope="row" colSpan={5}>

@@ -22,8 +22,17 @@ export function ReturnsPrint({ filters }: { filters: ReturnsPrintFilters }) {
     () =>
       allPages(async (pagina) => {
         // As the list: approved returns go by their processing date (the one the supplier lists them by).
-        const range = estado === 'approved' ? { procesadas_desde: filters.desde, procesadas_hasta: filters.hasta } : { desde: filters.desde, hasta: filters.hasta }
-        const page = await api.returns.page({ ...range, estado, almacen: filters.almacen, orden: 'fecha', pagina: String(pagina) })
+        const range =
+          estado === 'approved'
+            ? { procesadas_desde: filters.desde, procesadas_hasta: filters.hasta }
+            : { desde: filters.desde, hasta: filters.hasta }
+        const page = await api.returns.page({
+          ...range,
+          estado,
+          almacen: filters.almacen,
+          orden: 'fecha',
+          pagina: String(pagina),
+        })
         return { items: page.devoluciones, more: page.hay_mas }
       }),
     [filters.desde, filters.hasta, estado, filters.almacen],
@@ -38,13 +47,25 @@ export function ReturnsPrint({ filters }: { filters: ReturnsPrintFilters }) {
 function groupsOf(returns: readonly ReturnListItem[]): Array<{ manifiesto: string; returns: ReturnListItem[] }> {
   const groups = new Map<string, ReturnListItem[]>()
   for (const ret of returns) groups.set(ret.manifiesto, [...(groups.get(ret.manifiesto) ?? []), ret])
-  return [...groups].sort(([a], [b]) => a.localeCompare(b, 'es', { numeric: true })).map(([manifiesto, rows]) => ({ manifiesto, returns: rows }))
+  return [...groups]
+    .sort(([a], [b]) => a.localeCompare(b, 'es', { numeric: true }))
+    .map(([manifiesto, rows]) => ({ manifiesto, returns: rows }))
 }
 
 function covers(filters: ReturnsPrintFilters): string {
   const verb = filters.estado === 'approved' ? 'procesadas' : 'registradas'
-  const range = filters.desde && filters.hasta ? `${verb} del ${date(filters.desde)} al ${date(filters.hasta)}` : filters.desde ? `${verb} desde el ${date(filters.desde)}` : filters.hasta ? `${verb} hasta el ${date(filters.hasta)}` : 'todas las fechas'
-  const state = filters.estado && filters.estado in RETURN_STATES ? RETURN_STATES[filters.estado as ReturnState].toLowerCase() + 's' : 'en todos los estados'
+  const range =
+    filters.desde && filters.hasta
+      ? `${verb} del ${date(filters.desde)} al ${date(filters.hasta)}`
+      : filters.desde
+        ? `${verb} desde el ${date(filters.desde)}`
+        : filters.hasta
+          ? `${verb} hasta el ${date(filters.hasta)}`
+          : 'todas las fechas'
+  const state =
+    filters.estado && filters.estado in RETURN_STATES
+      ? RETURN_STATES[filters.estado as ReturnState].toLowerCase() + 's'
+      : 'en todos los estados'
   return `${range} · ${state}${filters.almacen ? ` · almacén ${filters.almacen}` : ''}`
 }
 
@@ -54,7 +75,8 @@ function ReturnsSheet({ returns, filters }: { returns: ReturnListItem[]; filters
   return (
     <>
       <SheetHead title="Devoluciones">
-        {covers(filters)} · {count(returns.length, 'devolución', 'devoluciones')} de {count(groups.length, 'manifiesto')}
+        {covers(filters)} · {count(returns.length, 'devolución', 'devoluciones')} de{' '}
+        {count(groups.length, 'manifiesto')}
       </SheetHead>
       <table class="tabla-impresa devoluciones-impresas">
         <thead>
@@ -62,7 +84,9 @@ function ReturnsSheet({ returns, filters }: { returns: ReturnListItem[]; filters
             <th scope="col">Devolución</th>
             <th scope="col">Producto</th>
             <th scope="col">Cantidad</th>
-            <th scope="col" class="num">Importe</th>
+            <th scope="col" class="num">
+              Importe
+            </th>
           </tr>
         </thead>
         {groups.map((group) => (

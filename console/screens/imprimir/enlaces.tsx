@@ -4,13 +4,19 @@ import { canSeeDeposits } from '../../session.ts'
 
 /** Where each print view is (issue 42): the address keeps the filters, so a link reprints the same paper. */
 export const printAddress = {
-  routeSheet: (numero: string, almacen?: string) => withQuery(`/imprimir/ruta/${encodeURIComponent(numero)}`, { almacen }),
-  invoices: (numero: string, almacen?: string) => withQuery(`/imprimir/facturas/${encodeURIComponent(numero)}`, { almacen }),
+  routeSheet: (numero: string, almacen?: string) =>
+    withQuery(`/imprimir/ruta/${encodeURIComponent(numero)}`, { almacen }),
+  invoices: (numero: string, almacen?: string) =>
+    withQuery(`/imprimir/facturas/${encodeURIComponent(numero)}`, { almacen }),
   invoice: (nfactura: string) => `/imprimir/factura/${encodeURIComponent(nfactura)}`,
-  settlement: (numero: string, almacen?: string) => withQuery(`/imprimir/liquidacion/${encodeURIComponent(numero)}`, { almacen }),
-  returns: (filters: { desde?: string; hasta?: string; estado?: string; almacen?: string }) => withQuery('/imprimir/devoluciones', filters),
-  deposits: (filters: { desde?: string; hasta?: string; almacen?: string }) => withQuery('/imprimir/depositos', filters),
-  products: (filters: { manifiesto?: string; desde?: string; hasta?: string; almacen?: string }) => withQuery('/imprimir/productos', filters),
+  settlement: (numero: string, almacen?: string) =>
+    withQuery(`/imprimir/liquidacion/${encodeURIComponent(numero)}`, { almacen }),
+  returns: (filters: { desde?: string; hasta?: string; estado?: string; almacen?: string }) =>
+    withQuery('/imprimir/devoluciones', filters),
+  deposits: (filters: { desde?: string; hasta?: string; almacen?: string }) =>
+    withQuery('/imprimir/depositos', filters),
+  products: (filters: { manifiesto?: string; desde?: string; hasta?: string; almacen?: string }) =>
+    withQuery('/imprimir/productos', filters),
 }
 
 /** A manifest's papers, of the warehouse its screen is filtered to (`almacen` in the address) or all of the person's. */

@@ -12,7 +12,10 @@ import { Amount, cents, PrintSheet } from './hoja.tsx'
  * Printing marks them as printed; an invoice printed before says COPIA.
  */
 export function ManifestInvoicesPrint({ numero, almacen }: { numero: string; almacen: string | undefined }) {
-  const loaded = useLoad(() => api.printing.manifest(numero, almacen).then((data) => data.facturas.filter((invoice) => !invoice.anulada)), [numero, almacen])
+  const loaded = useLoad(
+    () => api.printing.manifest(numero, almacen).then((data) => data.facturas.filter((invoice) => !invoice.anulada)),
+    [numero, almacen],
+  )
   return <InvoicesPrint title={`Facturas · Manifiesto ${numero}`} invoices={loaded.data} error={loaded.error} />
 }
 
@@ -21,14 +24,23 @@ export function InvoicePrint({ nfactura }: { nfactura: string }) {
   return <InvoicesPrint title={`Factura ${nfactura}`} invoices={loaded.data} error={loaded.error} />
 }
 
-function InvoicesPrint({ title, invoices, error }: { title: string; invoices: PrintInvoice[] | undefined; error: Parameters<typeof PrintSheet>[0]['error'] }) {
+function InvoicesPrint({
+  title,
+  invoices,
+  error,
+}: {
+  title: string
+  invoices: PrintInvoice[] | undefined
+  error: Parameters<typeof PrintSheet>[0]['error']
+}) {
   // Which of them the sheet shows as copies: printed before (as loaded), then as the mark answers.
   const [copies, setCopies] = useState<ReadonlySet<string>>(new Set())
   // Marked from this page already (by the button or a print command): a second print command in
   // the same page is not recorded again (a browser can fire beforeprint more than once per print).
   const marked = useRef(false)
   useEffect(() => {
-    if (invoices) setCopies(new Set(invoices.filter((invoice) => invoice.impresa !== null).map((invoice) => invoice.factura)))
+    if (invoices)
+      setCopies(new Set(invoices.filter((invoice) => invoice.impresa !== null).map((invoice) => invoice.factura)))
   }, [invoices])
   const mark = async () => {
     if (!invoices || invoices.length === 0) return
@@ -58,7 +70,9 @@ function InvoicesPrint({ title, invoices, error }: { title: string; invoices: Pr
   return (
     <PrintSheet title={title} ready={invoices !== undefined} error={error} beforePrint={beforePrint}>
       {invoices?.length === 0 && <p class="vacio">El manifiesto no tiene facturas que entregar.</p>}
-      {invoices?.map((invoice) => <InvoicePaper key={invoice.factura} invoice={invoice} copy={copies.has(invoice.factura)} />)}
+      {invoices?.map((invoice) => (
+        <InvoicePaper key={invoice.factura} invoice={invoice} copy={copies.has(invoice.factura)} />
+      ))}
     </PrintSheet>
   )
 }
@@ -96,19 +110,72 @@ export function InvoicePaper({ invoice, copy }: { invoice: PrintInvoice; copy: b
         </div>
       </header>
       <dl class="datos-cliente">
-        <div><dt>Cliente</dt><dd>{text(head.Cliente)} ({text(head.Clienteid)})</dd></div>
-        <div><dt>RTN</dt><dd>{text(head.Rtn)}</dd></div>
-        <div><dt>Entregar a</dt><dd>{text(head.EntregarA ?? head.Cliente)}</dd></div>
-        <div><dt>Dirección</dt><dd>{[head.Direccion ?? head.Barrio, head.Municipio, head.Depto].filter(Boolean).join(', ')}</dd></div>
-        <div><dt>Teléfono</dt><dd>{text(head.Tel)}</dd></div>
-        <div><dt>Vendedor</dt><dd>{text(head.Vendedor)} ({text(head.Vendedorid)})</dd></div>
-        <div><dt>Ruta</dt><dd>{invoice.ruta}</dd></div>
-        <div><dt>Manifiesto</dt><dd>{invoice.manifiesto} · almacén {invoice.almacen}</dd></div>
-        <div><dt>Pedido</dt><dd>{text(head.NumeroPedido)}</dd></div>
-        <div><dt>Pago</dt><dd>{[head.TipoPago, head.DiasCred === null ? null : `${head.DiasCred} días`].filter(Boolean).join(' · ')}</dd></div>
-        {head.OrdenEx && <div><dt>Orden de compra exenta</dt><dd>{head.OrdenEx}</dd></div>}
-        {head.RegExonerado && <div><dt>Registro exonerado</dt><dd>{head.RegExonerado}</dd></div>}
-        {head.RegSag && <div><dt>Registro SAG</dt><dd>{head.RegSag}</dd></div>}
+        <div>
+          <dt>Cliente</dt>
+          <dd>
+            {text(head.Cliente)} ({text(head.Clienteid)})
+          </dd>
+        </div>
+        <div>
+          <dt>RTN</dt>
+          <dd>{text(head.Rtn)}</dd>
+        </div>
+        <div>
+          <dt>Entregar a</dt>
+          <dd>{text(head.EntregarA ?? head.Cliente)}</dd>
+        </div>
+        <div>
+          <dt>Dirección</dt>
+          <dd>{[head.Direccion ?? head.Barrio, head.Municipio, head.Depto].filter(Boolean).join(', ')}</dd>
+        </div>
+        <div>
+          <dt>Teléfono</dt>
+          <dd>{text(head.Tel)}</dd>
+        </div>
+        <div>
+          <dt>Vendedor</dt>
+          <dd>
+            {text(head.Vendedor)} ({text(head.Vendedorid)})
+          </dd>
+        </div>
+        <div>
+          <dt>Ruta</dt>
+          <dd>{invoice.ruta}</dd>
+        </div>
+        <div>
+          <dt>Manifiesto</dt>
+          <dd>
+            {invoice.manifiesto} · almacén {invoice.almacen}
+          </dd>
+        </div>
+        <div>
+          <dt>Pedido</dt>
+          <dd>{text(head.NumeroPedido)}</dd>
+        </div>
+        <div>
+          <dt>Pago</dt>
+          <dd>
+            {[head.TipoPago, head.DiasCred === null ? null : `${head.DiasCred} días`].filter(Boolean).join(' · ')}
+          </dd>
+        </div>
+        {head.OrdenEx && (
+          <div>
+            <dt>Orden de compra exenta</dt>
+            <dd>{head.OrdenEx}</dd>
+          </div>
+        )}
+        {head.RegExonerado && (
+          <div>
+            <dt>Registro exonerado</dt>
+            <dd>{head.RegExonerado}</dd>
+          </div>
+        )}
+        {head.RegSag && (
+          <div>
+            <dt>Registro SAG</dt>
+            <dd>{head.RegSag}</dd>
+          </div>
+        )}
       </dl>
       <table class="tabla-impresa lineas-factura">
         <thead>
@@ -116,10 +183,18 @@ export function InvoicePaper({ invoice, copy }: { invoice: PrintInvoice; copy: b
             <th scope="col">Código</th>
             <th scope="col">Producto</th>
             <th scope="col">Cantidad</th>
-            <th scope="col" class="num">Precio</th>
-            <th scope="col" class="num">Descuento</th>
-            <th scope="col" class="num">ISV</th>
-            <th scope="col" class="num">Total</th>
+            <th scope="col" class="num">
+              Precio
+            </th>
+            <th scope="col" class="num">
+              Descuento
+            </th>
+            <th scope="col" class="num">
+              ISV
+            </th>
+            <th scope="col" class="num">
+              Total
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -130,7 +205,13 @@ export function InvoicePaper({ invoice, copy }: { invoice: PrintInvoice; copy: b
               <td class="cantidad">{line.cantidad}</td>
               <Amount value={line.Precio} />
               <Amount value={line.Descuento} />
-              <Amount value={line.Impuesto === null && line.Impuesto18 === null ? null : (cents(line.Impuesto ?? 0) + cents(line.Impuesto18 ?? 0)) / 100} />
+              <Amount
+                value={
+                  line.Impuesto === null && line.Impuesto18 === null
+                    ? null
+                    : (cents(line.Impuesto ?? 0) + cents(line.Impuesto18 ?? 0)) / 100
+                }
+              />
               <Amount value={line.Total} />
             </tr>
           ))}
@@ -142,7 +223,8 @@ export function InvoicePaper({ invoice, copy }: { invoice: PrintInvoice; copy: b
             <strong>Son:</strong> {amountInWords(Math.max(0, cents(total)))}
           </p>
           <p class="bultos">
-            {quantity(invoice.cajas)} cajas y {quantity(invoice.unidades_sueltas)} unidades sueltas en {invoice.lineas.length} líneas
+            {quantity(invoice.cajas)} cajas y {quantity(invoice.unidades_sueltas)} unidades sueltas en{' '}
+            {invoice.lineas.length} líneas
           </p>
           <div class="recibido">
             <span class="linea-firma" />

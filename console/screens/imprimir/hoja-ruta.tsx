@@ -36,7 +36,14 @@ function routesOf(invoices: readonly PrintInvoice[]): Route[] {
 }
 
 function sums(invoices: readonly PrintInvoice[]): { cents: number; boxes: number; units: number } {
-  return invoices.reduce((sum, invoice) => ({ cents: sum.cents + cents(invoice.total), boxes: sum.boxes + invoice.cajas, units: sum.units + invoice.unidades_sueltas }), { cents: 0, boxes: 0, units: 0 })
+  return invoices.reduce(
+    (sum, invoice) => ({
+      cents: sum.cents + cents(invoice.total),
+      boxes: sum.boxes + invoice.cajas,
+      units: sum.units + invoice.unidades_sueltas,
+    }),
+    { cents: 0, boxes: 0, units: 0 },
+  )
 }
 
 function address(invoice: PrintInvoice): string {
@@ -52,20 +59,31 @@ function RouteSheet({ data, almacen }: { data: ManifestPrint; almacen: string | 
   return (
     <>
       <SheetHead title="Hoja de ruta">
-        Manifiesto {data.manifiesto} · ingresó el {dateTime(data.fecha_ingreso)} · {almacen ? `almacén ${almacen}` : `almacenes ${data.almacenes.join(', ')}`} · {count(delivered.length, 'factura')} en{' '}
-        {count(routes.length, 'ruta')}
+        Manifiesto {data.manifiesto} · ingresó el {dateTime(data.fecha_ingreso)} ·{' '}
+        {almacen ? `almacén ${almacen}` : `almacenes ${data.almacenes.join(', ')}`} ·{' '}
+        {count(delivered.length, 'factura')} en {count(routes.length, 'ruta')}
       </SheetHead>
       <table class="tabla-impresa hoja-de-ruta">
         <thead>
           <tr>
-            <th scope="col" class="marca">✓</th>
-            <th scope="col" class="num">#</th>
+            <th scope="col" class="marca">
+              ✓
+            </th>
+            <th scope="col" class="num">
+              #
+            </th>
             <th scope="col">Factura</th>
             <th scope="col">Cliente</th>
             <th scope="col">Dirección</th>
-            <th scope="col" class="num">Cajas</th>
-            <th scope="col" class="num">Unid.</th>
-            <th scope="col" class="num">Total</th>
+            <th scope="col" class="num">
+              Cajas
+            </th>
+            <th scope="col" class="num">
+              Unid.
+            </th>
+            <th scope="col" class="num">
+              Total
+            </th>
           </tr>
         </thead>
         {routes.map((route) => {

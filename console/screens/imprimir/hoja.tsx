@@ -11,7 +11,21 @@ import { asApiError } from '../../ui/data.ts'
  * printer gets. Page numbers ("Página 1 de 3") come from the print stylesheet's @page margin box.
  * `beforePrint` runs before the browser's print dialog (the invoices record that they are printed).
  */
-export function PrintSheet({ title, ready, error, beforePrint, children, wide }: { title: string; ready: boolean; error: ApiError | null; beforePrint?: () => Promise<void>; children: ComponentChildren; wide?: boolean }) {
+export function PrintSheet({
+  title,
+  ready,
+  error,
+  beforePrint,
+  children,
+  wide,
+}: {
+  title: string
+  ready: boolean
+  error: ApiError | null
+  beforePrint?: () => Promise<void>
+  children: ComponentChildren
+  wide?: boolean
+}) {
   const [problem, setProblem] = useState<ApiError | null>(null)
   const [busy, setBusy] = useState(false)
   useEffect(() => {
@@ -69,7 +83,10 @@ export function SheetHead({ title, children }: { title: string; children?: Compo
         {children && <p>{children}</p>}
       </div>
       <p class="emitido">
-        Impreso el {dateTime(`${hondurasDate(now)} ${now.toLocaleTimeString('en-GB', { timeZone: 'America/Tegucigalpa', hour12: false })}`)}
+        Impreso el{' '}
+        {dateTime(
+          `${hondurasDate(now)} ${now.toLocaleTimeString('en-GB', { timeZone: 'America/Tegucigalpa', hour12: false })}`,
+        )}
         <br />
         por {currentUser.value?.nombre ?? '—'}
       </p>
@@ -102,7 +119,10 @@ export function cents(amount: number): number {
 }
 
 /** Loads every page of a paged list (the print views print all of it), up to `limit` pages. */
-export async function allPages<T>(load: (page: number) => Promise<{ items: T[]; more: boolean }>, limit = 100): Promise<T[]> {
+export async function allPages<T>(
+  load: (page: number) => Promise<{ items: T[]; more: boolean }>,
+  limit = 100,
+): Promise<T[]> {
   const items: T[] = []
   for (let page = 1; page <= limit; page++) {
     const answer = await load(page)

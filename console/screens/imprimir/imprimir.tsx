@@ -18,16 +18,55 @@ export function PrintRoutes() {
   const param = (name: string) => query.get(name) || undefined
   return (
     <Switch>
-      <Route path="/imprimir/ruta/:numero">{(params) => <RouteSheetPrint numero={params.numero} almacen={param('almacen')} />}</Route>
-      <Route path="/imprimir/facturas/:numero">{(params) => <ManifestInvoicesPrint numero={params.numero} almacen={param('almacen')} />}</Route>
-      <Route path="/imprimir/factura/:nfactura">{() => <InvoicePrint nfactura={addressSegmentAfter('factura')} />}</Route>
-      <Route path="/imprimir/liquidacion/:numero">{(params) => (canSeeDeposits.value ? <SettlementPrint numero={params.numero} almacen={param('almacen')} /> : <NotForRole />)}</Route>
-      <Route path="/imprimir/devoluciones">{() => <ReturnsPrint filters={{ desde: param('desde'), hasta: param('hasta'), estado: param('estado'), almacen: param('almacen') }} />}</Route>
-      <Route path="/imprimir/depositos">{() => (canSeeDeposits.value ? <DepositsPrint desde={param('desde')} hasta={param('hasta')} almacen={param('almacen')} /> : <NotForRole />)}</Route>
-      <Route path="/imprimir/productos">{() => <ProductsPrint manifiesto={param('manifiesto')} desde={param('desde')} hasta={param('hasta')} almacen={param('almacen')} />}</Route>
+      <Route path="/imprimir/ruta/:numero">
+        {(params) => <RouteSheetPrint numero={params.numero} almacen={param('almacen')} />}
+      </Route>
+      <Route path="/imprimir/facturas/:numero">
+        {(params) => <ManifestInvoicesPrint numero={params.numero} almacen={param('almacen')} />}
+      </Route>
+      <Route path="/imprimir/factura/:nfactura">
+        {() => <InvoicePrint nfactura={addressSegmentAfter('factura')} />}
+      </Route>
+      <Route path="/imprimir/liquidacion/:numero">
+        {(params) =>
+          canSeeDeposits.value ? <SettlementPrint numero={params.numero} almacen={param('almacen')} /> : <NotForRole />
+        }
+      </Route>
+      <Route path="/imprimir/devoluciones">
+        {() => (
+          <ReturnsPrint
+            filters={{
+              desde: param('desde'),
+              hasta: param('hasta'),
+              estado: param('estado'),
+              almacen: param('almacen'),
+            }}
+          />
+        )}
+      </Route>
+      <Route path="/imprimir/depositos">
+        {() =>
+          canSeeDeposits.value ? (
+            <DepositsPrint desde={param('desde')} hasta={param('hasta')} almacen={param('almacen')} />
+          ) : (
+            <NotForRole />
+          )
+        }
+      </Route>
+      <Route path="/imprimir/productos">
+        {() => (
+          <ProductsPrint
+            manifiesto={param('manifiesto')}
+            desde={param('desde')}
+            hasta={param('hasta')}
+            almacen={param('almacen')}
+          />
+        )}
+      </Route>
       <Route>
         <p class="aviso error" role="alert">
-          Esta impresión no existe. Vuelva a la consola (<a href="/consola/">Inicio</a>) e imprima desde la pantalla que muestra los datos.
+          Esta impresión no existe. Vuelva a la consola (<a href="/consola/">Inicio</a>) e imprima desde la pantalla que
+          muestra los datos.
         </p>
       </Route>
     </Switch>
@@ -37,7 +76,8 @@ export function PrintRoutes() {
 function NotForRole() {
   return (
     <p class="aviso error" role="alert">
-      Su rol no ve el dinero de los manifiestos: esta impresión es para supervisores y finanzas. Vuelva a la consola (<a href="/consola/">Inicio</a>).
+      Su rol no ve el dinero de los manifiestos: esta impresión es para supervisores y finanzas. Vuelva a la consola (
+      <a href="/consola/">Inicio</a>).
     </p>
   )
 }

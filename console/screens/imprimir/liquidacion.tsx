@@ -1,5 +1,11 @@
 import { api } from '../../api/client.ts'
-import type { AdjustmentView, DepositView, ManifestDetail, ReturnListItem, SettlementPartView } from '../../api/types.ts'
+import type {
+  AdjustmentView,
+  DepositView,
+  ManifestDetail,
+  ReturnListItem,
+  SettlementPartView,
+} from '../../api/types.ts'
 import { count, date, dateTime, money } from '../../format.ts'
 import { useLoad } from '../../ui/data.ts'
 import { allPages, Amount, cents, PrintSheet, SheetHead, Signatures } from './hoja.tsx'
@@ -22,8 +28,14 @@ async function loadSettlement(numero: string, almacen: string | undefined): Prom
       return { items: page.devoluciones, more: page.hay_mas }
     }),
   ])
-  const ours = <T extends { almacen: string }>(rows: T[]) => rows.filter((row) => almacen === undefined || row.almacen === almacen)
-  return { manifest, deposits: ours(deposits).filter((deposit) => deposit.estado === 'active'), adjustments: ours(adjustments), returns: returns.filter((ret) => ret.manifiesto === numero) }
+  const ours = <T extends { almacen: string }>(rows: T[]) =>
+    rows.filter((row) => almacen === undefined || row.almacen === almacen)
+  return {
+    manifest,
+    deposits: ours(deposits).filter((deposit) => deposit.estado === 'active'),
+    adjustments: ours(adjustments),
+    returns: returns.filter((ret) => ret.manifiesto === numero),
+  }
 }
 
 /**
@@ -40,7 +52,12 @@ export function SettlementPrint({ numero, almacen }: { numero: string; almacen: 
   )
 }
 
-const FIGURES: Array<[keyof Pick<SettlementPartView, 'facturado' | 'devuelto' | 'a_depositar' | 'depositado' | 'ajustes' | 'diferencia'>, string]> = [
+const FIGURES: Array<
+  [
+    keyof Pick<SettlementPartView, 'facturado' | 'devuelto' | 'a_depositar' | 'depositado' | 'ajustes' | 'diferencia'>,
+    string,
+  ]
+> = [
   ['facturado', 'Facturado'],
   ['devuelto', '− Devuelto'],
   ['a_depositar', '= A depositar'],
@@ -59,7 +76,8 @@ function SettlementSheet({ data, almacen }: { data: Settlement; almacen: string 
   return (
     <>
       <SheetHead title="Liquidación del manifiesto">
-        Manifiesto {manifest.numero} · ingresó el {dateTime(manifest.fecha_ingreso)} · {manifest.estado === 'closed' ? `cerrado el ${dateTime(manifest.cerrado_en)}` : 'abierto'}
+        Manifiesto {manifest.numero} · ingresó el {dateTime(manifest.fecha_ingreso)} ·{' '}
+        {manifest.estado === 'closed' ? `cerrado el ${dateTime(manifest.cerrado_en)}` : 'abierto'}
         {almacen ? ` · almacén ${almacen}` : ''}
       </SheetHead>
       <table class="tabla-impresa">
@@ -68,7 +86,9 @@ function SettlementSheet({ data, almacen }: { data: Settlement; almacen: string 
           <tr>
             <th scope="col">Almacén</th>
             {FIGURES.map(([field, label]) => (
-              <th key={field} scope="col" class="num">{label}</th>
+              <th key={field} scope="col" class="num">
+                {label}
+              </th>
             ))}
           </tr>
         </thead>
@@ -76,7 +96,9 @@ function SettlementSheet({ data, almacen }: { data: Settlement; almacen: string 
           {parts.map((part) => (
             <tr key={part.almacen}>
               <th scope="row">{part.almacen}</th>
-              {FIGURES.map(([field]) => <Amount key={field} value={part[field]} />)}
+              {FIGURES.map(([field]) => (
+                <Amount key={field} value={part[field]} />
+              ))}
             </tr>
           ))}
         </tbody>
@@ -84,50 +106,129 @@ function SettlementSheet({ data, almacen }: { data: Settlement; almacen: string 
           <tfoot>
             <tr class="total">
               <th scope="row">Total</th>
-              {FIGURES.map(([field]) => <Amount key={field} value={total(field)} />)}
+              {FIGURES.map(([field]) => (
+                <Amount key={field} value={total(field)} />
+              ))}
             </tr>
           </tfoot>
         )}
       </table>
-      <p class="estado-liquidacion">{manifest.liquidacion.falta ?? (manifest.liquidacion.liquidada ? 'Liquidado: la diferencia es cero.' : '')}</p>
+      <p class="estado-liquidacion">
+        {manifest.liquidacion.falta ?? (manifest.liquidacion.liquidada ? 'Liquidado: la diferencia es cero.' : '')}
+      </p>
       <table class="tabla-impresa">
         <caption>Depósitos ({count(data.deposits.length, 'depósito')})</caption>
         <thead>
-          <tr><th scope="col">Fecha</th><th scope="col">Banco</th><th scope="col">Boleta</th><th scope="col">Almacén</th><th scope="col">Registró</th><th scope="col" class="num">Monto</th></tr>
+          <tr>
+            <th scope="col">Fecha</th>
+            <th scope="col">Banco</th>
+            <th scope="col">Boleta</th>
+            <th scope="col">Almacén</th>
+            <th scope="col">Registró</th>
+            <th scope="col" class="num">
+              Monto
+            </th>
+          </tr>
         </thead>
         <tbody>
           {data.deposits.map((deposit) => (
-            <tr key={deposit.id}><td>{date(deposit.fecha)}</td><td>{deposit.banco}</td><td>{deposit.referencia}</td><td>{deposit.almacen}</td><td>{deposit.registrado_por}</td><Amount value={deposit.monto} /></tr>
+            <tr key={deposit.id}>
+              <td>{date(deposit.fecha)}</td>
+              <td>{deposit.banco}</td>
+              <td>{deposit.referencia}</td>
+              <td>{deposit.almacen}</td>
+              <td>{deposit.registrado_por}</td>
+              <Amount value={deposit.monto} />
+            </tr>
           ))}
-          {data.deposits.length === 0 && <tr><td colSpan={6}>Ningún depósito registrado.</td></tr>}
+          {data.deposits.length === 0 && (
+            <tr>
+              <td colSpan={6}>Ningún depósito registrado.</td>
+            </tr>
+          )}
         </tbody>
-        <tfoot><tr class="total"><th scope="row" colSpan={5}>Total depositado</th><td class="num">{money(depositSum)}</td></tr></tfoot>
+        <tfoot>
+          <tr class="total">
+            <th scope="row" colSpan={5}>
+              Total depositado
+            </th>
+            <td class="num">{money(depositSum)}</td>
+          </tr>
+        </tfoot>
       </table>
       <table class="tabla-impresa">
         <caption>Devoluciones aprobadas ({count(data.returns.length, 'devolución', 'devoluciones')})</caption>
         <thead>
-          <tr><th scope="col">N.º</th><th scope="col">Factura</th><th scope="col">Cliente</th><th scope="col">Concepto</th><th scope="col">Aprobada</th><th scope="col" class="num">Total</th></tr>
+          <tr>
+            <th scope="col">N.º</th>
+            <th scope="col">Factura</th>
+            <th scope="col">Cliente</th>
+            <th scope="col">Concepto</th>
+            <th scope="col">Aprobada</th>
+            <th scope="col" class="num">
+              Total
+            </th>
+          </tr>
         </thead>
         <tbody>
           {data.returns.map((ret) => (
-            <tr key={ret.id}><td>{ret.id}</td><td>{ret.factura}</td><td>{ret.cliente}</td><td>{ret.conceptoDescripcion}</td><td>{date(ret.fechaProcesado)}</td><Amount value={ret.total} /></tr>
+            <tr key={ret.id}>
+              <td>{ret.id}</td>
+              <td>{ret.factura}</td>
+              <td>{ret.cliente}</td>
+              <td>{ret.conceptoDescripcion}</td>
+              <td>{date(ret.fechaProcesado)}</td>
+              <Amount value={ret.total} />
+            </tr>
           ))}
-          {data.returns.length === 0 && <tr><td colSpan={6}>Ninguna devolución aprobada.</td></tr>}
+          {data.returns.length === 0 && (
+            <tr>
+              <td colSpan={6}>Ninguna devolución aprobada.</td>
+            </tr>
+          )}
         </tbody>
-        <tfoot><tr class="total"><th scope="row" colSpan={5}>Total devuelto</th><td class="num">{money(returnSum)}</td></tr></tfoot>
+        <tfoot>
+          <tr class="total">
+            <th scope="row" colSpan={5}>
+              Total devuelto
+            </th>
+            <td class="num">{money(returnSum)}</td>
+          </tr>
+        </tfoot>
       </table>
       {data.adjustments.length > 0 && (
         <table class="tabla-impresa">
           <caption>Ajustes de centavos</caption>
           <thead>
-            <tr><th scope="col">Registrado</th><th scope="col">Almacén</th><th scope="col">Motivo</th><th scope="col">Por</th><th scope="col" class="num">Monto</th></tr>
+            <tr>
+              <th scope="col">Registrado</th>
+              <th scope="col">Almacén</th>
+              <th scope="col">Motivo</th>
+              <th scope="col">Por</th>
+              <th scope="col" class="num">
+                Monto
+              </th>
+            </tr>
           </thead>
           <tbody>
             {data.adjustments.map((adjustment) => (
-              <tr key={adjustment.id}><td>{dateTime(adjustment.registrado_en)}</td><td>{adjustment.almacen}</td><td>{adjustment.motivo}</td><td>{adjustment.registrado_por}</td><Amount value={adjustment.monto} /></tr>
+              <tr key={adjustment.id}>
+                <td>{dateTime(adjustment.registrado_en)}</td>
+                <td>{adjustment.almacen}</td>
+                <td>{adjustment.motivo}</td>
+                <td>{adjustment.registrado_por}</td>
+                <Amount value={adjustment.monto} />
+              </tr>
             ))}
           </tbody>
-          <tfoot><tr class="total"><th scope="row" colSpan={4}>Total de ajustes</th><td class="num">{money(adjustmentSum)}</td></tr></tfoot>
+          <tfoot>
+            <tr class="total">
+              <th scope="row" colSpan={4}>
+                Total de ajustes
+              </th>
+              <td class="num">{money(adjustmentSum)}</td>
+            </tr>
+          </tfoot>
         </table>
       )}
       <Signatures who={['Entrega', 'Recibe']} />

@@ -31,103 +31,142 @@ export function HomeScreen() {
     <Page title="Inicio" subtitle={`Hoy, ${date(today)} · ${warehouses}`}>
       <ErrorNote error={loaded.error} />
       {loaded.loading && !loaded.data && <Loading what="el resumen del día" />}
-      {loaded.data && (() => {
-        const { summary, batches } = loaded.data
-        const oldest = summary.manifiestos_abiertos.mas_antiguo
-        const failed = summary.lotes?.fallidos ?? []
-        const rejected = summary.lotes?.con_rechazos ?? []
-        return (
-          <>
-            <div class="cifras">
-              <Figure
-                label="Devoluciones por aprobar"
-                value={quantity(summary.devoluciones_pendientes)}
-                href="/devoluciones?estado=pending"
-                detail={summary.devoluciones_pendientes > 0 ? (supervisor ? 'Apruébelas o rechácelas' : 'Las aprueba un supervisor') : 'Nada pendiente'}
-              />
-              <Figure
-                label="Importe por aprobar"
-                value={money(summary.devoluciones_pendientes_importe)}
-                money
-                href="/devoluciones?estado=pending"
-                detail={summary.devoluciones_pendientes === 0 ? 'Ninguna devolución pendiente' : `Suma de ${count(summary.devoluciones_pendientes, 'devolución pendiente', 'devoluciones pendientes')}`}
-              />
-              <Figure
-                label="Facturado hoy"
-                value={money(summary.recibido_hoy.importe)}
-                money
-                href="/manifiestos"
-                detail={`${count(summary.recibido_hoy.facturas, 'factura recibida', 'facturas recibidas')} hoy en sus almacenes`}
-              />
-              <Figure
-                label="Manifiestos abiertos"
-                value={quantity(summary.manifiestos_abiertos.cantidad)}
-                href="/manifiestos"
-                detail={oldest === null ? 'Ninguno abierto' : `El más antiguo: ${oldest.numero}, ${oldest.dias === 0 ? 'de hoy' : `de hace ${count(oldest.dias, 'día')}`}`}
-              />
-              {summary.conflictos_pendientes !== null && (
-                <Figure label="Conflictos por decidir" value={quantity(summary.conflictos_pendientes)} href="/conflictos" detail={summary.conflictos_pendientes > 0 ? 'Facturas retenidas para revisión' : 'Ninguno pendiente'} alert={summary.conflictos_pendientes > 0} />
-              )}
-              {supervisor && (
-                <Figure label="Posibles re-emisiones" value={quantity(summary.reemisiones_pendientes)} href="/conflictos#reemisiones" detail={summary.reemisiones_pendientes > 0 ? 'Revise si son copias' : 'Ninguna pendiente'} alert={summary.reemisiones_pendientes > 0} />
-              )}
-              {summary.lotes && (
+      {loaded.data &&
+        (() => {
+          const { summary, batches } = loaded.data
+          const oldest = summary.manifiestos_abiertos.mas_antiguo
+          const failed = summary.lotes?.fallidos ?? []
+          const rejected = summary.lotes?.con_rechazos ?? []
+          return (
+            <>
+              <div class="cifras">
                 <Figure
-                  label={user.almacenes === 'todos' ? 'Lotes recibidos hoy' : 'Lotes de hoy de sus almacenes'}
-                  value={quantity(user.almacenes === 'todos' ? summary.lotes.cantidad : summary.lotes.de_sus_almacenes)}
-                  href={`/lotes?fecha=${summary.fecha}`}
+                  label="Devoluciones por aprobar"
+                  value={quantity(summary.devoluciones_pendientes)}
+                  href="/devoluciones?estado=pending"
                   detail={
-                    failed.length > 0
-                      ? count(failed.length, 'fallido')
-                      : user.almacenes === 'todos'
-                        ? `${quantity(summary.lotes.resumen.insertadas)} facturas nuevas`
-                        : `Trajeron facturas de ${user.almacenes.join(', ')}; ${count(summary.lotes.cantidad, 'lote', 'lotes')} en total`
+                    summary.devoluciones_pendientes > 0
+                      ? supervisor
+                        ? 'Apruébelas o rechácelas'
+                        : 'Las aprueba un supervisor'
+                      : 'Nada pendiente'
                   }
-                  alert={failed.length > 0}
+                />
+                <Figure
+                  label="Importe por aprobar"
+                  value={money(summary.devoluciones_pendientes_importe)}
+                  money
+                  href="/devoluciones?estado=pending"
+                  detail={
+                    summary.devoluciones_pendientes === 0
+                      ? 'Ninguna devolución pendiente'
+                      : `Suma de ${count(summary.devoluciones_pendientes, 'devolución pendiente', 'devoluciones pendientes')}`
+                  }
+                />
+                <Figure
+                  label="Facturado hoy"
+                  value={money(summary.recibido_hoy.importe)}
+                  money
+                  href="/manifiestos"
+                  detail={`${count(summary.recibido_hoy.facturas, 'factura recibida', 'facturas recibidas')} hoy en sus almacenes`}
+                />
+                <Figure
+                  label="Manifiestos abiertos"
+                  value={quantity(summary.manifiestos_abiertos.cantidad)}
+                  href="/manifiestos"
+                  detail={
+                    oldest === null
+                      ? 'Ninguno abierto'
+                      : `El más antiguo: ${oldest.numero}, ${oldest.dias === 0 ? 'de hoy' : `de hace ${count(oldest.dias, 'día')}`}`
+                  }
+                />
+                {summary.conflictos_pendientes !== null && (
+                  <Figure
+                    label="Conflictos por decidir"
+                    value={quantity(summary.conflictos_pendientes)}
+                    href="/conflictos"
+                    detail={
+                      summary.conflictos_pendientes > 0 ? 'Facturas retenidas para revisión' : 'Ninguno pendiente'
+                    }
+                    alert={summary.conflictos_pendientes > 0}
+                  />
+                )}
+                {supervisor && (
+                  <Figure
+                    label="Posibles re-emisiones"
+                    value={quantity(summary.reemisiones_pendientes)}
+                    href="/conflictos#reemisiones"
+                    detail={summary.reemisiones_pendientes > 0 ? 'Revise si son copias' : 'Ninguna pendiente'}
+                    alert={summary.reemisiones_pendientes > 0}
+                  />
+                )}
+                {summary.lotes && (
+                  <Figure
+                    label={user.almacenes === 'todos' ? 'Lotes recibidos hoy' : 'Lotes de hoy de sus almacenes'}
+                    value={quantity(
+                      user.almacenes === 'todos' ? summary.lotes.cantidad : summary.lotes.de_sus_almacenes,
+                    )}
+                    href={`/lotes?fecha=${summary.fecha}`}
+                    detail={
+                      failed.length > 0
+                        ? count(failed.length, 'fallido')
+                        : user.almacenes === 'todos'
+                          ? `${quantity(summary.lotes.resumen.insertadas)} facturas nuevas`
+                          : `Trajeron facturas de ${user.almacenes.join(', ')}; ${count(summary.lotes.cantidad, 'lote', 'lotes')} en total`
+                    }
+                    alert={failed.length > 0}
+                  />
+                )}
+              </div>
+              <SettlementMoney summary={summary.liquidacion} today={summary.fecha} />
+              {summary.plazos_que_vencen_hoy.length > 0 && (
+                <section aria-labelledby="plazos-hoy" class="aviso">
+                  <h2 id="plazos-hoy">Plazos de devoluciones que vencen hoy</h2>
+                  <ul>
+                    {summary.plazos_que_vencen_hoy.map((item) => (
+                      <li key={item.numero}>
+                        <Link href={`/manifiestos/${item.numero}`}>Manifiesto {item.numero}</Link>: hasta las{' '}
+                        {time(item.plazo_devoluciones)}
+                        {item.devoluciones_pendientes > 0 &&
+                          `, con ${count(item.devoluciones_pendientes, 'devolución pendiente', 'devoluciones pendientes')}`}
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
+              {(failed.length > 0 || rejected.length > 0) && (
+                <section aria-labelledby="lotes-problema" class="aviso error">
+                  <h2 id="lotes-problema">Lotes de hoy con problemas</h2>
+                  <ul>
+                    {failed.map((batch) => (
+                      <li key={batch.batch_uuid}>
+                        <Link href={`/lotes/${batch.batch_uuid}`}>Lote de las {time(batch.recibido_en)}</Link> falló
+                        {batch.fallo ? `: ${batch.fallo}` : ''}. El proveedor debe reenviarlo.
+                      </li>
+                    ))}
+                    {rejected.map((batch) => (
+                      <li key={batch.batch_uuid}>
+                        <Link href={`/lotes/${batch.batch_uuid}`}>Lote de las {time(batch.recibido_en)}</Link>: se
+                        rechazaron manifiestos (respuesta {batch.http_status}). Vea el detalle.
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
+              {summary.lotes && batches && (
+                <TodayBatches
+                  batches={
+                    user.almacenes === 'todos'
+                      ? batches
+                      : batches.filter((batch) => batch.facturas_de_sus_almacenes > 0 || batch.estado === 'failed')
+                  }
+                  total={summary.lotes.resumen}
+                  mine={user.almacenes !== 'todos'}
                 />
               )}
-            </div>
-            <SettlementMoney summary={summary.liquidacion} today={summary.fecha} />
-            {summary.plazos_que_vencen_hoy.length > 0 && (
-              <section aria-labelledby="plazos-hoy" class="aviso">
-                <h2 id="plazos-hoy">Plazos de devoluciones que vencen hoy</h2>
-                <ul>
-                  {summary.plazos_que_vencen_hoy.map((item) => (
-                    <li key={item.numero}>
-                      <Link href={`/manifiestos/${item.numero}`}>Manifiesto {item.numero}</Link>: hasta las {time(item.plazo_devoluciones)}
-                      {item.devoluciones_pendientes > 0 && `, con ${count(item.devoluciones_pendientes, 'devolución pendiente', 'devoluciones pendientes')}`}
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
-            {(failed.length > 0 || rejected.length > 0) && (
-              <section aria-labelledby="lotes-problema" class="aviso error">
-                <h2 id="lotes-problema">Lotes de hoy con problemas</h2>
-                <ul>
-                  {failed.map((batch) => (
-                    <li key={batch.batch_uuid}>
-                      <Link href={`/lotes/${batch.batch_uuid}`}>Lote de las {time(batch.recibido_en)}</Link> falló{batch.fallo ? `: ${batch.fallo}` : ''}. El proveedor debe reenviarlo.
-                    </li>
-                  ))}
-                  {rejected.map((batch) => (
-                    <li key={batch.batch_uuid}>
-                      <Link href={`/lotes/${batch.batch_uuid}`}>Lote de las {time(batch.recibido_en)}</Link>: se rechazaron manifiestos (respuesta {batch.http_status}). Vea el detalle.
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
-            {summary.lotes && batches && (
-              <TodayBatches
-                batches={user.almacenes === 'todos' ? batches : batches.filter((batch) => batch.facturas_de_sus_almacenes > 0 || batch.estado === 'failed')}
-                total={summary.lotes.resumen}
-                mine={user.almacenes !== 'todos'}
-              />
-            )}
-          </>
-        )
-      })()}
+            </>
+          )
+        })()}
     </Page>
   )
 }
@@ -149,12 +188,26 @@ function SettlementMoney({ summary, today }: { summary: SettlementSummary; today
           value={money(missing.monto)}
           money
           href="/manifiestos?liquidacion=pendiente&orden=-diferencia"
-          detail={missing.manifiestos === 0 ? 'Nada pendiente en manifiestos abiertos' : `En ${count(missing.manifiestos, 'manifiesto abierto', 'manifiestos abiertos')}`}
+          detail={
+            missing.manifiestos === 0
+              ? 'Nada pendiente en manifiestos abiertos'
+              : `En ${count(missing.manifiestos, 'manifiesto abierto', 'manifiestos abiertos')}`
+          }
           alert={missing.monto > 0}
         />
-        <Figure label="Listos para cerrar" value={quantity(summary.listos_para_cerrar)} href="/manifiestos?liquidacion=lista" detail={summary.listos_para_cerrar > 0 ? 'Liquidados: ciérrelos' : 'Ninguno liquidado todavía'} />
+        <Figure
+          label="Listos para cerrar"
+          value={quantity(summary.listos_para_cerrar)}
+          href="/manifiestos?liquidacion=lista"
+          detail={summary.listos_para_cerrar > 0 ? 'Liquidados: ciérrelos' : 'Ninguno liquidado todavía'}
+        />
         {canSeeDeposits.value && (
-          <Figure label="Depósitos de hoy" value={quantity(deposits.cantidad)} href={`/depositos?registrado=${today}`} detail={deposits.cantidad > 0 ? `${money(deposits.monto)} registrados hoy` : 'Ninguno registrado hoy'} />
+          <Figure
+            label="Depósitos de hoy"
+            value={quantity(deposits.cantidad)}
+            href={`/depositos?registrado=${today}`}
+            detail={deposits.cantidad > 0 ? `${money(deposits.monto)} registrados hoy` : 'Ninguno registrado hoy'}
+          />
         )}
       </div>
       <p class="etiqueta-antiguedad" id="por-antiguedad">
@@ -163,9 +216,17 @@ function SettlementMoney({ summary, today }: { summary: SettlementSummary; today
       <ul class="antiguedad" aria-labelledby="por-antiguedad">
         {summary.por_liquidar_por_antiguedad.map((group) => (
           <li key={group.desde_dias}>
-            <Link href={`/manifiestos?liquidacion=pendiente&orden=-diferencia${ageRange(today, group.desde_dias, group.hasta_dias)}`} class={group.desde_dias >= 8 && group.manifiestos > 0 ? 'alerta' : undefined}>
-              <strong>{quantity(group.manifiestos)}</strong> {group.hasta_dias === null ? `de más de ${group.desde_dias - 1} días` : `de ${group.desde_dias} a ${group.hasta_dias} días`}
-              <span class="detalle">{group.manifiestos > 0 ? `faltan ${money(group.por_depositar)}` : 'nada por liquidar'}</span>
+            <Link
+              href={`/manifiestos?liquidacion=pendiente&orden=-diferencia${ageRange(today, group.desde_dias, group.hasta_dias)}`}
+              class={group.desde_dias >= 8 && group.manifiestos > 0 ? 'alerta' : undefined}
+            >
+              <strong>{quantity(group.manifiestos)}</strong>{' '}
+              {group.hasta_dias === null
+                ? `de más de ${group.desde_dias - 1} días`
+                : `de ${group.desde_dias} a ${group.hasta_dias} días`}
+              <span class="detalle">
+                {group.manifiestos > 0 ? `faltan ${money(group.por_depositar)}` : 'nada por liquidar'}
+              </span>
             </Link>
           </li>
         ))}
@@ -184,7 +245,21 @@ function ageRange(today: string, from: number, to: number | null): string {
   return `${to === null ? '' : `&desde=${day(to)}`}&hasta=${day(from)}`
 }
 
-function Figure({ label, value, href, detail, alert, money: isMoney }: { label: string; value: string; href: string; detail: ComponentChildren; alert?: boolean; money?: boolean }) {
+function Figure({
+  label,
+  value,
+  href,
+  detail,
+  alert,
+  money: isMoney,
+}: {
+  label: string
+  value: string
+  href: string
+  detail: ComponentChildren
+  alert?: boolean
+  money?: boolean
+}) {
   return (
     <Link href={href} class={`cifra${alert ? ' alerta' : ''}${isMoney ? ' dinero' : ''}`}>
       <span class="cifra-numero">{value}</span>
@@ -199,7 +274,10 @@ function TodayBatches({ batches, total, mine }: { batches: BatchView[]; total: B
     <section aria-labelledby="lotes-hoy">
       <h2 id="lotes-hoy">{mine ? 'Lotes de hoy con facturas de sus almacenes' : 'Lotes de hoy'}</h2>
       {batches.length === 0 ? (
-        <Empty>{mine ? 'Hoy no llegó ningún lote con facturas de sus almacenes.' : 'Hoy no llegó ningún lote del proveedor.'} Si esperaba uno, consulte con el proveedor o revise Lotes de otros días.</Empty>
+        <Empty>
+          {mine ? 'Hoy no llegó ningún lote con facturas de sus almacenes.' : 'Hoy no llegó ningún lote del proveedor.'}{' '}
+          Si esperaba uno, consulte con el proveedor o revise Lotes de otros días.
+        </Empty>
       ) : (
         <table>
           <thead>
@@ -207,12 +285,26 @@ function TodayBatches({ batches, total, mine }: { batches: BatchView[]; total: B
               <th scope="col">Recibido</th>
               <th scope="col">Estado</th>
               <th scope="col">Manifiestos</th>
-              {mine && <th scope="col" class="num">De sus almacenes</th>}
-              <th scope="col" class="num">Recibidas</th>
-              <th scope="col" class="num">Insertadas</th>
-              <th scope="col" class="num">Sin cambios</th>
-              <th scope="col" class="num">Retenidas</th>
-              <th scope="col" class="num">Rechazadas</th>
+              {mine && (
+                <th scope="col" class="num">
+                  De sus almacenes
+                </th>
+              )}
+              <th scope="col" class="num">
+                Recibidas
+              </th>
+              <th scope="col" class="num">
+                Insertadas
+              </th>
+              <th scope="col" class="num">
+                Sin cambios
+              </th>
+              <th scope="col" class="num">
+                Retenidas
+              </th>
+              <th scope="col" class="num">
+                Rechazadas
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -43,7 +43,8 @@ export function DepositDialog({ numero, part, rules, editing, onDone, onCancel }
     if (ref.current && !ref.current.open) ref.current.showModal()
   }, [])
   const amount = parseMoney(monto)
-  const over = amount !== null && Math.round((amount - missing) * 100) > 0 ? Math.round((amount - missing) * 100) / 100 : 0
+  const over =
+    amount !== null && Math.round((amount - missing) * 100) > 0 ? Math.round((amount - missing) * 100) / 100 : 0
   const say = (message: string) => setProblem({ message } as ApiError)
 
   const choose = async (file: File | undefined) => {
@@ -52,7 +53,10 @@ export function DepositDialog({ numero, part, rules, editing, onDone, onCancel }
     setProblem(null)
     try {
       const ready = await prepareReceipt(file)
-      if (ready.file.size > rules.comprobante_max_mb * 1024 * 1024) throw new Error(`${ready.description}: pasa el máximo de ${rules.comprobante_max_mb} MB. Elija un PDF más liviano o tome la foto de nuevo.`)
+      if (ready.file.size > rules.comprobante_max_mb * 1024 * 1024)
+        throw new Error(
+          `${ready.description}: pasa el máximo de ${rules.comprobante_max_mb} MB. Elija un PDF más liviano o tome la foto de nuevo.`,
+        )
       setPhoto(ready)
     } catch (failure) {
       setPhoto(null)
@@ -64,35 +68,50 @@ export function DepositDialog({ numero, part, rules, editing, onDone, onCancel }
 
   const submit = async (event: Event) => {
     event.preventDefault()
-    if (amount === null || amount <= 0) return say('Escriba el monto en lempiras, mayor que 0, con a lo sumo dos decimales (por ejemplo 1,234.50).')
+    if (amount === null || amount <= 0)
+      return say('Escriba el monto en lempiras, mayor que 0, con a lo sumo dos decimales (por ejemplo 1,234.50).')
     if (fecha === '') return say('Escriba la fecha de la boleta, por ejemplo 22/11/2026.')
     if (banco === '') return say('Elija el banco de la boleta.')
     if (referencia.trim() === '') return say('Escriba el número de la boleta (la referencia del banco).')
-    if (over > 0 && justificacion.trim().length < 15) return say(`El depósito deja ${money(over)} de más: escriba por qué en «Justificación» (al menos 15 caracteres), o corrija el monto.`)
+    if (over > 0 && justificacion.trim().length < 15)
+      return say(
+        `El depósito deja ${money(over)} de más: escriba por qué en «Justificación» (al menos 15 caracteres), o corrija el monto.`,
+      )
     setBusy(true)
     setProblem(null)
     try {
       // A deposit saved whose photo failed is not registered twice: only the photo is sent again.
-      const deposit = saved ?? (editing ? await api.settlement.change(editing.id, changesOf(editing, { monto: amount, fecha, banco, referencia, notas, justificacion, over })) : await api.settlement.register(numero, {
-        almacen: part.almacen,
-        monto: amount,
-        fecha,
-        banco,
-        referencia: referencia.trim(),
-        ...(notas.trim() ? { notas: notas.trim() } : {}),
-        ...(over > 0 ? { justificacion: justificacion.trim() } : {}),
-      }))
+      const deposit =
+        saved ??
+        (editing
+          ? await api.settlement.change(
+              editing.id,
+              changesOf(editing, { monto: amount, fecha, banco, referencia, notas, justificacion, over }),
+            )
+          : await api.settlement.register(numero, {
+              almacen: part.almacen,
+              monto: amount,
+              fecha,
+              banco,
+              referencia: referencia.trim(),
+              ...(notas.trim() ? { notas: notas.trim() } : {}),
+              ...(over > 0 ? { justificacion: justificacion.trim() } : {}),
+            }))
       setSaved(deposit)
       if (photo !== null) {
         try {
           await api.settlement.uploadReceipt(deposit.id, photo.file, photo.name)
         } catch (failure) {
           setBusy(false)
-          return setProblem({ message: `El depósito ${deposit.id} quedó ${editing ? 'guardado' : 'registrado'}, pero la foto no se guardó: ${asApiError(failure).message} Vuelva a intentarlo o cierre y súbala después.` } as ApiError)
+          return setProblem({
+            message: `El depósito ${deposit.id} quedó ${editing ? 'guardado' : 'registrado'}, pero la foto no se guardó: ${asApiError(failure).message} Vuelva a intentarlo o cierre y súbala después.`,
+          } as ApiError)
         }
       }
       ref.current?.close()
-      onDone(`Depósito ${deposit.id} ${editing ? 'guardado' : 'registrado'}: ${money(deposit.monto)} de ${deposit.banco} (almacén ${deposit.almacen}).`)
+      onDone(
+        `Depósito ${deposit.id} ${editing ? 'guardado' : 'registrado'}: ${money(deposit.monto)} de ${deposit.banco} (almacén ${deposit.almacen}).`,
+      )
     } catch (failure) {
       setProblem(asApiError(failure))
       setBusy(false)
@@ -106,20 +125,45 @@ export function DepositDialog({ numero, part, rules, editing, onDone, onCancel }
   }
 
   return (
-    <dialog ref={ref} class="dialogo ancho" aria-labelledby={titleId} onCancel={(event) => (busy ? event.preventDefault() : close())}>
+    <dialog
+      ref={ref}
+      class="dialogo ancho"
+      aria-labelledby={titleId}
+      onCancel={(event) => (busy ? event.preventDefault() : close())}
+    >
       <form onSubmit={submit} noValidate>
         <h2 id={titleId}>{editing ? `Cambiar el depósito ${editing.id}` : 'Registrar depósito'}</h2>
         <p class="mensaje">
-          Manifiesto {numero}, almacén {part.almacen}. {missing > 0 ? `Falta depositar ${money(missing)}.` : missing < 0 ? `Ya hay ${money(-missing)} de más.` : 'No falta nada por depositar.'}
+          Manifiesto {numero}, almacén {part.almacen}.{' '}
+          {missing > 0
+            ? `Falta depositar ${money(missing)}.`
+            : missing < 0
+              ? `Ya hay ${money(-missing)} de más.`
+              : 'No falta nada por depositar.'}
         </p>
         <div class="rejilla">
           <Field label="Monto (L)" hint={over > 0 ? `Deja ${money(over)} de más` : 'Lo que dice la boleta'}>
-            {(id, hint) => <input id={id} inputMode="decimal" autoComplete="off" aria-describedby={hint} value={monto} onInput={(event) => setMonto(event.currentTarget.value)} disabled={saved !== null} />}
+            {(id, hint) => (
+              <input
+                id={id}
+                inputMode="decimal"
+                autoComplete="off"
+                aria-describedby={hint}
+                value={monto}
+                onInput={(event) => setMonto(event.currentTarget.value)}
+                disabled={saved !== null}
+              />
+            )}
           </Field>
           <DateField label="Fecha de la boleta" value={fecha} onChange={setFecha} max={serverToday.value} />
           <Field label="Banco">
             {(id) => (
-              <select id={id} value={banco} onChange={(event) => setBanco(event.currentTarget.value)} disabled={saved !== null}>
+              <select
+                id={id}
+                value={banco}
+                onChange={(event) => setBanco(event.currentTarget.value)}
+                disabled={saved !== null}
+              >
                 <option value="">Elija el banco</option>
                 {rules.bancos.map((name) => (
                   <option key={name} value={name}>
@@ -130,29 +174,74 @@ export function DepositDialog({ numero, part, rules, editing, onDone, onCancel }
             )}
           </Field>
           <Field label="Número de boleta">
-            {(id) => <input id={id} maxLength={100} autoComplete="off" value={referencia} onInput={(event) => setReferencia(event.currentTarget.value)} disabled={saved !== null} />}
+            {(id) => (
+              <input
+                id={id}
+                maxLength={100}
+                autoComplete="off"
+                value={referencia}
+                onInput={(event) => setReferencia(event.currentTarget.value)}
+                disabled={saved !== null}
+              />
+            )}
           </Field>
         </div>
         {(over > 0 || (editing?.justificacion ?? '') !== '') && (
           <Field label="Justificación" hint="Por qué se deposita de más (15 a 1,000 caracteres); queda en la auditoría">
-            {(id, hint) => <textarea id={id} rows={2} maxLength={1000} aria-describedby={hint} value={justificacion} onInput={(event) => setJustificacion(event.currentTarget.value)} disabled={saved !== null} />}
+            {(id, hint) => (
+              <textarea
+                id={id}
+                rows={2}
+                maxLength={1000}
+                aria-describedby={hint}
+                value={justificacion}
+                onInput={(event) => setJustificacion(event.currentTarget.value)}
+                disabled={saved !== null}
+              />
+            )}
           </Field>
         )}
         <Field label="Notas (opcional)">
-          {(id) => <textarea id={id} rows={2} maxLength={1000} value={notas} onInput={(event) => setNotas(event.currentTarget.value)} disabled={saved !== null} />}
+          {(id) => (
+            <textarea
+              id={id}
+              rows={2}
+              maxLength={1000}
+              value={notas}
+              onInput={(event) => setNotas(event.currentTarget.value)}
+              disabled={saved !== null}
+            />
+          )}
         </Field>
         <fieldset class="foto">
           <legend>Foto de la boleta {editing?.comprobante ? '(reemplaza la que tiene)' : '(opcional)'}</legend>
-          <input id={`${titleId}-camara`} class="oculto" type="file" accept="image/*" capture="environment" onChange={(event) => void choose(event.currentTarget.files?.[0])} />
+          <input
+            id={`${titleId}-camara`}
+            class="oculto"
+            type="file"
+            accept="image/*"
+            capture="environment"
+            onChange={(event) => void choose(event.currentTarget.files?.[0])}
+          />
           <label for={`${titleId}-camara`} class="boton">
             Tomar foto
           </label>
-          <input id={`${titleId}-archivo`} class="oculto" type="file" accept="image/jpeg,image/png,image/webp,application/pdf" onChange={(event) => void choose(event.currentTarget.files?.[0])} />
+          <input
+            id={`${titleId}-archivo`}
+            class="oculto"
+            type="file"
+            accept="image/jpeg,image/png,image/webp,application/pdf"
+            onChange={(event) => void choose(event.currentTarget.files?.[0])}
+          />
           <label for={`${titleId}-archivo`} class="boton">
             Elegir archivo
           </label>
           <span class="detalle" role="status">
-            {preparing ? 'Preparando la foto…' : photo ? `Lista: ${photo.description}` : `Una foto se achica sola antes de enviarla; un PDF, de hasta ${rules.comprobante_max_mb} MB.`}
+            {preparing
+              ? 'Preparando la foto…'
+              : photo
+                ? `Lista: ${photo.description}`
+                : `Una foto se achica sola antes de enviarla; un PDF, de hasta ${rules.comprobante_max_mb} MB.`}
           </span>
         </fieldset>
         <ErrorNote error={problem} />
@@ -170,7 +259,18 @@ export function DepositDialog({ numero, part, rules, editing, onDone, onCancel }
 }
 
 /** Only what changed: the service audits a change with its before and after. */
-function changesOf(deposit: DepositView, form: { monto: number; fecha: string; banco: string; referencia: string; notas: string; justificacion: string; over: number }): DepositChange {
+function changesOf(
+  deposit: DepositView,
+  form: {
+    monto: number
+    fecha: string
+    banco: string
+    referencia: string
+    notas: string
+    justificacion: string
+    over: number
+  },
+): DepositChange {
   const changes: DepositChange = {}
   if (Math.round(form.monto * 100) !== Math.round(deposit.monto * 100)) changes.monto = form.monto
   if (form.fecha !== deposit.fecha) changes.fecha = form.fecha

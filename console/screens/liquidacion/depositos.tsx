@@ -3,7 +3,18 @@ import { Link } from 'wouter-preact'
 import { api, type ApiError } from '../../api/client.ts'
 import type { DepositFilters } from '../../api/types.ts'
 import { date, dateTime, money } from '../../format.ts'
-import { DateField, DownloadButton, Empty, ErrorNote, Field, Loading, Money, Page, Pager, Tabs } from '../../ui/components.tsx'
+import {
+  DateField,
+  DownloadButton,
+  Empty,
+  ErrorNote,
+  Field,
+  Loading,
+  Money,
+  Page,
+  Pager,
+  Tabs,
+} from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { PrintLink, printAddress } from '../imprimir/enlaces.tsx'
@@ -29,12 +40,16 @@ export function DepositsScreen() {
     ...(filters.almacen ? { almacen: filters.almacen } : {}),
     ...(filters.registrado ? { registrado: filters.registrado } : {}),
   }
-  const loaded = useLoad(() => api.settlement.page({ ...query, pagina: filters.pagina }), [JSON.stringify(query), filters.pagina])
+  const loaded = useLoad(
+    () => api.settlement.page({ ...query, pagina: filters.pagina }),
+    [JSON.stringify(query), filters.pagina],
+  )
   const page = loaded.data
   const tab = (value: string) => {
     const params = new URLSearchParams()
     if (value === 'cancelled') params.set('estado', value)
-    for (const key of ['desde', 'hasta', 'banco', 'almacen', 'registrado'] as const) if (filters[key]) params.set(key, filters[key])
+    for (const key of ['desde', 'hasta', 'banco', 'almacen', 'registrado'] as const)
+      if (filters[key]) params.set(key, filters[key])
     const text = params.toString()
     return `/depositos${text ? `?${text}` : ''}`
   }
@@ -44,9 +59,21 @@ export function DepositsScreen() {
       subtitle="Los depósitos bancarios de la liquidación de los manifiestos, por la fecha de la boleta; los más recientes primero."
       actions={
         <>
-          {estado === 'active' && <PrintLink href={printAddress.deposits({ desde: filters.desde || undefined, hasta: filters.hasta || undefined, almacen: filters.almacen || undefined })} />}
+          {estado === 'active' && (
+            <PrintLink
+              href={printAddress.deposits({
+                desde: filters.desde || undefined,
+                hasta: filters.hasta || undefined,
+                almacen: filters.almacen || undefined,
+              })}
+            />
+          )}
           <DownloadButton href={api.settlement.exportUrl('csv', query)} label="Exportar CSV" onError={setExportError} />
-          <DownloadButton href={api.settlement.exportUrl('xlsx', query)} label="Exportar Excel" onError={setExportError} />
+          <DownloadButton
+            href={api.settlement.exportUrl('xlsx', query)}
+            label="Exportar Excel"
+            onError={setExportError}
+          />
         </>
       }
     >
@@ -58,11 +85,23 @@ export function DepositsScreen() {
         ]}
       />
       <form class="filtros" role="search" aria-label="Buscar depósitos" onSubmit={(event) => event.preventDefault()}>
-        <DateField label="Boleta desde" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
-        <DateField label="Boleta hasta" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
+        <DateField
+          label="Boleta desde"
+          value={filters.desde}
+          onChange={(desde) => setFilters({ desde }, { replace: true })}
+        />
+        <DateField
+          label="Boleta hasta"
+          value={filters.hasta}
+          onChange={(hasta) => setFilters({ hasta }, { replace: true })}
+        />
         <Field label="Banco">
           {(id) => (
-            <select id={id} value={filters.banco} onChange={(event) => setFilters({ banco: event.currentTarget.value })}>
+            <select
+              id={id}
+              value={filters.banco}
+              onChange={(event) => setFilters({ banco: event.currentTarget.value })}
+            >
               <option value="">Todos</option>
               {[...new Set([...(rules.data?.bancos ?? []), ...(filters.banco ? [filters.banco] : [])])].map((name) => (
                 <option key={name} value={name}>
@@ -87,7 +126,13 @@ export function DepositsScreen() {
       {loaded.loading && !page ? (
         <Loading what="los depósitos" />
       ) : !page || page.depositos.length === 0 ? (
-        loaded.error === null && <Empty>{estado === 'cancelled' ? 'Ningún depósito anulado con estos filtros.' : 'Ningún depósito con estos filtros. Se registran desde el manifiesto (Manifiestos → manifiesto → Liquidación → Registrar depósito).'}</Empty>
+        loaded.error === null && (
+          <Empty>
+            {estado === 'cancelled'
+              ? 'Ningún depósito anulado con estos filtros.'
+              : 'Ningún depósito con estos filtros. Se registran desde el manifiesto (Manifiestos → manifiesto → Liquidación → Registrar depósito).'}
+          </Empty>
+        )
       ) : (
         <>
           <table aria-busy={loaded.loading}>
@@ -99,7 +144,9 @@ export function DepositsScreen() {
                 <th scope="col">Boleta</th>
                 <th scope="col">Manifiesto</th>
                 <th scope="col">Almacén</th>
-                <th scope="col" class="num">Monto</th>
+                <th scope="col" class="num">
+                  Monto
+                </th>
                 <th scope="col">Foto</th>
                 <th scope="col">Registró</th>
                 {estado === 'cancelled' && <th scope="col">Anulado</th>}
@@ -145,22 +192,31 @@ export function DepositsScreen() {
             <tfoot>
               <tr>
                 <th scope="row" colSpan={5}>
-                  Total ({page.totales.cantidad === 1 ? '1 depósito' : `${page.totales.cantidad} depósitos`}, todas las páginas)
+                  Total ({page.totales.cantidad === 1 ? '1 depósito' : `${page.totales.cantidad} depósitos`}, todas las
+                  páginas)
                 </th>
                 <td class="num">{money(page.totales.monto)}</td>
                 <td colSpan={estado === 'cancelled' ? 3 : 2} />
               </tr>
             </tfoot>
           </table>
-          <Pager page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} />
+          <Pager
+            page={page.pagina}
+            pages={Math.max(1, Math.ceil(page.total / page.por_pagina))}
+            onPage={(value) => setFilters({ pagina: String(value) })}
+          />
           <div class="totales">
             <table class="compacta">
               <caption>Por banco</caption>
               <thead>
                 <tr>
                   <th scope="col">Banco</th>
-                  <th scope="col" class="num">Depósitos</th>
-                  <th scope="col" class="num">Monto</th>
+                  <th scope="col" class="num">
+                    Depósitos
+                  </th>
+                  <th scope="col" class="num">
+                    Monto
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -178,8 +234,12 @@ export function DepositsScreen() {
               <thead>
                 <tr>
                   <th scope="col">Almacén</th>
-                  <th scope="col" class="num">Depósitos</th>
-                  <th scope="col" class="num">Monto</th>
+                  <th scope="col" class="num">
+                    Depósitos
+                  </th>
+                  <th scope="col" class="num">
+                    Monto
+                  </th>
                 </tr>
               </thead>
               <tbody>

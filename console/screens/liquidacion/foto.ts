@@ -16,13 +16,19 @@ export interface ReadyReceipt {
 
 export async function prepareReceipt(chosen: File): Promise<ReadyReceipt> {
   if (chosen.type === 'application/pdf' || /\.pdf$/i.test(chosen.name)) {
-    return { file: chosen.type === 'application/pdf' ? chosen : new Blob([chosen], { type: 'application/pdf' }), name: chosen.name, description: `${chosen.name} · ${size(chosen.size)}` }
+    return {
+      file: chosen.type === 'application/pdf' ? chosen : new Blob([chosen], { type: 'application/pdf' }),
+      name: chosen.name,
+      description: `${chosen.name} · ${size(chosen.size)}`,
+    }
   }
   let bitmap: ImageBitmap
   try {
     bitmap = await createImageBitmap(chosen, { imageOrientation: 'from-image' })
   } catch {
-    throw new Error(`El navegador no puede abrir «${chosen.name}» como foto. Tómela de nuevo con la cámara, o elija una foto JPEG, PNG o WebP, o un PDF.`)
+    throw new Error(
+      `El navegador no puede abrir «${chosen.name}» como foto. Tómela de nuevo con la cámara, o elija una foto JPEG, PNG o WebP, o un PDF.`,
+    )
   }
   const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height))
   const width = Math.max(1, Math.round(bitmap.width * scale))
@@ -44,5 +50,7 @@ export async function prepareReceipt(chosen: File): Promise<ReadyReceipt> {
 }
 
 function size(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+  return bytes < 1024 * 1024
+    ? `${Math.max(1, Math.round(bytes / 1024))} KB`
+    : `${(bytes / (1024 * 1024)).toFixed(1)} MB`
 }

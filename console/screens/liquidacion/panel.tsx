@@ -1,6 +1,12 @@
 import { useState } from 'preact/hooks'
 import { api } from '../../api/client.ts'
-import type { AdjustmentView, DepositView, ManifestDetail, SettlementPartView, SettlementRules } from '../../api/types.ts'
+import type {
+  AdjustmentView,
+  DepositView,
+  ManifestDetail,
+  SettlementPartView,
+  SettlementRules,
+} from '../../api/types.ts'
 import { date, dateTime, money } from '../../format.ts'
 import { canAdjust, canCancelDeposits, canRegisterDeposits, canSeeDeposits } from '../../session.ts'
 import { ActionDialog, ErrorNote, Loading, StateTag } from '../../ui/components.tsx'
@@ -13,7 +19,11 @@ interface Loaded {
   adjustments: AdjustmentView[]
 }
 
-type Dialog = { kind: 'registrar'; part: SettlementPartView } | { kind: 'editar'; part: SettlementPartView; deposit: DepositView } | { kind: 'anular'; deposit: DepositView } | { kind: 'ajustar'; part: SettlementPartView }
+type Dialog =
+  | { kind: 'registrar'; part: SettlementPartView }
+  | { kind: 'editar'; part: SettlementPartView; deposit: DepositView }
+  | { kind: 'anular'; deposit: DepositView }
+  | { kind: 'ajustar'; part: SettlementPartView }
 
 /**
  * «Liquidación» of a manifest (issue 40), one block per warehouse part the person sees:
@@ -23,12 +33,27 @@ type Dialog = { kind: 'registrar'; part: SettlementPartView } | { kind: 'editar'
  * Folded, it is one line — the manifest's figures and what keeps it from closing — so the
  * invoices stay in sight (15 or more rows at 1366×768); `expanded` is kept in the address.
  */
-export function SettlementPanel({ manifest, changes, expanded, onExpand, onChanged }: { manifest: ManifestDetail; changes: number; expanded: boolean; onExpand: (expanded: boolean) => void; onChanged: (message: string) => void }) {
+export function SettlementPanel({
+  manifest,
+  changes,
+  expanded,
+  onExpand,
+  onChanged,
+}: {
+  manifest: ManifestDetail
+  changes: number
+  expanded: boolean
+  onExpand: (expanded: boolean) => void
+  onChanged: (message: string) => void
+}) {
   const money_ = canSeeDeposits.value
   const loaded = useLoad<Loaded>(async () => {
     const rules = await api.settlement.rules()
     if (!money_) return { rules, deposits: [], adjustments: [] }
-    const [deposits, adjustments] = await Promise.all([api.settlement.deposits(manifest.numero), api.settlement.adjustments(manifest.numero)])
+    const [deposits, adjustments] = await Promise.all([
+      api.settlement.deposits(manifest.numero),
+      api.settlement.adjustments(manifest.numero),
+    ])
     return { rules, deposits, adjustments }
   }, [manifest.numero, changes, money_])
   const [dialog, setDialog] = useState<Dialog | null>(null)
@@ -42,44 +67,75 @@ export function SettlementPanel({ manifest, changes, expanded, onExpand, onChang
     <section aria-labelledby="liquidacion" class={`liquidacion${expanded ? ' abierta' : ''}`}>
       <div class="liquidacion-encabezado">
         <h2 id="liquidacion">
-          <button type="button" class="plegar" aria-expanded={expanded} aria-controls="liquidacion-partes" onClick={() => onExpand(!expanded)}>
+          <button
+            type="button"
+            class="plegar"
+            aria-expanded={expanded}
+            aria-controls="liquidacion-partes"
+            onClick={() => onExpand(!expanded)}
+          >
             <span aria-hidden="true">{expanded ? '▾' : '▸'}</span> Liquidación
           </button>
         </h2>
         <p class="total-liquidacion">
-          A depositar <strong>{money(liquidacion.a_depositar)}</strong> · depositado <strong>{money(liquidacion.depositado)}</strong> · ajustes <strong>{money(liquidacion.ajustes)}</strong> · diferencia{' '}
-          <strong class={tone(liquidacion.diferencia)}>{money(liquidacion.diferencia)}</strong>
+          A depositar <strong>{money(liquidacion.a_depositar)}</strong> · depositado{' '}
+          <strong>{money(liquidacion.depositado)}</strong> · ajustes <strong>{money(liquidacion.ajustes)}</strong> ·
+          diferencia <strong class={tone(liquidacion.diferencia)}>{money(liquidacion.diferencia)}</strong>
           {!expanded && liquidacion.por_almacen.length > 1 && ` · ${liquidacion.por_almacen.length} almacenes`}
         </p>
       </div>
       {open && liquidacion.falta && (
         <p id="por-que-no-cierra" class={liquidacion.lista_para_cerrar ? 'aviso' : 'aviso error'}>
-          {liquidacion.lista_para_cerrar ? 'Se puede cerrar, aunque no está liquidado: ' : 'Todavía no se puede cerrar: '}
+          {liquidacion.lista_para_cerrar
+            ? 'Se puede cerrar, aunque no está liquidado: '
+            : 'Todavía no se puede cerrar: '}
           {liquidacion.falta.charAt(0).toLowerCase() + liquidacion.falta.slice(1)}
         </p>
       )}
       {expanded && (
         <div id="liquidacion-partes">
-      <ErrorNote error={loaded.error} />
-      {loaded.loading && !loaded.data && <Loading what="los depósitos" />}
-      {liquidacion.por_almacen.map((part) => (
-        <Part
-          key={part.almacen}
-          numero={manifest.numero}
-          part={part}
-          open={open}
-          loaded={loaded.data}
-          onAction={setDialog}
-        />
-      ))}
+          <ErrorNote error={loaded.error} />
+          {loaded.loading && !loaded.data && <Loading what="los depósitos" />}
+          {liquidacion.por_almacen.map((part) => (
+            <Part
+              key={part.almacen}
+              numero={manifest.numero}
+              part={part}
+              open={open}
+              loaded={loaded.data}
+              onAction={setDialog}
+            />
+          ))}
         </div>
       )}
-      {dialog?.kind === 'registrar' && loaded.data && <DepositDialog numero={manifest.numero} part={dialog.part} rules={loaded.data.rules} onDone={done} onCancel={() => setDialog(null)} />}
-      {dialog?.kind === 'editar' && loaded.data && <DepositDialog numero={manifest.numero} part={dialog.part} rules={loaded.data.rules} editing={dialog.deposit} onDone={done} onCancel={() => setDialog(null)} />}
+      {dialog?.kind === 'registrar' && loaded.data && (
+        <DepositDialog
+          numero={manifest.numero}
+          part={dialog.part}
+          rules={loaded.data.rules}
+          onDone={done}
+          onCancel={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'editar' && loaded.data && (
+        <DepositDialog
+          numero={manifest.numero}
+          part={dialog.part}
+          rules={loaded.data.rules}
+          editing={dialog.deposit}
+          onDone={done}
+          onCancel={() => setDialog(null)}
+        />
+      )}
       {dialog?.kind === 'anular' && (
         <ActionDialog
           title={`Anular el depósito ${dialog.deposit.id}`}
-          message={<p>El depósito de {money(dialog.deposit.monto)} ({dialog.deposit.banco}, boleta {dialog.deposit.referencia}) dejará de contar en la liquidación. Queda guardado, con el motivo, y su boleta puede registrarse de nuevo.</p>}
+          message={
+            <p>
+              El depósito de {money(dialog.deposit.monto)} ({dialog.deposit.banco}, boleta {dialog.deposit.referencia})
+              dejará de contar en la liquidación. Queda guardado, con el motivo, y su boleta puede registrarse de nuevo.
+            </p>
+          }
           confirmLabel="Anular depósito"
           danger
           reason={{ label: 'Motivo', required: true }}
@@ -93,14 +149,25 @@ export function SettlementPanel({ manifest, changes, expanded, onExpand, onChang
           title={`Ajustar centavos del almacén ${dialog.part.almacen}`}
           message={
             <p>
-              {dialog.part.diferencia > 0 ? `Faltan ${money(dialog.part.diferencia)} que ningún depósito va a cubrir` : `Sobran ${money(-dialog.part.diferencia)}`}: el ajuste de {money(dialog.part.diferencia)} deja la diferencia
-              en L 0.00. Un ajuste no se cambia ni se borra; si se equivoca, se corrige con el ajuste contrario.
+              {dialog.part.diferencia > 0
+                ? `Faltan ${money(dialog.part.diferencia)} que ningún depósito va a cubrir`
+                : `Sobran ${money(-dialog.part.diferencia)}`}
+              : el ajuste de {money(dialog.part.diferencia)} deja la diferencia en L 0.00. Un ajuste no se cambia ni se
+              borra; si se equivoca, se corrige con el ajuste contrario.
             </p>
           }
           confirmLabel="Ajustar centavos"
           reason={{ label: 'Motivo', required: true }}
-          onConfirm={(motivo) => api.settlement.adjust(manifest.numero, { almacen: dialog.part.almacen, monto: dialog.part.diferencia, motivo })}
-          onDone={() => done(`Ajuste de ${money(dialog.part.diferencia)} registrado en el almacén ${dialog.part.almacen}.`)}
+          onConfirm={(motivo) =>
+            api.settlement.adjust(manifest.numero, {
+              almacen: dialog.part.almacen,
+              monto: dialog.part.diferencia,
+              motivo,
+            })
+          }
+          onDone={() =>
+            done(`Ajuste de ${money(dialog.part.diferencia)} registrado en el almacén ${dialog.part.almacen}.`)
+          }
           onCancel={() => setDialog(null)}
         />
       )}
@@ -108,21 +175,57 @@ export function SettlementPanel({ manifest, changes, expanded, onExpand, onChang
   )
 }
 
-function Part({ numero, part, open, loaded, onAction }: { numero: string; part: SettlementPartView; open: boolean; loaded: Loaded | undefined; onAction: (dialog: Dialog) => void }) {
+function Part({
+  numero,
+  part,
+  open,
+  loaded,
+  onAction,
+}: {
+  numero: string
+  part: SettlementPartView
+  open: boolean
+  loaded: Loaded | undefined
+  onAction: (dialog: Dialog) => void
+}) {
   const headingId = `parte-${numero}-${part.almacen}`
   const deposits = loaded?.deposits.filter((deposit) => deposit.almacen === part.almacen) ?? []
   const adjustments = loaded?.adjustments.filter((adjustment) => adjustment.almacen === part.almacen) ?? []
-  const adjustable = loaded !== undefined && canAdjust.value && open && part.diferencia !== 0 && Math.abs(part.diferencia) <= loaded.rules.ajuste_maximo
-  const pending = part.devoluciones_pendientes > 0 ? `${part.devoluciones_pendientes === 1 ? '1 devolución pendiente' : `${part.devoluciones_pendientes} devoluciones pendientes`}` : null
+  const adjustable =
+    loaded !== undefined &&
+    canAdjust.value &&
+    open &&
+    part.diferencia !== 0 &&
+    Math.abs(part.diferencia) <= loaded.rules.ajuste_maximo
+  const pending =
+    part.devoluciones_pendientes > 0
+      ? `${part.devoluciones_pendientes === 1 ? '1 devolución pendiente' : `${part.devoluciones_pendientes} devoluciones pendientes`}`
+      : null
   const state = part.liquidada
-    ? part.diferencia < 0 ? 'Liquidado, sobrepago justificado' : 'Liquidado'
-    : [part.diferencia > 0 ? `Falta ${money(part.diferencia)}` : part.diferencia < 0 ? `Sobran ${money(-part.diferencia)} sin justificar` : null, pending].filter(Boolean).join(' · ')
+    ? part.diferencia < 0
+      ? 'Liquidado, sobrepago justificado'
+      : 'Liquidado'
+    : [
+        part.diferencia > 0
+          ? `Falta ${money(part.diferencia)}`
+          : part.diferencia < 0
+            ? `Sobran ${money(-part.diferencia)} sin justificar`
+            : null,
+        pending,
+      ]
+        .filter(Boolean)
+        .join(' · ')
   return (
     <section aria-labelledby={headingId} class={`parte ${tone(part.diferencia)}`}>
       <div class="parte-encabezado">
         <div class="parte-nombre">
           <h3 id={headingId}>Almacén {part.almacen}</h3>
-          <StateTag state={part.liquidada ? 'liquidada' : part.diferencia > 0 ? 'falta' : part.diferencia < 0 ? 'sobra' : 'pending'} label={state} />
+          <StateTag
+            state={
+              part.liquidada ? 'liquidada' : part.diferencia > 0 ? 'falta' : part.diferencia < 0 ? 'sobra' : 'pending'
+            }
+            label={state}
+          />
         </div>
         <dl class="formula" aria-label={`Cuentas del almacén ${part.almacen}`}>
           <Term label="Facturado" amount={part.facturado} />
@@ -139,7 +242,11 @@ function Part({ numero, part, open, loaded, onAction }: { numero: string; part: 
         </dl>
         <span class="acciones">
           {open && canRegisterDeposits.value && loaded && (
-            <button type="button" class={part.diferencia > 0 ? 'principal' : undefined} onClick={() => onAction({ kind: 'registrar', part })}>
+            <button
+              type="button"
+              class={part.diferencia > 0 ? 'principal' : undefined}
+              onClick={() => onAction({ kind: 'registrar', part })}
+            >
               Registrar depósito
             </button>
           )}
@@ -174,7 +281,17 @@ function Sign({ text }: { text: string }) {
   )
 }
 
-function Deposits({ part, deposits, open, onAction }: { part: SettlementPartView; deposits: DepositView[]; open: boolean; onAction: (dialog: Dialog) => void }) {
+function Deposits({
+  part,
+  deposits,
+  open,
+  onAction,
+}: {
+  part: SettlementPartView
+  deposits: DepositView[]
+  open: boolean
+  onAction: (dialog: Dialog) => void
+}) {
   if (deposits.length === 0) return <p class="tenue">Sin depósitos todavía.</p>
   return (
     <table class="compacta depositos">
@@ -185,7 +302,9 @@ function Deposits({ part, deposits, open, onAction }: { part: SettlementPartView
           <th scope="col">Fecha</th>
           <th scope="col">Banco</th>
           <th scope="col">Boleta</th>
-          <th scope="col" class="num">Monto</th>
+          <th scope="col" class="num">
+            Monto
+          </th>
           <th scope="col">Foto</th>
           <th scope="col">Registró</th>
           <th scope="col">
@@ -217,12 +336,20 @@ function Deposits({ part, deposits, open, onAction }: { part: SettlementPartView
               <td class="acciones-fila">
                 {!active && <StateTag state="cancelled" label={`Anulado: ${deposit.motivo_anulacion ?? ''}`} />}
                 {active && open && canRegisterDeposits.value && (
-                  <button type="button" onClick={() => onAction({ kind: 'editar', part, deposit })} aria-label={`Cambiar el depósito ${deposit.id}`}>
+                  <button
+                    type="button"
+                    onClick={() => onAction({ kind: 'editar', part, deposit })}
+                    aria-label={`Cambiar el depósito ${deposit.id}`}
+                  >
                     Cambiar
                   </button>
                 )}
                 {active && open && canCancelDeposits.value && (
-                  <button type="button" onClick={() => onAction({ kind: 'anular', deposit })} aria-label={`Anular el depósito ${deposit.id}`}>
+                  <button
+                    type="button"
+                    onClick={() => onAction({ kind: 'anular', deposit })}
+                    aria-label={`Anular el depósito ${deposit.id}`}
+                  >
                     Anular
                   </button>
                 )}
@@ -256,7 +383,9 @@ function Adjustments({ adjustments }: { adjustments: AdjustmentView[] }) {
       <thead>
         <tr>
           <th scope="col">Cuándo</th>
-          <th scope="col" class="num">Monto</th>
+          <th scope="col" class="num">
+            Monto
+          </th>
           <th scope="col">Motivo</th>
           <th scope="col">Quién</th>
         </tr>

@@ -8,9 +8,12 @@ import { pageOf, useFilters, useLoad } from '../../ui/data.ts'
 import { useNarrow } from '../../ui/screen.ts'
 import { ManifestLinks } from '../inicio/inicio.tsx'
 
-type Summary = Partial<Record<'recibidas' | 'insertadas' | 'actualizadas' | 'sin_cambios' | 'pendientes_revision' | 'rechazadas', number>>
+type Summary = Partial<
+  Record<'recibidas' | 'insertadas' | 'actualizadas' | 'sin_cambios' | 'pendientes_revision' | 'rechazadas', number>
+>
 
-const summaryOf = (batch: BatchView): Summary => (batch.resumen !== null && typeof batch.resumen === 'object' ? (batch.resumen as Summary) : {})
+const summaryOf = (batch: BatchView): Summary =>
+  batch.resumen !== null && typeof batch.resumen === 'object' ? (batch.resumen as Summary) : {}
 
 /** Lotes: what the supplier's system sent on a day, what it was answered, and who sent it. */
 export function BatchesScreen() {
@@ -22,29 +25,56 @@ export function BatchesScreen() {
   return (
     <Page title="Lotes" subtitle="Envíos de facturas del sistema del proveedor, en orden de llegada.">
       <form class="filtros" aria-label="Día de los lotes" noValidate onSubmit={(event) => event.preventDefault()}>
-        <DateField label="Día de recepción" value={fecha} onChange={(value) => setFilters({ fecha: value }, { replace: true })} />
+        <DateField
+          label="Día de recepción"
+          value={fecha}
+          onChange={(value) => setFilters({ fecha: value }, { replace: true })}
+        />
       </form>
       <ErrorNote error={loaded.error} />
       {loaded.loading && !loaded.data ? (
         <Loading what="los lotes" />
       ) : page.rows.length === 0 ? (
-        <Empty>El {date(fecha)} no llegó ningún lote. Elija otro día; si esperaba uno, consulte con el proveedor.</Empty>
+        <Empty>
+          El {date(fecha)} no llegó ningún lote. Elija otro día; si esperaba uno, consulte con el proveedor.
+        </Empty>
       ) : (
         <>
-          <Pager where="arriba" page={page.page} pages={page.pages} onPage={(value) => setFilters({ pagina: String(value) })} />
+          <Pager
+            where="arriba"
+            page={page.page}
+            pages={page.pages}
+            onPage={(value) => setFilters({ pagina: String(value) })}
+          />
           <table>
             <thead>
               <tr>
                 <th scope="col">Recibido</th>
                 <th scope="col">Estado</th>
                 <th scope="col">Manifiestos</th>
-                {!narrow && <th scope="col" class="num">Respuesta</th>}
-                <th scope="col" class="num">Facturas</th>
-                <th scope="col" class="num">Insertadas</th>
-                <th scope="col" class="num">Actualizadas</th>
-                <th scope="col" class="num">Sin cambios</th>
-                <th scope="col" class="num">Retenidas</th>
-                <th scope="col" class="num">Rechazadas</th>
+                {!narrow && (
+                  <th scope="col" class="num">
+                    Respuesta
+                  </th>
+                )}
+                <th scope="col" class="num">
+                  Facturas
+                </th>
+                <th scope="col" class="num">
+                  Insertadas
+                </th>
+                <th scope="col" class="num">
+                  Actualizadas
+                </th>
+                <th scope="col" class="num">
+                  Sin cambios
+                </th>
+                <th scope="col" class="num">
+                  Retenidas
+                </th>
+                <th scope="col" class="num">
+                  Rechazadas
+                </th>
                 {!narrow && <th scope="col">Enviado desde</th>}
               </tr>
             </thead>
@@ -80,7 +110,12 @@ export function BatchesScreen() {
               })}
             </tbody>
           </table>
-          <Pager where="abajo" page={page.page} pages={page.pages} onPage={(value) => setFilters({ pagina: String(value) })} />
+          <Pager
+            where="abajo"
+            page={page.page}
+            pages={page.pages}
+            onPage={(value) => setFilters({ pagina: String(value) })}
+          />
         </>
       )}
     </Page>
@@ -155,10 +190,18 @@ export function BatchScreen({ uuid }: { uuid: string }) {
               <a href={api.batches.payloadUrl(batch.batch_uuid)} download={`lote-${batch.batch_uuid}.json`}>
                 Descargar el cuerpo tal como llegó
               </a>{' '}
-              ({batch.cuerpo.bytes === null ? 'tamaño desconocido' : `${quantity(Math.ceil(batch.cuerpo.bytes / 1024))} KB`})
+              (
+              {batch.cuerpo.bytes === null
+                ? 'tamaño desconocido'
+                : `${quantity(Math.ceil(batch.cuerpo.bytes / 1024))} KB`}
+              )
             </p>
           ) : (
-            <Empty>{batch.cuerpo.eliminado_en ? `El cuerpo se eliminó el ${dateTime(batch.cuerpo.eliminado_en)} por la regla de retención.` : 'El cuerpo de este lote no se guardó.'}</Empty>
+            <Empty>
+              {batch.cuerpo.eliminado_en
+                ? `El cuerpo se eliminó el ${dateTime(batch.cuerpo.eliminado_en)} por la regla de retención.`
+                : 'El cuerpo de este lote no se guardó.'}
+            </Empty>
           )}
         </>
       )}

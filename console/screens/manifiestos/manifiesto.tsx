@@ -5,7 +5,21 @@ import type { ManifestDetail } from '../../api/types.ts'
 import { date, dateTime, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE, quantity } from '../../format.ts'
 import { useNarrow } from '../../ui/screen.ts'
 import { canReadAudit, isAdmin, isSupervisor } from '../../session.ts'
-import { ActionDialog, BackLink, DateField, Empty, ErrorNote, Field, Loading, Money, Notice, Page, Pager, SortHeader, StateTag } from '../../ui/components.tsx'
+import {
+  ActionDialog,
+  BackLink,
+  DateField,
+  Empty,
+  ErrorNote,
+  Field,
+  Loading,
+  Money,
+  Notice,
+  Page,
+  Pager,
+  SortHeader,
+  StateTag,
+} from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { History } from '../auditoria/historial.tsx'
 import { SettlementPanel } from '../liquidacion/panel.tsx'
@@ -32,34 +46,43 @@ export function ManifestScreen({ numero }: { numero: string }) {
   return (
     <Page
       title={`Manifiesto ${numero}`}
-      subtitle={manifest ? <>Ingresó el {dateTime(manifest.fecha_ingreso)} · <StateTag state={manifest.estado} label={MANIFEST_STATES[manifest.estado]} /></> : undefined}
+      subtitle={
+        manifest ? (
+          <>
+            Ingresó el {dateTime(manifest.fecha_ingreso)} ·{' '}
+            <StateTag state={manifest.estado} label={MANIFEST_STATES[manifest.estado]} />
+          </>
+        ) : undefined
+      }
       actions={
         manifest && (
           <>
             <ManifestPrintLinks numero={manifest.numero} />
             {supervisor && (
-          <>
-            {manifest.estado === 'imported' ? (
-              <button
-                type="button"
-                class={manifest.liquidacion.lista_para_cerrar ? 'principal' : undefined}
-                disabled={!manifest.liquidacion.lista_para_cerrar}
-                aria-describedby={manifest.liquidacion.falta ? 'por-que-no-cierra' : undefined}
-                onClick={() => setDialog('cerrar')}
-              >
-                Cerrar manifiesto
-              </button>
-            ) : (
-              <button type="button" onClick={() => setDialog('reabrir')}>
-                Reabrir manifiesto
-              </button>
-            )}
-            {manifest.estado === 'imported' && manifest.plazo_devoluciones !== null && manifest.paquete_proveedor?.publicado !== true && (
-              <button type="button" onClick={() => setDialog('plazo')}>
-                Ampliar plazo
-              </button>
-            )}
-          </>
+              <>
+                {manifest.estado === 'imported' ? (
+                  <button
+                    type="button"
+                    class={manifest.liquidacion.lista_para_cerrar ? 'principal' : undefined}
+                    disabled={!manifest.liquidacion.lista_para_cerrar}
+                    aria-describedby={manifest.liquidacion.falta ? 'por-que-no-cierra' : undefined}
+                    onClick={() => setDialog('cerrar')}
+                  >
+                    Cerrar manifiesto
+                  </button>
+                ) : (
+                  <button type="button" onClick={() => setDialog('reabrir')}>
+                    Reabrir manifiesto
+                  </button>
+                )}
+                {manifest.estado === 'imported' &&
+                  manifest.plazo_devoluciones !== null &&
+                  manifest.paquete_proveedor?.publicado !== true && (
+                    <button type="button" onClick={() => setDialog('plazo')}>
+                      Ampliar plazo
+                    </button>
+                  )}
+              </>
             )}
           </>
         )
@@ -152,19 +175,36 @@ export function ManifestScreen({ numero }: { numero: string }) {
           onCancel={() => setDialog(null)}
         />
       )}
-      {dialog === 'plazo' && manifest && <ExtendDialog manifest={manifest} onDone={done(`Plazo del manifiesto ${numero} ampliado.`)} onCancel={() => setDialog(null)} />}
+      {dialog === 'plazo' && manifest && (
+        <ExtendDialog
+          manifest={manifest}
+          onDone={done(`Plazo del manifiesto ${numero} ampliado.`)}
+          onCancel={() => setDialog(null)}
+        />
+      )}
     </Page>
   )
 }
 
-function ExtendDialog({ manifest, onDone, onCancel }: { manifest: ManifestDetail; onDone: () => void; onCancel: () => void }) {
+function ExtendDialog({
+  manifest,
+  onDone,
+  onCancel,
+}: {
+  manifest: ManifestDetail
+  onDone: () => void
+  onCancel: () => void
+}) {
   const [hasta, setHasta] = useState('')
   return (
     <ActionDialog
       title={`Ampliar el plazo del manifiesto ${manifest.numero}`}
       message={
         <>
-          <p>Plazo actual: hasta {dateTime(manifest.plazo_devoluciones)}. El nuevo último día debe ser un día hábil posterior.</p>
+          <p>
+            Plazo actual: hasta {dateTime(manifest.plazo_devoluciones)}. El nuevo último día debe ser un día hábil
+            posterior.
+          </p>
           <DateField label="Nuevo último día" value={hasta} onChange={setHasta} />
         </>
       }
@@ -180,30 +220,68 @@ function ExtendDialog({ manifest, onDone, onCancel }: { manifest: ManifestDetail
 function Invoices({ manifest }: { manifest: ManifestDetail }) {
   const [filters, setFilters] = useFilters(DEFAULTS)
   const search = filters.q.trim()
-  const order = (['llegada', 'total', '-total', 'fecha', '-fecha'] as const).find((value) => value === filters.orden) ?? 'llegada'
+  const order =
+    (['llegada', 'total', '-total', 'fecha', '-fecha'] as const).find((value) => value === filters.orden) ?? 'llegada'
   const narrow = useNarrow()
   const loaded = useLoad(
-    () => api.manifests.invoices(manifest.numero, { ...(search ? { buscar: search } : {}), ...(filters.almacen ? { almacen: filters.almacen } : {}), orden: order, pagina: filters.pagina }),
+    () =>
+      api.manifests.invoices(manifest.numero, {
+        ...(search ? { buscar: search } : {}),
+        ...(filters.almacen ? { almacen: filters.almacen } : {}),
+        orden: order,
+        pagina: filters.pagina,
+      }),
     [manifest, search, filters.almacen, order, filters.pagina],
   )
   const warehouses = [...new Set(manifest.facturas.map((invoice) => invoice.almacen))].sort()
   const page = loaded.data
   const pager = (where: 'arriba' | 'abajo') =>
-    page && <Pager where={where} page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de facturas" />
+    page && (
+      <Pager
+        where={where}
+        page={page.pagina}
+        pages={Math.max(1, Math.ceil(page.total / page.por_pagina))}
+        onPage={(value) => setFilters({ pagina: String(value) })}
+        label="Páginas de facturas"
+      />
+    )
   const sorting = { order, onOrder: (orden: string) => setFilters({ orden }) }
   return (
     <section aria-labelledby="facturas-manifiesto">
       <h2 id="facturas-manifiesto" class="oculto">
         Facturas
       </h2>
-      <form class="filtros compactos" role="search" aria-label="Buscar facturas del manifiesto" noValidate onSubmit={(event) => event.preventDefault()}>
-        <Field label="Buscar factura, cliente o ruta" hint="Número, cliente, código, RTN o ruta; sin tildes, en cualquier orden" wide>
-          {(id, hint) => <input id={id} type="search" maxLength={100} aria-describedby={hint} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
+      <form
+        class="filtros compactos"
+        role="search"
+        aria-label="Buscar facturas del manifiesto"
+        noValidate
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <Field
+          label="Buscar factura, cliente o ruta"
+          hint="Número, cliente, código, RTN o ruta; sin tildes, en cualquier orden"
+          wide
+        >
+          {(id, hint) => (
+            <input
+              id={id}
+              type="search"
+              maxLength={100}
+              aria-describedby={hint}
+              value={filters.q}
+              onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })}
+            />
+          )}
         </Field>
         {warehouses.length > 1 && (
           <Field label="Almacén">
             {(id) => (
-              <select id={id} value={filters.almacen} onChange={(event) => setFilters({ almacen: event.currentTarget.value })}>
+              <select
+                id={id}
+                value={filters.almacen}
+                onChange={(event) => setFilters({ almacen: event.currentTarget.value })}
+              >
                 <option value="">Todos</option>
                 {warehouses.map((code) => (
                   <option key={code} value={code}>
@@ -220,7 +298,12 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
       {loaded.loading && !page ? (
         <Loading what="las facturas" />
       ) : !page || page.facturas.length === 0 ? (
-        loaded.error === null && <Empty>Ninguna factura coincide con la búsqueda. Pruebe con parte del nombre del cliente, del número de factura o de la ruta.</Empty>
+        loaded.error === null && (
+          <Empty>
+            Ninguna factura coincide con la búsqueda. Pruebe con parte del nombre del cliente, del número de factura o
+            de la ruta.
+          </Empty>
+        )
       ) : (
         <>
           <table aria-busy={loaded.loading} class="facturas-manifiesto">
@@ -231,9 +314,24 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
                 <th scope="col">Cliente</th>
                 {!narrow && <th scope="col">Ruta</th>}
                 {!narrow && <th scope="col">Almacén</th>}
-                <SortHeader label="Fecha" field="fecha" order={order} onOrder={sorting.onOrder} defaultOrder="llegada" />
-                <SortHeader label="Total" field="total" numeric order={order} onOrder={sorting.onOrder} defaultOrder="llegada" />
-                <th scope="col" class="num">Devoluciones aprobadas</th>
+                <SortHeader
+                  label="Fecha"
+                  field="fecha"
+                  order={order}
+                  onOrder={sorting.onOrder}
+                  defaultOrder="llegada"
+                />
+                <SortHeader
+                  label="Total"
+                  field="total"
+                  numeric
+                  order={order}
+                  onOrder={sorting.onOrder}
+                  defaultOrder="llegada"
+                />
+                <th scope="col" class="num">
+                  Devoluciones aprobadas
+                </th>
                 <th scope="col">Observaciones</th>
               </tr>
             </thead>
@@ -263,7 +361,12 @@ function Invoices({ manifest }: { manifest: ManifestDetail }) {
                   <td>
                     {invoice.conflicto_pendiente && <StateTag state="conflicto" label="Conflicto pendiente" />}
                     {invoice.anulada && <StateTag state="cancelled" label="Anulada (re-emisión)" />}
-                    {!invoice.anulada && invoice.reemision?.estado === 'pending' && <StateTag state="pending" label={`¿Copia de ${invoice.reemision.identica_a ?? OTHER_WAREHOUSE_INVOICE}?`} />}
+                    {!invoice.anulada && invoice.reemision?.estado === 'pending' && (
+                      <StateTag
+                        state="pending"
+                        label={`¿Copia de ${invoice.reemision.identica_a ?? OTHER_WAREHOUSE_INVOICE}?`}
+                      />
+                    )}
                   </td>
                 </tr>
               ))}

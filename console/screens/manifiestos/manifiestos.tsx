@@ -4,14 +4,36 @@ import { api, type ApiError } from '../../api/client.ts'
 import type { ManifestFilters } from '../../api/types.ts'
 import { count, date, MANIFEST_STATES, quantity } from '../../format.ts'
 import { useNarrow } from '../../ui/screen.ts'
-import { DateField, DownloadButton, Empty, ErrorNote, Field, Loading, Money, Page, Pager, SortHeader, StateTag, Tabs } from '../../ui/components.tsx'
+import {
+  DateField,
+  DownloadButton,
+  Empty,
+  ErrorNote,
+  Field,
+  Loading,
+  Money,
+  Page,
+  Pager,
+  SortHeader,
+  StateTag,
+  Tabs,
+} from '../../ui/components.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { tone } from '../liquidacion/panel.tsx'
 import { Deadline } from './plazo.tsx'
 import { PrintLink, printAddress } from '../imprimir/enlaces.tsx'
 
-const DEFAULTS = { estado: 'imported', liquidacion: '', q: '', desde: '', hasta: '', almacen: '', orden: 'reciente', pagina: '1' }
+const DEFAULTS = {
+  estado: 'imported',
+  liquidacion: '',
+  q: '',
+  desde: '',
+  hasta: '',
+  almacen: '',
+  orden: 'reciente',
+  pagina: '1',
+}
 const ORDERS = ['reciente', 'antiguo', 'total', '-total', 'diferencia', '-diferencia'] as const
 
 /** The list's views: open ones, those still to settle, those ready to close, closed ones. */
@@ -38,7 +60,8 @@ const ORDER_SENTENCES: Record<(typeof ORDERS)[number], string> = {
  */
 export function ManifestsScreen() {
   const [filters, setFilters] = useFilters(DEFAULTS)
-  const liquidacion = filters.liquidacion === 'pendiente' || filters.liquidacion === 'lista' ? filters.liquidacion : undefined
+  const liquidacion =
+    filters.liquidacion === 'pendiente' || filters.liquidacion === 'lista' ? filters.liquidacion : undefined
   const estado = liquidacion !== undefined ? undefined : filters.estado === 'closed' ? 'closed' : 'imported'
   const view = liquidacion ?? (estado === 'closed' ? 'cerrados' : 'abiertos')
   const number = filters.q.trim()
@@ -54,7 +77,10 @@ export function ManifestsScreen() {
     ...(filters.almacen ? { almacen: filters.almacen } : {}),
     orden: order,
   }
-  const loaded = useLoad(() => api.manifests.page({ ...query, pagina: filters.pagina }), [estado, liquidacion, number, numberProblem, filters.desde, filters.hasta, filters.almacen, order, filters.pagina])
+  const loaded = useLoad(
+    () => api.manifests.page({ ...query, pagina: filters.pagina }),
+    [estado, liquidacion, number, numberProblem, filters.desde, filters.hasta, filters.almacen, order, filters.pagina],
+  )
   const [exportError, setExportError] = useState<ApiError | null>(null)
   const page = loaded.data
   const filtered = number !== '' || filters.desde !== '' || filters.hasta !== '' || filters.almacen !== ''
@@ -64,20 +90,63 @@ export function ManifestsScreen() {
       subtitle={`Cada manifiesto agrupa las facturas de una entrega del proveedor; ${ORDER_SENTENCES[order]}.`}
       actions={
         <>
-          {filters.desde && filters.hasta && <PrintLink href={printAddress.products({ desde: filters.desde, hasta: filters.hasta, almacen: filters.almacen || undefined })} label="Imprimir productos" />}
+          {filters.desde && filters.hasta && (
+            <PrintLink
+              href={printAddress.products({
+                desde: filters.desde,
+                hasta: filters.hasta,
+                almacen: filters.almacen || undefined,
+              })}
+              label="Imprimir productos"
+            />
+          )}
           <DownloadButton href={api.manifests.exportUrl('csv', query)} label="Exportar CSV" onError={setExportError} />
-          <DownloadButton href={api.manifests.exportUrl('xlsx', query)} label="Exportar Excel" onError={setExportError} />
+          <DownloadButton
+            href={api.manifests.exportUrl('xlsx', query)}
+            label="Exportar Excel"
+            onError={setExportError}
+          />
         </>
       }
     >
       <ErrorNote error={exportError} />
-      <Tabs label="Estado de los manifiestos" items={VIEWS.map((item) => ({ label: item.label, href: item.href, current: item.key === view }))} />
-      <form class="filtros" role="search" aria-label="Buscar manifiestos" noValidate onSubmit={(event) => event.preventDefault()}>
-        <Field label="Número de manifiesto" hint={numberProblem ? 'Solo dígitos, por ejemplo 905112' : 'El número o su comienzo'}>
-          {(id, hint) => <input id={id} type="search" inputMode="numeric" aria-describedby={hint} aria-invalid={numberProblem} value={filters.q} onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })} />}
+      <Tabs
+        label="Estado de los manifiestos"
+        items={VIEWS.map((item) => ({ label: item.label, href: item.href, current: item.key === view }))}
+      />
+      <form
+        class="filtros"
+        role="search"
+        aria-label="Buscar manifiestos"
+        noValidate
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <Field
+          label="Número de manifiesto"
+          hint={numberProblem ? 'Solo dígitos, por ejemplo 905112' : 'El número o su comienzo'}
+        >
+          {(id, hint) => (
+            <input
+              id={id}
+              type="search"
+              inputMode="numeric"
+              aria-describedby={hint}
+              aria-invalid={numberProblem}
+              value={filters.q}
+              onInput={(event) => setFilters({ q: event.currentTarget.value }, { replace: true })}
+            />
+          )}
         </Field>
-        <DateField label="Ingresó desde" value={filters.desde} onChange={(desde) => setFilters({ desde }, { replace: true })} />
-        <DateField label="Ingresó hasta" value={filters.hasta} onChange={(hasta) => setFilters({ hasta }, { replace: true })} />
+        <DateField
+          label="Ingresó desde"
+          value={filters.desde}
+          onChange={(desde) => setFilters({ desde }, { replace: true })}
+        />
+        <DateField
+          label="Ingresó hasta"
+          value={filters.hasta}
+          onChange={(hasta) => setFilters({ hasta }, { replace: true })}
+        />
         <WarehouseFilter value={filters.almacen} onChange={(almacen) => setFilters({ almacen }, { replace: true })} />
       </form>
       <ErrorNote error={loaded.error} />
@@ -99,21 +168,59 @@ export function ManifestsScreen() {
         )
       ) : (
         <>
-          <Pager where="arriba" page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de manifiestos" />
+          <Pager
+            where="arriba"
+            page={page.pagina}
+            pages={Math.max(1, Math.ceil(page.total / page.por_pagina))}
+            onPage={(value) => setFilters({ pagina: String(value) })}
+            label="Páginas de manifiestos"
+          />
           <table aria-busy={loaded.loading} class="lista-manifiestos">
             <caption class="oculto">Manifiestos {VIEWS.find((item) => item.key === view)!.label.toLowerCase()}</caption>
             <thead>
               <tr>
                 <th scope="col">Manifiesto</th>
-                <SortHeader label="Ingreso" field="fecha" order={order === 'reciente' ? '-fecha' : order === 'antiguo' ? 'fecha' : ''} onOrder={(next) => setFilters({ orden: next === 'fecha' ? 'antiguo' : 'reciente' })} defaultOrder="reciente" />
+                <SortHeader
+                  label="Ingreso"
+                  field="fecha"
+                  order={order === 'reciente' ? '-fecha' : order === 'antiguo' ? 'fecha' : ''}
+                  onOrder={(next) => setFilters({ orden: next === 'fecha' ? 'antiguo' : 'reciente' })}
+                  defaultOrder="reciente"
+                />
                 {!narrow && <th scope="col">Almacenes</th>}
                 {!narrow && <th scope="col">Estado</th>}
-                <th scope="col" class="num">Facturas</th>
-                <SortHeader label="Total" field="total" numeric order={order} onOrder={(orden) => setFilters({ orden })} defaultOrder="reciente" />
-                <th scope="col" class="num">A depositar</th>
-                {!narrow && <th scope="col" class="num">Depositado</th>}
-                <SortHeader label="Diferencia" field="diferencia" numeric order={order} onOrder={(orden) => setFilters({ orden })} defaultOrder="reciente" />
-                {!narrow && <th scope="col" class="num">Conflictos</th>}
+                <th scope="col" class="num">
+                  Facturas
+                </th>
+                <SortHeader
+                  label="Total"
+                  field="total"
+                  numeric
+                  order={order}
+                  onOrder={(orden) => setFilters({ orden })}
+                  defaultOrder="reciente"
+                />
+                <th scope="col" class="num">
+                  A depositar
+                </th>
+                {!narrow && (
+                  <th scope="col" class="num">
+                    Depositado
+                  </th>
+                )}
+                <SortHeader
+                  label="Diferencia"
+                  field="diferencia"
+                  numeric
+                  order={order}
+                  onOrder={(orden) => setFilters({ orden })}
+                  defaultOrder="reciente"
+                />
+                {!narrow && (
+                  <th scope="col" class="num">
+                    Conflictos
+                  </th>
+                )}
                 <th scope="col">Plazo de devoluciones</th>
               </tr>
             </thead>
@@ -121,14 +228,25 @@ export function ManifestsScreen() {
               {page.manifiestos.map((manifest) => (
                 <tr key={manifest.numero}>
                   <th scope="row">
-                    <Link href={`/manifiestos/${manifest.numero}${view === 'pendiente' || view === 'lista' ? '?liquidacion=1' : ''}`}>{manifest.numero}</Link>
+                    <Link
+                      href={`/manifiestos/${manifest.numero}${view === 'pendiente' || view === 'lista' ? '?liquidacion=1' : ''}`}
+                    >
+                      {manifest.numero}
+                    </Link>
                     {narrow && (
                       <span class="detalle">
                         {manifest.almacenes.join(', ')}
                         {manifest.conflictos_pendientes > 0 && (
                           <>
                             {' '}
-                            <StateTag state="conflicto" label={manifest.conflictos_pendientes === 1 ? '1 conflicto' : `${quantity(manifest.conflictos_pendientes)} conflictos`} />
+                            <StateTag
+                              state="conflicto"
+                              label={
+                                manifest.conflictos_pendientes === 1
+                                  ? '1 conflicto'
+                                  : `${quantity(manifest.conflictos_pendientes)} conflictos`
+                              }
+                            />
                           </>
                         )}
                       </span>
@@ -155,10 +273,28 @@ export function ManifestsScreen() {
                   )}
                   <td class={`num ${tone(manifest.liquidacion.diferencia)}`}>
                     <Money amount={manifest.liquidacion.diferencia} />
-                    {manifest.estado === 'imported' && manifest.liquidacion.lista_para_cerrar && <span class="detalle">Lista para cerrar</span>}
-                    {manifest.liquidacion.devoluciones_pendientes > 0 && <span class="detalle">{count(manifest.liquidacion.devoluciones_pendientes, 'devolución pendiente', 'devoluciones pendientes')}</span>}
+                    {manifest.estado === 'imported' && manifest.liquidacion.lista_para_cerrar && (
+                      <span class="detalle">Lista para cerrar</span>
+                    )}
+                    {manifest.liquidacion.devoluciones_pendientes > 0 && (
+                      <span class="detalle">
+                        {count(
+                          manifest.liquidacion.devoluciones_pendientes,
+                          'devolución pendiente',
+                          'devoluciones pendientes',
+                        )}
+                      </span>
+                    )}
                   </td>
-                  {!narrow && <td class="num">{manifest.conflictos_pendientes > 0 ? <StateTag state="conflicto" label={quantity(manifest.conflictos_pendientes)} /> : '0'}</td>}
+                  {!narrow && (
+                    <td class="num">
+                      {manifest.conflictos_pendientes > 0 ? (
+                        <StateTag state="conflicto" label={quantity(manifest.conflictos_pendientes)} />
+                      ) : (
+                        '0'
+                      )}
+                    </td>
+                  )}
                   <td>
                     <Deadline manifest={manifest} />
                   </td>
@@ -189,7 +325,13 @@ export function ManifestsScreen() {
               </tr>
             </tfoot>
           </table>
-          <Pager where="abajo" page={page.pagina} pages={Math.max(1, Math.ceil(page.total / page.por_pagina))} onPage={(value) => setFilters({ pagina: String(value) })} label="Páginas de manifiestos" />
+          <Pager
+            where="abajo"
+            page={page.pagina}
+            pages={Math.max(1, Math.ceil(page.total / page.por_pagina))}
+            onPage={(value) => setFilters({ pagina: String(value) })}
+            label="Páginas de manifiestos"
+          />
         </>
       )}
     </Page>

@@ -5,7 +5,11 @@ import { dateTime, ROLES } from '../../format.ts'
 import { ActionDialog, Empty, ErrorNote, Field, Loading, Notice, Page, StateTag } from '../../ui/components.tsx'
 import { asApiError, useLoad } from '../../ui/data.ts'
 
-type Editing = { kind: 'nuevo' } | { kind: 'editar'; user: UserView } | { kind: 'contrasena'; user: UserView } | { kind: 'desbloquear'; user: UserView }
+type Editing =
+  | { kind: 'nuevo' }
+  | { kind: 'editar'; user: UserView }
+  | { kind: 'contrasena'; user: UserView }
+  | { kind: 'desbloquear'; user: UserView }
 
 /** Usuarios (administrador): the people who use the console, their role and warehouses. */
 export function UsersScreen() {
@@ -33,8 +37,12 @@ export function UsersScreen() {
       <ErrorNote error={loaded.error} />
       {editing?.kind === 'nuevo' && <UserForm user={null} onDone={done} onCancel={() => setEditing(null)} />}
       {editing?.kind === 'editar' && <UserForm user={editing.user} onDone={done} onCancel={() => setEditing(null)} />}
-      {editing?.kind === 'contrasena' && <PasswordDialog user={editing.user} onDone={done} onCancel={() => setEditing(null)} />}
-      {editing?.kind === 'desbloquear' && <UnlockDialog user={editing.user} onDone={done} onCancel={() => setEditing(null)} />}
+      {editing?.kind === 'contrasena' && (
+        <PasswordDialog user={editing.user} onDone={done} onCancel={() => setEditing(null)} />
+      )}
+      {editing?.kind === 'desbloquear' && (
+        <UnlockDialog user={editing.user} onDone={done} onCancel={() => setEditing(null)} />
+      )}
       {loaded.loading && !loaded.data && <Loading what="los usuarios" />}
       {loaded.data && loaded.data.length === 0 && <Empty>No hay usuarios. Cree el primero con «Nuevo usuario».</Empty>}
       {loaded.data && loaded.data.length > 0 && (
@@ -68,14 +76,26 @@ export function UsersScreen() {
                 </td>
                 <td>{user.ultimo_ingreso ? dateTime(user.ultimo_ingreso) : <span class="tenue">Nunca</span>}</td>
                 <td class="acciones-fila">
-                  <button type="button" aria-label={`Editar a ${user.usuario}`} onClick={() => setEditing({ kind: 'editar', user })}>
+                  <button
+                    type="button"
+                    aria-label={`Editar a ${user.usuario}`}
+                    onClick={() => setEditing({ kind: 'editar', user })}
+                  >
                     Editar
                   </button>
-                  <button type="button" aria-label={`Poner contraseña nueva a ${user.usuario}`} onClick={() => setEditing({ kind: 'contrasena', user })}>
+                  <button
+                    type="button"
+                    aria-label={`Poner contraseña nueva a ${user.usuario}`}
+                    onClick={() => setEditing({ kind: 'contrasena', user })}
+                  >
                     Contraseña nueva
                   </button>
                   {user.bloqueado_hasta && (
-                    <button type="button" aria-label={`Desbloquear a ${user.usuario}`} onClick={() => setEditing({ kind: 'desbloquear', user })}>
+                    <button
+                      type="button"
+                      aria-label={`Desbloquear a ${user.usuario}`}
+                      onClick={() => setEditing({ kind: 'desbloquear', user })}
+                    >
                       Desbloquear
                     </button>
                   )}
@@ -89,7 +109,15 @@ export function UsersScreen() {
   )
 }
 
-function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (text: string) => void; onCancel: () => void }) {
+function UserForm({
+  user,
+  onDone,
+  onCancel,
+}: {
+  user: UserView | null
+  onDone: (text: string) => void
+  onCancel: () => void
+}) {
   const [usuario, setUsuario] = useState(user?.usuario ?? '')
   const [nombre, setNombre] = useState(user?.nombre ?? '')
   const [rol, setRol] = useState<Role>(user?.rol ?? 'operador')
@@ -104,7 +132,9 @@ function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (
   const submit = async (event: Event) => {
     event.preventDefault()
     if (!everyWarehouse && almacenes !== 'todos' && almacenes.length === 0) {
-      setError({ message: 'Elija al menos un almacén, o «Todos los almacenes»: un usuario sin almacén no vería nada.' } as ApiError)
+      setError({
+        message: 'Elija al menos un almacén, o «Todos los almacenes»: un usuario sin almacén no vería nada.',
+      } as ApiError)
       return
     }
     const chosen = everyWarehouse || almacenes === 'todos' ? 'todos' : [...almacenes]
@@ -128,10 +158,30 @@ function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (
       <h2 id="titulo-usuario">{user === null ? 'Nuevo usuario' : `Editar a ${user.usuario}`}</h2>
       <div class="filtros">
         <Field label="Usuario" hint="3 a 40 letras, dígitos, . _ -">
-          {(id, hint) => <input id={id} required autoComplete="off" pattern="[A-Za-z0-9._\-]{3,40}" aria-describedby={hint} disabled={user !== null} value={usuario} onInput={(event) => setUsuario(event.currentTarget.value)} />}
+          {(id, hint) => (
+            <input
+              id={id}
+              required
+              autoComplete="off"
+              pattern="[A-Za-z0-9._\-]{3,40}"
+              aria-describedby={hint}
+              disabled={user !== null}
+              value={usuario}
+              onInput={(event) => setUsuario(event.currentTarget.value)}
+            />
+          )}
         </Field>
         <Field label="Nombre" hint="Como aparecerá en la auditoría" wide>
-          {(id, hint) => <input id={id} required maxLength={120} aria-describedby={hint} value={nombre} onInput={(event) => setNombre(event.currentTarget.value)} />}
+          {(id, hint) => (
+            <input
+              id={id}
+              required
+              maxLength={120}
+              aria-describedby={hint}
+              value={nombre}
+              onInput={(event) => setNombre(event.currentTarget.value)}
+            />
+          )}
         </Field>
         <Field label="Rol">
           {(id) => (
@@ -163,24 +213,47 @@ function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (
                 disabled={everyWarehouse || almacenes === 'todos'}
                 onChange={(event) => {
                   const on = event.currentTarget.checked
-                  setAlmacenes((previous) => (previous === 'todos' ? previous : on ? [...previous, code] : previous.filter((other) => other !== code)))
+                  setAlmacenes((previous) =>
+                    previous === 'todos'
+                      ? previous
+                      : on
+                        ? [...previous, code]
+                        : previous.filter((other) => other !== code),
+                  )
                 }}
               />{' '}
               {code}
             </label>
           ))}
           <small id="almacenes-ayuda" class="ayuda">
-            {everyWarehouse ? 'Un administrador trabaja en todos los almacenes.' : 'Marque los almacenes en que trabaja; al menos uno.'}
+            {everyWarehouse
+              ? 'Un administrador trabaja en todos los almacenes.'
+              : 'Marque los almacenes en que trabaja; al menos uno.'}
           </small>
         </fieldset>
         {user === null ? (
-          <Field label="Contraseña inicial" hint="Al menos 10 caracteres; ni una contraseña común ni una secuencia como 123456 o qwerty">
-            {(id, hint) => <input id={id} type="password" autoComplete="new-password" required minLength={10} aria-describedby={hint} value={contrasena} onInput={(event) => setContrasena(event.currentTarget.value)} />}
+          <Field
+            label="Contraseña inicial"
+            hint="Al menos 10 caracteres; ni una contraseña común ni una secuencia como 123456 o qwerty"
+          >
+            {(id, hint) => (
+              <input
+                id={id}
+                type="password"
+                autoComplete="new-password"
+                required
+                minLength={10}
+                aria-describedby={hint}
+                value={contrasena}
+                onInput={(event) => setContrasena(event.currentTarget.value)}
+              />
+            )}
           </Field>
         ) : (
           <div class="campo">
             <label class="casilla">
-              <input type="checkbox" checked={activo} onChange={(event) => setActivo(event.currentTarget.checked)} /> Activo (puede entrar)
+              <input type="checkbox" checked={activo} onChange={(event) => setActivo(event.currentTarget.checked)} />{' '}
+              Activo (puede entrar)
             </label>
           </div>
         )}
@@ -198,7 +271,15 @@ function UserForm({ user, onDone, onCancel }: { user: UserView | null; onDone: (
   )
 }
 
-function PasswordDialog({ user, onDone, onCancel }: { user: UserView; onDone: (text: string) => void; onCancel: () => void }) {
+function PasswordDialog({
+  user,
+  onDone,
+  onCancel,
+}: {
+  user: UserView
+  onDone: (text: string) => void
+  onCancel: () => void
+}) {
   const [contrasena, setContrasena] = useState('')
   return (
     <ActionDialog
@@ -206,8 +287,22 @@ function PasswordDialog({ user, onDone, onCancel }: { user: UserView; onDone: (t
       message={
         <>
           <p>Sus sesiones abiertas se cierran. Dele la contraseña en persona; puede cambiarla en Mi cuenta.</p>
-          <Field label="Contraseña nueva" hint="Al menos 10 caracteres; ni una contraseña común ni una secuencia como 123456 o qwerty">
-            {(id, hint) => <input id={id} type="password" autoComplete="new-password" required minLength={10} aria-describedby={hint} value={contrasena} onInput={(event) => setContrasena(event.currentTarget.value)} />}
+          <Field
+            label="Contraseña nueva"
+            hint="Al menos 10 caracteres; ni una contraseña común ni una secuencia como 123456 o qwerty"
+          >
+            {(id, hint) => (
+              <input
+                id={id}
+                type="password"
+                autoComplete="new-password"
+                required
+                minLength={10}
+                aria-describedby={hint}
+                value={contrasena}
+                onInput={(event) => setContrasena(event.currentTarget.value)}
+              />
+            )}
           </Field>
         </>
       }
@@ -219,7 +314,15 @@ function PasswordDialog({ user, onDone, onCancel }: { user: UserView; onDone: (t
   )
 }
 
-function UnlockDialog({ user, onDone, onCancel }: { user: UserView; onDone: (text: string) => void; onCancel: () => void }) {
+function UnlockDialog({
+  user,
+  onDone,
+  onCancel,
+}: {
+  user: UserView
+  onDone: (text: string) => void
+  onCancel: () => void
+}) {
   return (
     <ActionDialog
       title={`Desbloquear a ${user.usuario}`}

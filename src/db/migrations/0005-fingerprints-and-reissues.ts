@@ -33,13 +33,15 @@ CREATE INDEX invoice_reissues_estado ON invoice_reissues (estado, id);
  * same values the intake computes it from), a thousand invoices at a time.
  */
 function backfillFingerprints(db: Database, derive: DerivedValues): void {
-  const invoices = db.sqlite.prepare('SELECT id, cliente_id, total FROM invoices WHERE id > ? AND fingerprint IS NULL ORDER BY id LIMIT 1000')
+  const invoices = db.sqlite.prepare(
+    'SELECT id, cliente_id, total FROM invoices WHERE id > ? AND fingerprint IS NULL ORDER BY id LIMIT 1000',
+  )
   const lines = db.sqlite.prepare(
     'SELECT invoice_id, producto_id, cantidad_fracciones, cantidad_caja, factor_conversion FROM invoice_lines WHERE invoice_id BETWEEN ? AND ? ORDER BY invoice_id, position',
   )
   const update = db.sqlite.prepare('UPDATE invoices SET fingerprint = ? WHERE id = ?')
   type LineRow = FingerprintLine & { invoice_id: number }
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = invoices.all(after) as Array<{ id: number; cliente_id: string; total: number }>
     if (page.length === 0) return
     const byInvoice = new Map<number, LineRow[]>()
@@ -49,7 +51,14 @@ function backfillFingerprints(db: Database, derive: DerivedValues): void {
       else byInvoice.set(line.invoice_id, [line])
     }
     for (const invoice of page) {
-      update.run(derive.fingerprintOf({ clienteId: invoice.cliente_id, total: invoice.total, lines: byInvoice.get(invoice.id) ?? [] }), invoice.id)
+      update.run(
+        derive.fingerprintOf({
+          clienteId: invoice.cliente_id,
+          total: invoice.total,
+          lines: byInvoice.get(invoice.id) ?? [],
+        }),
+        invoice.id,
+      )
     }
     after = page[page.length - 1]!.id
   }

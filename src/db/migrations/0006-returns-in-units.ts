@@ -15,13 +15,15 @@ ALTER TABLE returns ADD COLUMN listed_lines_units TEXT;
 
 /** Migration 6: every stored return gets its `lineasDevolucion` in units, from its lines, a thousand returns at a time. */
 function backfillListedLinesInUnits(db: Database, derive: DerivedValues): void {
-  const returns = db.sqlite.prepare('SELECT id FROM returns WHERE id > ? AND listed_lines_units IS NULL ORDER BY id LIMIT 1000').pluck()
+  const returns = db.sqlite
+    .prepare('SELECT id FROM returns WHERE id > ? AND listed_lines_units IS NULL ORDER BY id LIMIT 1000')
+    .pluck()
   const lines = db.sqlite.prepare(
     'SELECT return_id, numero_linea, producto_id, producto_desc, uni_venta, factor_conversion, units, amount_cents FROM return_lines WHERE return_id BETWEEN ? AND ? ORDER BY return_id, id',
   )
   const update = db.sqlite.prepare('UPDATE returns SET listed_lines_units = ? WHERE id = ?')
   type LineRow = ListedLineRow & { return_id: number }
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = returns.all(after) as number[]
     if (page.length === 0) return
     const byReturn = new Map<number, LineRow[]>()
@@ -34,4 +36,3 @@ function backfillListedLinesInUnits(db: Database, derive: DerivedValues): void {
     after = page[page.length - 1]!
   }
 }
-

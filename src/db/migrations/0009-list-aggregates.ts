@@ -103,6 +103,6 @@ END;
 
 export const migration0009: Migration = {
   version: 9,
-  name: "per manifest and warehouse totals of invoices and returns, kept by triggers, for the manifest lists; what a returns search reads, copied onto each return as one text; the audit log by kind of subject",
+  name: 'per manifest and warehouse totals of invoices and returns, kept by triggers, for the manifest lists; what a returns search reads, copied onto each return as one text; the audit log by kind of subject',
   sql: LIST_AGGREGATES_SQL,
 }

@@ -16,6 +16,20 @@ import { migration0013 } from './0013-invoice-prints.ts'
 export { MANIFIESTO_APPLICATION_ID, type DerivedValues, type Migration } from './migration.ts'
 
 /** Every migration, in order: one file each, never edited once landed (add the next one). */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013]
+export const MIGRATIONS: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+  migration0007,
+  migration0008,
+  migration0009,
+  migration0010,
+  migration0011,
+  migration0012,
+  migration0013,
+]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version

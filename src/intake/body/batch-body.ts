@@ -65,7 +65,14 @@ export async function receiveBatchBody(source: BodySource, compressor: BodyCompr
       if (slices.due()) await slices.next()
       const batch = await parseBatchBody(bytes, scan, slices)
       layout = scan.layout
-      return { batch, hints: { maxDepth: scan.maxDepth, mayHoldLoneSurrogate: scan.mayHoldLoneSurrogate, longestStringBytes: scan.longestStringBytes } }
+      return {
+        batch,
+        hints: {
+          maxDepth: scan.maxDepth,
+          mayHoldLoneSurrogate: scan.mayHoldLoneSurrogate,
+          longestStringBytes: scan.longestStringBytes,
+        },
+      }
     },
     placeOf(index) {
       if (layout === null) throw new Error('el cuerpo del lote no se analizó')

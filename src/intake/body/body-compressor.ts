@@ -54,7 +54,9 @@ export class BodyCompressor {
     const id = this.nextId++
     const shared = body.buffer instanceof SharedArrayBuffer
     // A body outside shared memory (not read from a request) is copied to the worker.
-    const source = shared ? { buffer: body.buffer, byteOffset: body.byteOffset, byteLength: body.byteLength } : { buffer: new Uint8Array(body), byteOffset: 0, byteLength: body.byteLength }
+    const source = shared
+      ? { buffer: body.buffer, byteOffset: body.byteOffset, byteLength: body.byteLength }
+      : { buffer: new Uint8Array(body), byteOffset: 0, byteLength: body.byteLength }
     // Read by the worker before each chunk: set, it stops there.
     const cancelled = new Int32Array(new SharedArrayBuffer(4))
     const done = new Promise<Buffer[]>((resolve, reject) => this.pending.set(id, { resolve, reject }))
@@ -81,12 +83,16 @@ export class BodyCompressor {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker
     // A small heap: the worker only holds a chunk's output at a time (the body is shared memory).
-    const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 } })
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
+    })
     const pending = (this.pending = new Map())
     worker.on('message', (message: { id: number; chunks?: Uint8Array[]; error?: string }) => {
       const waiting = pending.get(message.id)
       pending.delete(message.id)
-      if (message.chunks) waiting?.resolve(message.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
+      if (message.chunks)
+        waiting?.resolve(message.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)))
       else waiting?.reject(new Error(`no se pudo comprimir el cuerpo del lote: ${message.error}`))
       if (pending.size === 0) {
         worker.unref()
@@ -150,7 +156,13 @@ function compressHere(body: Buffer, ranges: ReadonlyArray<readonly [number, numb
 
 /** The same settings in the worker and here, with the chunk's size as a hint. */
 function brotliOptions(size: number) {
-  return { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS, [constants.BROTLI_PARAM_SIZE_HINT]: size } }
+  return {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+      [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS,
+      [constants.BROTLI_PARAM_SIZE_HINT]: size,
+    },
+  }
 }
 
 /**

@@ -24,7 +24,9 @@ const ALLOWANCE_BYTES = 16 * 1024 * 1024
 export function checkBatchBytes(body: Buffer, scan: BodyScan): void {
   const badByte = invalidUtf8Offset(body)
   if (badByte !== -1) {
-    throw invalidInput(`${BODY_INVALID_MESSAGE} El cuerpo no es texto UTF-8 válido: el byte ${badByte} no forma parte de un carácter UTF-8. Envíe el lote codificado en UTF-8.`)
+    throw invalidInput(
+      `${BODY_INVALID_MESSAGE} El cuerpo no es texto UTF-8 válido: el byte ${badByte} no forma parte de un carácter UTF-8. Envíe el lote codificado en UTF-8.`,
+    )
   }
   if (scan.containers * CONTAINER_COST + scan.commas * VALUE_COST > scan.bytes + ALLOWANCE_BYTES) {
     throw invalidInput(
@@ -45,7 +47,11 @@ export function checkBatchBytes(body: Buffer, scan: BodyScan): void {
  * character beyond Latin-1). A body too large for one string (over ~512 MB) keeps being refused.
  * @throws DomainError INVALID_INPUT (422) with the body-invalid answer.
  */
-export async function parseBatchBody(body: Buffer, scan: Pick<BodyScan, 'layout' | 'pieceEnds'>, slices: TimeSlices): Promise<unknown[]> {
+export async function parseBatchBody(
+  body: Buffer,
+  scan: Pick<BodyScan, 'layout' | 'pieceEnds'>,
+  slices: TimeSlices,
+): Promise<unknown[]> {
   const { layout } = scan
   let parsed: unknown[] | null
   try {

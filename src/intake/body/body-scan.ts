@@ -79,7 +79,7 @@ export async function scanBody(body: Uint8Array, options: ScanOptions = {}): Pro
   const piece = (comma: number) => pieceEnds.push(comma)
   const answers = new WebAssembly.Instance(scanModule, { body: { memory, element, piece } }).exports as ScanExports
   const end = BODY_OFFSET + body.length
-  for (let at = BODY_OFFSET; at < end; ) {
+  for (let at = BODY_OFFSET; at < end;) {
     at = answers.scan(BODY_OFFSET, at, Math.min(at + partBytes, end), end, pieceBytes, MAX_RECORDED)
     if (slices?.due()) await slices.next()
   }
@@ -207,7 +207,10 @@ function scanMemory(size: number): WebAssembly.Memory {
 /** The memory `bodyBuffer` put this body in, when the body lies where the scan expects it. */
 function memoryHolding(body: Uint8Array): WebAssembly.Memory | null {
   const memory = memories.get(body.buffer)
-  const fits = memory !== undefined && body.byteOffset === BODY_OFFSET && BODY_OFFSET + body.length + AFTER_BODY <= memory.buffer.byteLength
+  const fits =
+    memory !== undefined &&
+    body.byteOffset === BODY_OFFSET &&
+    BODY_OFFSET + body.length + AFTER_BODY <= memory.buffer.byteLength
   return fits ? memory : null
 }
 
