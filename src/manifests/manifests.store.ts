@@ -427,16 +427,14 @@ export function insertManifest(
 ): number {
   const result = run(
     db,
-    db.query
-      .insertInto('manifests')
-      .values({
-        numero,
-        estado: 'imported',
-        created_at: createdAt,
-        created_batch_id: batchId,
-        closed_at: null,
-        returns_deadline: returnsDeadline,
-      }),
+    db.query.insertInto('manifests').values({
+      numero,
+      estado: 'imported',
+      created_at: createdAt,
+      created_batch_id: batchId,
+      closed_at: null,
+      returns_deadline: returnsDeadline,
+    }),
   )
   return Number(result.lastInsertRowid)
 }
