@@ -13,13 +13,6 @@ import type { Route } from './route.ts'
  * same-origin check.
  */
 
-/**
- * Who may call a route: anyone (`public`); the client system with its ApiKey (`client`); the
- * warehouse — a person with a session cookie or an integration with the OperatorKey
- * (`operator`); only a person with a session (`person`: their own session and password).
- */
-export type Access = 'public' | 'client' | 'operator' | 'person'
-
 /** Header and wording of each protected side: the client's ApiKey, the warehouse's OperatorKey. */
 const SIDES = {
   client: { header: 'apikey', name: 'ApiKey' },

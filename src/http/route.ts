@@ -1,7 +1,13 @@
 import type { StaticDecode, TSchema } from 'typebox'
 import type { Actor, Right } from '../access/actor.ts'
-import type { Access } from './authentication.ts'
 import type { RateGroup } from './rate-limit.ts'
+
+/**
+ * Who may call a route: anyone (`public`); the client system with its ApiKey (`client`); the
+ * warehouse — a person with a session cookie or an integration with the OperatorKey
+ * (`operator`); only a person with a session (`person`: their own session and password).
+ */
+export type Access = 'public' | 'client' | 'operator' | 'person'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
