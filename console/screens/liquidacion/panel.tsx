@@ -9,7 +9,8 @@ import type {
 } from '../../api/types.ts'
 import { date, dateTime, money } from '../../format.ts'
 import { canAdjust, canCancelDeposits, canRegisterDeposits, canSeeDeposits } from '../../session.ts'
-import { ActionDialog, ErrorNote, Loading, StateTag } from '../../ui/components.tsx'
+import { ErrorNote, Loading, StateTag } from '../../ui/components.tsx'
+import { ActionDialog } from '../../ui/dialog.tsx'
 import { useLoad } from '../../ui/data.ts'
 import { DepositDialog } from './deposito.tsx'
 
