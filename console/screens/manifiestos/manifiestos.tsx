@@ -10,7 +10,7 @@ import { DateField, Field } from '../../ui/fields.tsx'
 import { Pager, SortHeader } from '../../ui/lists.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
-import { tone } from '../liquidacion/panel.tsx'
+import { tone } from '../liquidacion/saldo.ts'
 import { Deadline } from './plazo.tsx'
 import { PrintLink, printAddress } from '../imprimir/enlaces.tsx'
 
