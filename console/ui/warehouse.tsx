@@ -1,6 +1,6 @@
 import { currentUser } from '../session.ts'
 import { api } from '../api/client.ts'
-import { Field } from './components.tsx'
+import { Field } from './fields.tsx'
 import { useLoad } from './data.ts'
 
 /**

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks'
 import { api, type ApiError } from '../../api/client.ts'
 import type { Reason } from '../../api/types.ts'
 import { isSupervisor } from '../../session.ts'
-import { Empty, ErrorNote, Field, Loading, Notice, Page } from '../../ui/components.tsx'
+import { Empty, ErrorNote, Loading, Notice, Page } from '../../ui/components.tsx'
+import { Field } from '../../ui/fields.tsx'
 import { asApiError, useLoad } from '../../ui/data.ts'
 
 /** Conceptos: why goods come back. Supervisors create, edit, activate and deactivate them. */

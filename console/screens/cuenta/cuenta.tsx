@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks'
 import { api, type ApiError } from '../../api/client.ts'
 import { ROLES } from '../../format.ts'
 import { currentUser } from '../../session.ts'
-import { ErrorNote, Field, Notice, Page } from '../../ui/components.tsx'
+import { ErrorNote, Notice, Page } from '../../ui/components.tsx'
+import { Field } from '../../ui/fields.tsx'
 import { asApiError } from '../../ui/data.ts'
 
 /** Mi cuenta: who I am, my warehouses, my password, log out. */

@@ -3,18 +3,11 @@ import { api, type ApiError } from '../../api/client.ts'
 import type { ReturnFilters, ReturnListItem, ReturnState } from '../../api/types.ts'
 import { money } from '../../format.ts'
 import { isSupervisor } from '../../session.ts'
-import {
-  ActionDialog,
-  DateField,
-  DownloadButton,
-  ErrorNote,
-  Field,
-  Loading,
-  Notice,
-  Page,
-  Pager,
-  Tabs,
-} from '../../ui/components.tsx'
+import { ErrorNote, Loading, Notice, Page, Tabs } from '../../ui/components.tsx'
+import { ActionDialog } from '../../ui/dialog.tsx'
+import { DownloadButton } from '../../ui/download.tsx'
+import { DateField, Field } from '../../ui/fields.tsx'
+import { Pager } from '../../ui/lists.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { ReturnsTable } from './tabla.tsx'

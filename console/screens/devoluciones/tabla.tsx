@@ -7,7 +7,9 @@ import { date, dateTime, quantity, RETURN_STATES } from '../../format.ts'
 import { ReturnLines } from './lineas.tsx'
 import { useNarrow } from '../../ui/screen.ts'
 import { isSupervisor } from '../../session.ts'
-import { ActionDialog, Empty, Money, Notice, SortHeader, StateTag } from '../../ui/components.tsx'
+import { Empty, Money, Notice, StateTag } from '../../ui/components.tsx'
+import { ActionDialog } from '../../ui/dialog.tsx'
+import { SortHeader } from '../../ui/lists.tsx'
 
 export type Decision = { kind: 'aprobar' | 'rechazar' | 'anular'; item: ReturnView }
 

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, type ApiError } from '../../api/client.ts'
 import { currentUser, sessionEnded } from '../../session.ts'
-import { ErrorNote, Field } from '../../ui/components.tsx'
+import { ErrorNote } from '../../ui/components.tsx'
+import { Field } from '../../ui/fields.tsx'
 import { asApiError } from '../../ui/data.ts'
 
 /** Entrar: the person's own login name and password. The service's message is shown as it is. */

@@ -7,7 +7,8 @@ import type { InvoiceLine, InvoiceView, Reason } from '../../api/types.ts'
 import { date, lineQuantityText, money, quantity } from '../../format.ts'
 import { LineQuantity } from './factura.tsx'
 import { isSupervisor, serverToday } from '../../session.ts'
-import { BackLink, DateField, ErrorNote, Field, Loading, Page } from '../../ui/components.tsx'
+import { BackLink, ErrorNote, Loading, Page } from '../../ui/components.tsx'
+import { DateField, Field } from '../../ui/fields.tsx'
 import { asApiError, useLoad } from '../../ui/data.ts'
 
 interface Entry {

@@ -3,18 +3,10 @@ import { Link } from 'wouter-preact'
 import { api, type ApiError } from '../../api/client.ts'
 import type { DepositFilters } from '../../api/types.ts'
 import { date, dateTime, money } from '../../format.ts'
-import {
-  DateField,
-  DownloadButton,
-  Empty,
-  ErrorNote,
-  Field,
-  Loading,
-  Money,
-  Page,
-  Pager,
-  Tabs,
-} from '../../ui/components.tsx'
+import { Empty, ErrorNote, Loading, Money, Page, Tabs } from '../../ui/components.tsx'
+import { DownloadButton } from '../../ui/download.tsx'
+import { DateField, Field } from '../../ui/fields.tsx'
+import { Pager } from '../../ui/lists.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
 import { PrintLink, printAddress } from '../imprimir/enlaces.tsx'

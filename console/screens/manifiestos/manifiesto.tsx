@@ -5,21 +5,10 @@ import type { ManifestDetail } from '../../api/types.ts'
 import { date, dateTime, MANIFEST_STATES, OTHER_WAREHOUSE_INVOICE, quantity } from '../../format.ts'
 import { useNarrow } from '../../ui/screen.ts'
 import { canReadAudit, isAdmin, isSupervisor } from '../../session.ts'
-import {
-  ActionDialog,
-  BackLink,
-  DateField,
-  Empty,
-  ErrorNote,
-  Field,
-  Loading,
-  Money,
-  Notice,
-  Page,
-  Pager,
-  SortHeader,
-  StateTag,
-} from '../../ui/components.tsx'
+import { BackLink, Empty, ErrorNote, Loading, Money, Notice, Page, StateTag } from '../../ui/components.tsx'
+import { ActionDialog } from '../../ui/dialog.tsx'
+import { DateField, Field } from '../../ui/fields.tsx'
+import { Pager, SortHeader } from '../../ui/lists.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { History } from '../auditoria/historial.tsx'
 import { SettlementPanel } from '../liquidacion/panel.tsx'

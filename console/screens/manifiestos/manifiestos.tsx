@@ -4,23 +4,13 @@ import { api, type ApiError } from '../../api/client.ts'
 import type { ManifestFilters } from '../../api/types.ts'
 import { count, date, MANIFEST_STATES, quantity } from '../../format.ts'
 import { useNarrow } from '../../ui/screen.ts'
-import {
-  DateField,
-  DownloadButton,
-  Empty,
-  ErrorNote,
-  Field,
-  Loading,
-  Money,
-  Page,
-  Pager,
-  SortHeader,
-  StateTag,
-  Tabs,
-} from '../../ui/components.tsx'
+import { Empty, ErrorNote, Loading, Money, Page, StateTag, Tabs } from '../../ui/components.tsx'
+import { DownloadButton } from '../../ui/download.tsx'
+import { DateField, Field } from '../../ui/fields.tsx'
+import { Pager, SortHeader } from '../../ui/lists.tsx'
 import { useFilters, useLoad } from '../../ui/data.ts'
 import { WarehouseFilter } from '../../ui/warehouse.tsx'
-import { tone } from '../liquidacion/panel.tsx'
+import { tone } from '../liquidacion/saldo.ts'
 import { Deadline } from './plazo.tsx'
 import { PrintLink, printAddress } from '../imprimir/enlaces.tsx'
 

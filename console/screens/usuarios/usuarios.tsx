@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks'
 import { api, type ApiError } from '../../api/client.ts'
 import type { Role, UserView } from '../../api/types.ts'
 import { dateTime, ROLES } from '../../format.ts'
-import { ActionDialog, Empty, ErrorNote, Field, Loading, Notice, Page, StateTag } from '../../ui/components.tsx'
+import { Empty, ErrorNote, Loading, Notice, Page, StateTag } from '../../ui/components.tsx'
+import { ActionDialog } from '../../ui/dialog.tsx'
+import { Field } from '../../ui/fields.tsx'
 import { asApiError, useLoad } from '../../ui/data.ts'
 
 type Editing =
