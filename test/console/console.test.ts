@@ -633,6 +633,21 @@ test(
           [1, 'Aprobada', 2, '1 caja', 738.39],
         ],
       )
+      // The supplier's workbook (71 columns), one row per returned line, as its system reads it.
+      const workbook = await downloaded(page, 'Libro del proveedor')
+      assert.equal(workbook.name, 'devoluciones-proveedor-2026-11-23.xlsx')
+      const supplier = readFirstSheet(workbook.bytes)
+      assert.deepEqual(
+        [supplier[0]!.length, supplier[0]![0], supplier[0]![2], supplier[0]![70]],
+        [71, 'NumeroLinea', 'Nfactura', 'TipoFactura'],
+      )
+      assert.deepEqual(
+        supplier.slice(1).map((row) => [row[0], row[2]]),
+        [
+          [1, FACTURA],
+          [2, FACTURA],
+        ],
+      )
       // The filters of the screen go with the export: pending, searched by client.
       await page.getByRole('link', { name: 'Pendientes' }).click()
       await page.getByLabel('Buscar', { exact: true }).fill('esperanza')

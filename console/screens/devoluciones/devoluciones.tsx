@@ -83,6 +83,11 @@ export function ReturnsScreen() {
           />
           <DownloadButton href={api.returns.exportUrl('csv', query)} label="Exportar CSV" onError={setExportError} />
           <DownloadButton href={api.returns.exportUrl('xlsx', query)} label="Exportar Excel" onError={setExportError} />
+          <DownloadButton
+            href={api.returns.exportUrl('proveedor', query)}
+            label="Libro del proveedor"
+            onError={setExportError}
+          />
         </>
       }
     >
