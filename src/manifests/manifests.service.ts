@@ -32,22 +32,26 @@ import {
   type ManifestView,
 } from './manifests.schemas.ts'
 import {
-  countManifestInvoices,
-  countManifests,
-  findManifestExtras,
-  findManifestInvoices,
-  findManifestSummaries,
-  findManifestSummaryPage,
   findManifestSummary,
   findManifestWarehouses,
   updateManifestDeadline,
   updateManifestState,
-  sumManifests,
-  type ManifestInvoiceOrder,
-  type ManifestOrder,
-  type ManifestInvoiceRow,
   type ManifestSummaryRow,
 } from './manifests.store.ts'
+import {
+  countManifests,
+  findManifestExtras,
+  findManifestSummaries,
+  findManifestSummaryPage,
+  sumManifests,
+  type ManifestOrder,
+} from './manifest-lists.store.ts'
+import {
+  countManifestInvoices,
+  findManifestInvoices,
+  type ManifestInvoiceOrder,
+  type ManifestInvoiceRow,
+} from './manifest-invoices.store.ts'
 
 export interface ManifestDeps {
   db: Database
