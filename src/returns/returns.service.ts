@@ -34,19 +34,21 @@ import {
   findInvoiceForReturn,
   findInvoiceLines,
   findReturn,
-  countReturns,
   findReturnLines,
-  findReturnPage,
-  findReturns,
   insertReturn,
   insertReturnLines,
   updateReturn,
   type InvoiceForReturn,
-  type ReturnFilters,
   type ReturnLineRow,
-  type ReturnOrder,
   type ReturnRow,
 } from './returns.store.ts'
+import {
+  countReturns,
+  findReturnPage,
+  findReturns,
+  type ReturnFilters,
+  type ReturnOrder,
+} from './return-lists.store.ts'
 import { frozenReason, packageStateOf, requirePackageOpen } from './package.ts'
 import { deadlineText, isWindowOpen } from './window.ts'
 
