@@ -217,12 +217,10 @@ test(
       )
       await page.keyboard.type('1')
       await page.keyboard.press('Enter')
-      const problem = page
-        .getByRole('alert')
-        .filter({
-          hasText:
-            'Línea 2, SALSA DE TOMATE 8X12X87GR: se quieren devolver 1 caja (96 unid.), pero la línea tiene 2 cajas (192 unid.)',
-        })
+      const problem = page.getByRole('alert').filter({
+        hasText:
+          'Línea 2, SALSA DE TOMATE 8X12X87GR: se quieren devolver 1 caja (96 unid.), pero la línea tiene 2 cajas (192 unid.)',
+      })
       await problem.waitFor()
       assert.equal(
         await page.getByRole('spinbutton', { name: 'Cajas SALSA DE TOMATE' }).getAttribute('aria-invalid'),
