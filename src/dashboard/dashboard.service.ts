@@ -4,7 +4,7 @@ import { findBatchTotals, findTroubledBatches } from '../batches/batches.store.t
 import { formatLocalDateTime, localDateOf, localDaysRange, today, type Clock } from '../core/clock.ts'
 import { countPendingConflicts } from '../conflicts/conflicts.store.ts'
 import type { Database } from '../db/database.ts'
-import { countManifests, findManifestsDueOn, findOldestOpenManifest } from '../manifests/manifests.store.ts'
+import { countManifests, findManifestsDueOn, findOldestOpenManifest } from '../manifests/manifest-lists.store.ts'
 import { countPendingReissues } from '../reissues/reissues.store.ts'
 import { countPendingReturns, sumPendingReturns } from '../returns/returns.store.ts'
 import { findScopedBatchDay } from '../batches/batches.store.ts'

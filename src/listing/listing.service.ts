@@ -7,7 +7,8 @@ import { invalidInput } from '../core/errors.ts'
 import type { ListingCache, ListingPageKey } from './listing.cache.ts'
 import { serializeListing } from '../returns/listed-lines.ts'
 import { publicationDay } from '../returns/package.ts'
-import { findListedReturns, findNextPackageClose, type ReturnRow } from '../returns/returns.store.ts'
+import { findListedReturns, findNextPackageClose } from '../returns/return-lists.store.ts'
+import type { ReturnRow } from '../returns/returns.store.ts'
 
 export const PAGE_SIZE = 1000
 

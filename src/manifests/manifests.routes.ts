@@ -18,17 +18,9 @@ import {
   ManifestView,
   ReopenBody,
 } from './manifests.schemas.ts'
-import {
-  closeManifest,
-  extendReturnsDeadline,
-  getManifestDetail,
-  getManifestStatus,
-  listManifestInvoices,
-  listManifests,
-  manifestNotFoundMessage,
-  reopenManifest,
-  type ManifestDeps,
-} from './manifests.service.ts'
+import { getManifestStatus, listManifests, manifestNotFoundMessage, type ManifestDeps } from './manifests.service.ts'
+import { getManifestDetail, listManifestInvoices } from './manifest-invoices.service.ts'
+import { closeManifest, extendReturnsDeadline, reopenManifest } from './manifest-changes.service.ts'
 import { exportManifests, MANIFEST_EXPORT_LIMIT } from './manifests.export.ts'
 import { EXPORT_CONTENT_TYPES } from '../returns/export.service.ts'
 

@@ -10,15 +10,8 @@ import { listingQuantity } from './listed-lines.ts'
 import { boxesAndUnits, centsToAmount, isBoxLine, unitsText } from '../shared/quantities.ts'
 import { RETURN_EXPORT_LIMIT, type ReturnState } from './returns.schemas.ts'
 import { returnFiltersOf, type ReturnListFilters } from './returns.service.ts'
-import {
-  countReturns,
-  findReturnLines,
-  findReturns,
-  findSupplierWorkbookLines,
-  type ReturnFilters,
-  type ReturnLineRow,
-  type ReturnRow,
-} from './returns.store.ts'
+import { findReturnLines, type ReturnLineRow, type ReturnRow } from './returns.store.ts'
+import { countReturns, findReturns, findSupplierWorkbookLines, type ReturnFilters } from './return-lists.store.ts'
 import { SUPPLIER_SHEET, supplierWorkbookRows } from './supplier-workbook.ts'
 
 export interface ExportDeps {

@@ -16,17 +16,9 @@ import {
   ReturnsQuery,
   ReturnView,
 } from './returns.schemas.ts'
-import {
-  approveReturn,
-  approveReturns,
-  cancelReturn,
-  getReturnDetail,
-  listReturnPage,
-  listReturns,
-  registerReturn,
-  rejectReturn,
-  type ReturnsDeps,
-} from './returns.service.ts'
+import { getReturnDetail, listReturnPage, listReturns, type ReturnsDeps } from './returns.service.ts'
+import { registerReturn } from './return-registration.service.ts'
+import { approveReturn, approveReturns, cancelReturn, rejectReturn } from './return-transitions.service.ts'
 
 const TAG = 'operador: devoluciones'
 const notFoundReturn = (raw: Record<string, string>) => `No existe la devolución ${raw.id ?? ''}.`

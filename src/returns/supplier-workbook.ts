@@ -3,7 +3,7 @@ import { dayMonthYearText, isoDateOf } from '../core/calendar.ts'
 import type { XlsxCell, XlsxSheet } from '../core/xlsx.ts'
 import { invoiceDate } from '../invoices/invoice-date.ts'
 import { boxesAndLoose, centsToAmount, isBoxLine } from '../shared/quantities.ts'
-import type { SupplierWorkbookLine } from './returns.store.ts'
+import type { SupplierWorkbookLine } from './return-lists.store.ts'
 
 /**
  * The supplier's returns workbook ("71 columnas"), in the layout its system reads today: the one

@@ -8,7 +8,7 @@ import { withService } from '../support/service.ts'
 
 /**
  * A search of the returns list picks its page by sorting the matches when few returns match
- * (≤ 2,000) and walks the returns by id when many do (src/returns/returns.store.ts). Both must
+ * (≤ 2,000) and walks the returns by id when many do (src/returns/return-lists.store.ts). Both must
  * answer what the search means (issue 41, src/shared/search-terms.ts): the returns whose invoice
  * has, for every word searched, a word beginning with it — in its number, client, Clienteid, RTN,
  * route or manifest number — ignoring case and accents, newest first.

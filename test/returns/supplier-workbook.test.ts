@@ -9,7 +9,7 @@ import { nothingWritten, refusal, testScenarios } from '../support/scenarios.ts'
 import { OPERATOR_KEY, withService, type TestService } from '../support/service.ts'
 import { readSheetLayout, type SheetLayout } from '../support/xlsx.ts'
 import { asWritten, supplierWorkbookRows } from '../../src/returns/supplier-workbook.ts'
-import type { SupplierWorkbookLine } from '../../src/returns/returns.store.ts'
+import type { SupplierWorkbookLine } from '../../src/returns/return-lists.store.ts'
 
 /**
  * GET devoluciones/exportar?formato=proveedor: the supplier's returns workbook ("71 columnas"),
