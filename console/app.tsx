@@ -67,7 +67,8 @@ function Shell() {
         <HeaderSearch />
         <div class="quien">
           <Link href="/cuenta" aria-label={`Mi cuenta: ${user.nombre}, ${ROLES[user.rol]}`}>
-            {user.nombre} · {ROLES[user.rol]}
+            {user.nombre}
+            <span class="rol"> · {ROLES[user.rol]}</span>
           </Link>
           <button type="button" class="enlace" onClick={() => void logOut()}>
             Salir

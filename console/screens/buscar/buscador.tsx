@@ -98,14 +98,16 @@ export function HeaderSearch() {
           if (firstHref !== null && answer?.for === text.trim()) go(firstHref)
         }}
       >
-        <label for="busqueda-general">Buscar en todo</label>
+        <label for="busqueda-general" class="oculto">
+          Buscar en todo
+        </label>
         <input
           id="busqueda-general"
           ref={input}
           type="search"
           autoComplete="off"
           maxLength={100}
-          placeholder="Factura, cliente, RTN, ruta, manifiesto…  ( / )"
+          placeholder="Buscar factura, cliente, RTN, ruta…  ( / )"
           aria-describedby="busqueda-ayuda"
           aria-controls="busqueda-resultados"
           aria-expanded={open && text.trim() !== ''}
