@@ -27,7 +27,7 @@ export async function benchPrint(bench: Bench, count: number): Promise<void> {
   await buildConsole({ quiet: true })
   const tsx = fileURLToPath(import.meta.resolve('tsx'))
   const service = await startService(bench.work, {
-    command: [process.execPath, '--import', tsx, join(ROOT, 'src/cli.ts'), 'serve'],
+    command: [process.execPath, '--import', tsx, join(ROOT, 'src/manifiesto.ts'), 'serve'],
     startMs: 60_000,
   })
   const browser = await chromium.launch({
@@ -44,7 +44,7 @@ export async function benchPrint(bench: Bench, count: number): Promise<void> {
       [
         '--import',
         tsx,
-        join(ROOT, 'src/cli.ts'),
+        join(ROOT, 'src/manifiesto.ts'),
         'usuario',
         'crear',
         'banco',

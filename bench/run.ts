@@ -42,6 +42,8 @@ const bench: Bench = {
 const sizes = smoke ? [200] : [1_000, 10_000]
 const listsInvoices = Number(option('lists-invoices') ?? (smoke ? 2_000 : 1_000_000))
 
+// A group that fails is a row that says so: the table of the groups measured before it is still printed.
+let failed = false
 try {
   await bundleService(BUNDLE)
   await bundleService(OWN_FLOOR, 'bench/floor.ts')
@@ -56,6 +58,17 @@ try {
   if (wanted('executable')) await benchIdleAndStart(bench)
   if (wanted('lists')) await benchOperatorLists(bench, listsInvoices, option('lists-db'))
   if (wanted('print')) await benchPrint(bench, smoke ? 50 : 1_000)
+} catch (error) {
+  failed = true
+  bench.rows.push({
+    measure: 'the bench stopped',
+    value: null,
+    unit: '',
+    note: String((error as Error).stack ?? error)
+      .split('\n')
+      .slice(0, 3)
+      .join(' · '),
+  })
 } finally {
   rmSync(bench.work, { recursive: true, force: true })
 }
@@ -63,4 +76,4 @@ const mode = smoke
   ? 'smoke (smallest sizes, 1 run, no budget enforced)'
   : `median of ${bench.runs} runs (batches under ${SMALL_BATCH_BELOW.toLocaleString('en')} invoices: ${SMALL_BATCH_RUNS}; each batch run beside its floors)`
 const missed = printTable(headerLine(only === undefined ? mode : `${mode}, only ${only.join(', ')}`), bench.rows)
-process.exitCode = !smoke && missed > 0 ? 1 : 0
+process.exitCode = failed || (!smoke && missed > 0) ? 1 : 0
