@@ -122,9 +122,9 @@ export function findPartsOfManifests(
   return parts
 }
 
-/** A part's diferencia in cents, in SQL on `manifest_totals t` (the same arithmetic as figuresOf). */
 /** A part's a_depositar in cents (its invoices' exact sum rounded to the cent, less its approved returns), on `manifest_totals t`. */
 export const PART_TO_DEPOSIT = sql<number>`((t.counted_micros + 5000) / 10000 - t.approved_cents)`
+/** A part's diferencia in cents, in SQL on `manifest_totals t` (the same arithmetic as figuresOf). */
 export const PART_DIFFERENCE = sql<number>`(${PART_TO_DEPOSIT} - t.deposited_cents - t.adjusted_cents)`
 /** A part that is not settled: returns pending, money missing, or over without a justification. */
 const PART_OPEN = sql<boolean>`(t.pending_returns > 0 OR ${PART_DIFFERENCE} > 0 OR (${PART_DIFFERENCE} < 0 AND t.justified_deposits = 0))`
