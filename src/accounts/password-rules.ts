@@ -70,9 +70,9 @@ async function loadCommonPasswords(): Promise<ReadonlySet<string>> {
     import('./spanish-passwords.ts'),
   ])
   const words = new Set<string>()
-  for (const list of [COMMON_PASSWORDS, SPANISH_PASSWORDS]) {
-    for (const line of list.split('\n')) if (line !== '') words.add(normalized(line))
-  }
+  // The international list is words separated by spaces (none holds one); the Spanish one, a word per line.
+  for (const word of COMMON_PASSWORDS.split(/\s+/)) if (word !== '') words.add(normalized(word))
+  for (const line of SPANISH_PASSWORDS.split('\n')) if (line !== '') words.add(normalized(line))
   return words
 }
 
