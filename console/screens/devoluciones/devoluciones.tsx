@@ -83,11 +83,14 @@ export function ReturnsScreen() {
           />
           <DownloadButton href={api.returns.exportUrl('csv', query)} label="Exportar CSV" onError={setExportError} />
           <DownloadButton href={api.returns.exportUrl('xlsx', query)} label="Exportar Excel" onError={setExportError} />
-          <DownloadButton
-            href={api.returns.exportUrl('proveedor', query)}
-            label="Libro del proveedor"
-            onError={setExportError}
-          />
+          {/* The supplier receives the approved returns: its workbook is offered where they are listed. */}
+          {estado === 'approved' && (
+            <DownloadButton
+              href={api.returns.exportUrl('proveedor', query)}
+              label="Libro del proveedor"
+              onError={setExportError}
+            />
+          )}
         </>
       }
     >
