@@ -22,6 +22,20 @@ export interface InvoiceHitRow {
   annulled_at: string | null
 }
 
+/** What a hit shows of an invoice and its manifest. */
+const HIT_COLUMNS = [
+  'i.id',
+  'i.nfactura',
+  'i.cliente',
+  'i.cliente_id',
+  'i.almacen',
+  'm.numero',
+  'm.estado',
+  'i.fecha_factura',
+  'i.total',
+  'i.annulled_at',
+] as const
+
 /**
  * Up to `limit` invoices of `scope` matching `match` (an FTS5 query), newest (highest id) first:
  * the index is walked from its newest row and stops at the page, however many match.
@@ -33,18 +47,7 @@ export function findInvoiceHits(db: Database, match: string, scope: WarehouseSco
       .selectFrom(sql<{ rowid: number }>`invoice_search`.as('s'))
       .innerJoin('invoices as i', (join) => join.on(sql<boolean>`i.id = s.rowid`))
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select([
-        'i.id',
-        'i.nfactura',
-        'i.cliente',
-        'i.cliente_id',
-        'i.almacen',
-        'm.numero',
-        'm.estado',
-        'i.fecha_factura',
-        'i.total',
-        'i.annulled_at',
-      ])
+      .select(HIT_COLUMNS)
       .where(sql<boolean>`invoice_search MATCH ${match}`)
       .where(inWarehouses('i.almacen', scope))
       .orderBy(sql`s.rowid`, 'desc')
@@ -63,18 +66,7 @@ export function findInvoiceHitByNumber(
     db.query
       .selectFrom('invoices as i')
       .innerJoin('manifests as m', 'm.id', 'i.manifest_id')
-      .select([
-        'i.id',
-        'i.nfactura',
-        'i.cliente',
-        'i.cliente_id',
-        'i.almacen',
-        'm.numero',
-        'm.estado',
-        'i.fecha_factura',
-        'i.total',
-        'i.annulled_at',
-      ])
+      .select(HIT_COLUMNS)
       .where('i.nfactura', '=', nfactura)
       .where(inWarehouses('i.almacen', scope)),
   )[0]
